@@ -1,0 +1,43 @@
+/*===- enzyme/enzyme.h - C declarations of the Enzyme ABI -----------------===*\
+|*                                                                            *|
+|* Part of the Enzyme toolchain.                                              *|
+|*                                                                            *|
+|* Declares the calls and activity markers that code compiled with            *|
+|* `enzyme-clang -fenzyme` uses to ask for derivatives. The names and their   *|
+|* meaning follow Enzyme's published ABI, so existing sources work unchanged. *|
+|* The functions have no definition: the compiler replaces every call.        *|
+\*===----------------------------------------------------------------------===*/
+
+#ifndef ENZYME_ENZYME_H
+#define ENZYME_ENZYME_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Activity markers: pass one before an argument to say how it is treated. */
+extern int enzyme_dup;       /* pointer, then its shadow pointer */
+extern int enzyme_dupnoneed; /* like enzyme_dup; the primal result is unused */
+extern int enzyme_const;     /* not differentiated */
+extern int enzyme_out;       /* active scalar by value; gradient returned */
+extern int enzyme_width;     /* vector mode: followed by the width N */
+extern int enzyme_allocated; /* split mode: followed by the tape size */
+extern int enzyme_tape;      /* split mode: followed by the tape */
+extern int enzyme_primal_return; /* also return the primal result */
+
+/* Reverse mode. The return type is the gradient of the active scalars: a
+ * double for one, a struct of them in order for several. Declare your own
+ * prototype (any return type) when that is more convenient. */
+double __enzyme_autodiff(void *, ...);
+/* Forward mode: returns the tangent of the result. */
+double __enzyme_fwddiff(void *, ...);
+/* Split mode: the augmented forward pass returns a tape that the reverse
+ * pass consumes. */
+void *__enzyme_augmentfwd(void *, ...);
+void __enzyme_reverse(void *, ...);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* ENZYME_ENZYME_H */

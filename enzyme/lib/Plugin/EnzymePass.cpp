@@ -1,0 +1,73 @@
+//===- EnzymePass.cpp - The module pass that serves __enzyme_* calls ------===//
+//
+// Part of the Enzyme toolchain.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Plugin/EnzymePass.h"
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+
+namespace enzyme {
+
+static cl::opt<bool> TracePipeline(
+    "enzyme-trace-pipeline", cl::init(false), cl::Hidden,
+    cl::desc("Print a line to stderr each time the Enzyme pass runs on a "
+             "module (also enabled by ENZYME_TRACE_PIPELINE=1)"));
+
+/// Named metadata that marks a module whose compile-time requests were
+/// served. A fat-LTO compilation runs the optimisation pipeline twice (once
+/// before the bitcode is embedded, once for the native code); the marker
+/// keeps the second run from repeating the first.
+static constexpr StringLiteral CompileTimeDoneMarker = "enzyme.compile_done";
+
+StringRef getPipelinePointName(PipelinePoint Point) {
+  switch (Point) {
+  case PipelinePoint::Explicit:
+    return "explicit";
+  case PipelinePoint::OptimizerEarly:
+    return "optimizer-early";
+  case PipelinePoint::NoOptimization:
+    return "O0";
+  case PipelinePoint::FullLinkTimeEarly:
+    return "full-lto-early";
+  }
+  llvm_unreachable("unknown pipeline point");
+}
+
+static bool tracing() {
+  if (TracePipeline)
+    return true;
+  std::optional<std::string> Env = sys::Process::GetEnv("ENZYME_TRACE_PIPELINE");
+  return Env && !Env->empty() && *Env != "0";
+}
+
+static bool isCompileTimePoint(PipelinePoint Point) {
+  return Point == PipelinePoint::OptimizerEarly ||
+         Point == PipelinePoint::NoOptimization;
+}
+
+PreservedAnalyses EnzymePass::run(Module &M, ModuleAnalysisManager &MAM) {
+  if (isCompileTimePoint(Point)) {
+    if (M.getNamedMetadata(CompileTimeDoneMarker))
+      return PreservedAnalyses::all();
+    M.getOrInsertNamedMetadata(CompileTimeDoneMarker);
+  }
+
+  if (tracing())
+    errs() << "enzyme: pass ran on module '" << M.getModuleIdentifier()
+           << "' (" << M.getTargetTriple() << ") at "
+           << getPipelinePointName(Point) << "\n";
+
+  // The engine arrives with the reverse-mode issue; until then the pass only
+  // marks where it ran.
+  return PreservedAnalyses::all();
+}
+
+} // namespace enzyme

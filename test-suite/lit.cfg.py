@@ -1,0 +1,67 @@
+# -*- Python -*-
+# lit configuration for the Enzyme toolchain test suite.
+
+import os
+import shutil
+import subprocess
+
+import lit.formats
+import lit.util
+
+config.name = "Enzyme"
+config.test_format = lit.formats.ShTest(execute_external=False)
+config.suffixes = [".ll", ".c", ".cpp", ".cu", ".test"]
+config.excludes = ["Inputs", "benchmarks", "CMakeLists.txt", "lit.cfg.py"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = config.enzyme_test_exec_root
+
+build = config.enzyme_build_root
+llvm_bin = config.llvm_tools_dir
+major = config.llvm_version_major
+plugin = os.path.join(build, "lib", "LLVMEnzyme-%s.so" % major)
+
+# Tests see the LLVM 19 tools first, whatever else is on PATH.
+config.environment["PATH"] = os.pathsep.join(
+    [llvm_bin, os.path.join(build, "bin"), config.environment.get("PATH", "")])
+for var in ["HOME", "TMPDIR", "CUDA_PATH", "CUDA_HOME"]:
+    if var in os.environ:
+        config.environment[var] = os.environ[var]
+# A developer's override must not leak into the driver tests.
+for var in ["ENZYME_CLANG", "ENZYME_LLD", "ENZYME_TRACE_PIPELINE"]:
+    config.environment.pop(var, None)
+
+config.substitutions.append(("%clangxx_enzyme", os.path.join(build, "bin", "enzyme-clang++")))
+config.substitutions.append(("%clang_enzyme", os.path.join(build, "bin", "enzyme-clang")))
+config.substitutions.append(("%opt_enzyme", "%s -load-pass-plugin=%s" % (os.path.join(llvm_bin, "opt"), plugin)))
+config.substitutions.append(("%enzyme_plugin_dir", os.path.join(build, "lib")))
+config.substitutions.append(("%enzyme_build", build))
+config.substitutions.append(("%enzyme_source", config.enzyme_source_root))
+config.substitutions.append(("%cmake_generator", config.cmake_generator))
+config.substitutions.append(("%cmake", config.cmake_command))
+config.substitutions.append(("%llvm_bin", llvm_bin))
+config.substitutions.append(("%shared", config.shared_dir))
+
+# Features.
+cuda_root = os.environ.get("CUDA_PATH") or os.environ.get("CUDA_HOME") or "/usr/local/cuda"
+if os.path.exists(os.path.join(cuda_root, "include", "cuda.h")):
+    config.available_features.add("cuda")
+
+
+def has_gpu():
+    smi = shutil.which("nvidia-smi")
+    if not smi:
+        return False
+    try:
+        out = subprocess.run([smi, "-L"], capture_output=True, text=True, timeout=30)
+    except (OSError, subprocess.SubprocessError):
+        return False
+    return out.returncode == 0 and "GPU" in out.stdout
+
+
+if has_gpu():
+    config.available_features.add("gpu")
+else:
+    lit_config.note("skipped: no GPU (tests that run CUDA kernels are unsupported)")
+
+if shutil.which("cmake"):
+    config.available_features.add("cmake")

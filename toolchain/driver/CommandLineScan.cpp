@@ -1,0 +1,123 @@
+//===- CommandLineScan.cpp - What a clang command line asks for -----------===//
+//
+// Part of the Enzyme toolchain.
+//
+//===----------------------------------------------------------------------===//
+
+#include "CommandLineScan.h"
+
+#include "clang/Driver/Options.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Option/ArgList.h"
+#include "llvm/Support/Path.h"
+
+using namespace llvm;
+namespace options = clang::driver::options;
+
+namespace enzyme::driver {
+
+/// Consumes one of the driver's own options. Returns false when \p Arg is not
+/// one of them, and an error for an unknown `-fenzyme-*` spelling.
+static Expected<bool> consumeEnzymeOption(StringRef Arg,
+                                          CommandLineScan &Scan) {
+  if (Arg == "-fenzyme") {
+    Scan.EnzymeEnabled = true;
+    return true;
+  }
+  if (Arg == "-fno-enzyme") {
+    Scan.EnzymeEnabled = false;
+    return true;
+  }
+  if (!Arg.starts_with("-fenzyme-") && !Arg.starts_with("-fno-enzyme-"))
+    return false;
+  if (Arg == "-fenzyme-trace") {
+    Scan.TracePipeline = true;
+    return true;
+  }
+  if (Arg == "-fno-enzyme-trace") {
+    Scan.TracePipeline = false;
+    return true;
+  }
+  if (Arg.consume_front("-fenzyme-plugin=")) {
+    if (Arg.empty())
+      return createStringError("-fenzyme-plugin= needs a path to the plugin");
+    Scan.PluginOverride = Arg.str();
+    return true;
+  }
+  return createStringError(
+      "unknown option '%s'; the Enzyme options are -fenzyme, -fno-enzyme, "
+      "-fenzyme-trace and -fenzyme-plugin=<path> (see docs/driver.md)",
+      Arg.str().c_str());
+}
+
+static bool isCudaSource(StringRef Input) {
+  return sys::path::extension(Input) == ".cu";
+}
+
+Expected<CommandLineScan> scanCommandLine(ArrayRef<std::string> Args) {
+  CommandLineScan Scan;
+  for (const std::string &Arg : Args) {
+    Expected<bool> Consumed = consumeEnzymeOption(Arg, Scan);
+    if (!Consumed)
+      return Consumed.takeError();
+    if (!*Consumed)
+      Scan.ClangArgs.push_back(Arg);
+  }
+
+  std::vector<const char *> Raw;
+  Raw.reserve(Scan.ClangArgs.size());
+  for (const std::string &Arg : Scan.ClangArgs)
+    Raw.push_back(Arg.c_str());
+
+  // Clang reports malformed command lines itself; the scan only needs to see
+  // the options it understands, so missing values are not an error here.
+  const opt::OptTable &Table = clang::driver::getDriverOptTable();
+  unsigned MissingIndex = 0, MissingCount = 0;
+  opt::InputArgList Parsed =
+      Table.ParseArgs(Raw, MissingIndex, MissingCount,
+                      opt::Visibility(options::ClangOption));
+
+  bool CudaLanguage = false;
+  for (const opt::Arg *A : Parsed) {
+    switch (A->getOption().getID()) {
+    case options::OPT__version:
+      Scan.PrintVersion = true;
+      break;
+    case options::OPT__HASH_HASH_HASH:
+      Scan.PrintCommandsOnly = true;
+      break;
+    case options::OPT_v:
+      Scan.Verbose = true;
+      break;
+    case options::OPT_E:
+    case options::OPT_S:
+    case options::OPT_M:
+    case options::OPT_MM:
+    case options::OPT_fsyntax_only:
+    case options::OPT_emit_llvm:
+    case options::OPT__precompile:
+      Scan.StopsBeforeObject = true;
+      break;
+    case options::OPT_c:
+      Scan.StopsBeforeLink = true;
+      break;
+    case options::OPT_x:
+      // `-x` applies to the inputs after it, until the next `-x`.
+      CudaLanguage = StringRef(A->getValue()) == "cuda";
+      break;
+    case options::OPT_INPUT:
+      ++Scan.NumInputs;
+      if (CudaLanguage || isCudaSource(A->getValue()))
+        Scan.CompilesCuda = true;
+      break;
+    case options::OPT_l:
+      ++Scan.NumInputs;
+      break;
+    default:
+      break;
+    }
+  }
+  return Scan;
+}
+
+} // namespace enzyme::driver

@@ -1,0 +1,213 @@
+//===- Driver.cpp - enzyme-clang / enzyme-clang++ -------------------------===//
+//
+// Part of the Enzyme toolchain.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Driver.h"
+#include "CudaSupport.h"
+
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/StringSaver.h"
+#include "llvm/Support/VirtualFileSystem.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <optional>
+
+#include <unistd.h> // environ
+
+using namespace llvm;
+
+namespace enzyme::driver {
+
+static constexpr const char *PluginVersionSuffix = "-19.so";
+
+std::vector<std::string> ClangCommand::argv() const {
+  std::vector<std::string> Result{Program};
+  Result.insert(Result.end(), Before.begin(), Before.end());
+  Result.insert(Result.end(), User.begin(), User.end());
+  Result.insert(Result.end(), After.begin(), After.end());
+  return Result;
+}
+
+Driver::Driver(const char *Argv0, void *MainAddr)
+    : Name(sys::path::filename(Argv0).str()),
+      CPlusPlus(StringRef(Name).contains("++")), Tools(Argv0, MainAddr) {}
+
+int Driver::error(const Twine &Message) const {
+  errs() << Name << ": error: " << Message << "\n";
+  return 1;
+}
+
+/// Expands `@file` arguments the way clang does (GNU quoting, nested files
+/// relative to the including file), so the scan sees what clang will see.
+static Expected<std::vector<std::string>>
+expandResponseFiles(ArrayRef<const char *> Args) {
+  BumpPtrAllocator Alloc;
+  StringSaver Saver(Alloc);
+  SmallVector<const char *, 64> Expanded(Args.begin(), Args.end());
+  cl::ExpansionContext Context(Alloc, cl::TokenizeGNUCommandLine);
+  Context.setVFS(vfs::getRealFileSystem().get());
+  if (Error E = Context.expandResponseFiles(Expanded))
+    return std::move(E);
+  return std::vector<std::string>(Expanded.begin(), Expanded.end());
+}
+
+Error Driver::addEnzymeArguments(const CommandLineScan &Scan,
+                                 const std::string &Clang,
+                                 ClangCommand &Command) const {
+  std::string PluginName = "ClangEnzyme" + std::string(PluginVersionSuffix);
+  Expected<std::string> Plugin = Scan.PluginOverride
+                                     ? Expected<std::string>(*Scan.PluginOverride)
+                                     : Tools.findPlugin(PluginName);
+  if (!Plugin)
+    return Plugin.takeError();
+  if (Scan.PluginOverride && !sys::fs::exists(*Plugin))
+    return createStringError("cannot find the Enzyme plugin '%s' given by "
+                             "-fenzyme-plugin=",
+                             Plugin->c_str());
+
+  // `-fpass-plugin` places the pass in the pipeline; loading the same file
+  // early with `-load` registers its options before clang parses `-mllvm`.
+  // Both name one file, so the loader maps it once.
+  Command.Before.push_back("-fpass-plugin=" + *Plugin);
+  Command.Before.insert(Command.Before.end(),
+                        {"-Xclang", "-load", "-Xclang", *Plugin});
+  // After the user's own include paths, so a project can shadow the headers.
+  Command.Before.insert(Command.Before.end(), {"-idirafter", Tools.includeDir()});
+  if (Scan.TracePipeline)
+    Command.Environment.push_back("ENZYME_TRACE_PIPELINE=1");
+
+  if (!Scan.producesObjects())
+    return Error::success();
+  // Fat LTO objects: native code any linker accepts, plus the bitcode that a
+  // link-time derivative request needs from other translation units.
+  Command.Before.insert(Command.Before.end(),
+                        {"-flto=full", "-ffat-lto-objects"});
+  if (!Scan.links())
+    return Error::success();
+
+  std::string LLDPluginName = "LLDEnzyme" + std::string(PluginVersionSuffix);
+  Expected<std::string> LLDPlugin =
+      Scan.PluginOverride ? Expected<std::string>(*Scan.PluginOverride)
+                          : Tools.findPlugin(LLDPluginName);
+  if (!LLDPlugin)
+    return LLDPlugin.takeError();
+  Expected<std::string> LLD = Tools.findLLD(Clang);
+  if (!LLD)
+    return LLD.takeError();
+  Command.Before.push_back("--ld-path=" + *LLD);
+  Command.Before.push_back("-Wl,--load-pass-plugin=" + *LLDPlugin);
+  // lld parses `-mllvm` before it loads pass plugins; `-load` first makes
+  // the plugin's options known to those that follow.
+  Command.Before.push_back("-Wl,-mllvm,-load=" + *LLDPlugin);
+  return Error::success();
+}
+
+Expected<ClangCommand> Driver::plan(const CommandLineScan &Scan) const {
+  Expected<std::string> Clang = Tools.findClang();
+  if (!Clang)
+    return Clang.takeError();
+
+  ClangCommand Command;
+  Command.Program = *Clang;
+  if (CPlusPlus)
+    Command.Before.push_back("--driver-mode=g++");
+  Command.User = Scan.ClangArgs;
+  if (Scan.PrintVersion)
+    return Command;
+
+  if (Scan.EnzymeEnabled)
+    if (Error E = addEnzymeArguments(Scan, *Clang, Command))
+      return std::move(E);
+
+  if (Scan.CompilesCuda) {
+    CudaRequest Request;
+    Request.UserArgs = Scan.ClangArgs;
+    Request.CompilesCuda = true;
+    Request.Links = Scan.links();
+    Request.CompatDir = Tools.cudaCompatDir();
+    Expected<CudaArguments> Cuda = planCudaArguments(Request);
+    if (!Cuda)
+      return Cuda.takeError();
+    Command.Before.insert(Command.Before.end(), Cuda->Compile.begin(),
+                          Cuda->Compile.end());
+    Command.After.insert(Command.After.end(), Cuda->Link.begin(),
+                         Cuda->Link.end());
+  }
+  return Command;
+}
+
+/// Prints a command the way `clang -###` does, so tests and users read both
+/// the same way.
+static void printCommand(raw_ostream &OS, ArrayRef<std::string> Argv) {
+  ListSeparator Space(" ");
+  for (const std::string &Arg : Argv) {
+    OS << Space << '"';
+    for (char C : Arg) {
+      if (C == '"' || C == '\\' || C == '$')
+        OS << '\\';
+      OS << C;
+    }
+    OS << '"';
+  }
+  OS << "\n";
+}
+
+int Driver::execute(const ClangCommand &Command,
+                    const CommandLineScan &Scan) const {
+  std::vector<std::string> Argv = Command.argv();
+  if (Scan.PrintCommandsOnly || Scan.Verbose) {
+    errs() << Name << ": running:";
+    for (const std::string &Var : Command.Environment)
+      errs() << ' ' << Var;
+    errs() << ' ';
+    printCommand(errs(), Argv);
+  }
+
+  SmallVector<StringRef, 64> ArgRefs(Argv.begin(), Argv.end());
+  std::optional<SmallVector<StringRef, 64>> Env;
+  std::vector<std::string> EnvStorage;
+  if (!Command.Environment.empty()) {
+    for (char **Var = environ; *Var; ++Var)
+      EnvStorage.emplace_back(*Var);
+    EnvStorage.insert(EnvStorage.end(), Command.Environment.begin(),
+                      Command.Environment.end());
+    Env.emplace(EnvStorage.begin(), EnvStorage.end());
+  }
+
+  std::string ErrorMessage;
+  int Status = sys::ExecuteAndWait(Command.Program, ArgRefs, Env, {}, 0, 0,
+                                   &ErrorMessage);
+  if (Status < 0)
+    return error("could not run '" + Command.Program + "': " + ErrorMessage);
+  return Status;
+}
+
+int Driver::run(ArrayRef<const char *> Args) {
+  Expected<std::vector<std::string>> Expanded = expandResponseFiles(Args);
+  if (!Expanded)
+    return error(toString(Expanded.takeError()));
+
+  Expected<CommandLineScan> Scan = scanCommandLine(*Expanded);
+  if (!Scan)
+    return error(toString(Scan.takeError()));
+
+  Expected<ClangCommand> Command = plan(*Scan);
+  if (!Command)
+    return error(toString(Command.takeError()));
+
+  if (Scan->PrintVersion) {
+    outs() << "Enzyme toolchain " << ENZYME_TOOLCHAIN_VERSION << " (" << Name
+           << ", automatic differentiation with -fenzyme)\n";
+    outs().flush();
+  }
+  return execute(*Command, *Scan);
+}
+
+} // namespace enzyme::driver

@@ -1,0 +1,64 @@
+//===- Driver.h - enzyme-clang / enzyme-clang++ ----------------*- C++ -*-===//
+//
+// Part of the Enzyme toolchain.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// The drivers are thin wrappers around clang 19: every argument clang
+/// accepts passes through untouched, and `-fenzyme` adds what automatic
+/// differentiation needs (the plugin in every compilation, fat LTO objects,
+/// an LTO link through ld.lld with the plugin, the user headers).
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef ENZYME_TOOLCHAIN_DRIVER_DRIVER_H
+#define ENZYME_TOOLCHAIN_DRIVER_DRIVER_H
+
+#include "CommandLineScan.h"
+#include "ToolLocator.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <string>
+#include <vector>
+
+namespace enzyme::driver {
+
+/// The clang command to run, split around the user's arguments so that
+/// additions land where clang expects them (link inputs after objects).
+struct ClangCommand {
+  std::string Program;
+  std::vector<std::string> Before;
+  std::vector<std::string> User;
+  std::vector<std::string> After;
+  /// Extra environment for the child (`NAME=value`).
+  std::vector<std::string> Environment;
+
+  std::vector<std::string> argv() const;
+};
+
+class Driver {
+public:
+  Driver(const char *Argv0, void *MainAddr);
+
+  /// Runs the driver on the arguments after argv[0]; returns the exit code.
+  int run(llvm::ArrayRef<const char *> Args);
+
+private:
+  llvm::Expected<ClangCommand> plan(const CommandLineScan &Scan) const;
+  llvm::Error addEnzymeArguments(const CommandLineScan &Scan,
+                                 const std::string &Clang,
+                                 ClangCommand &Command) const;
+  int execute(const ClangCommand &Command, const CommandLineScan &Scan) const;
+  int error(const llvm::Twine &Message) const;
+
+  std::string Name;
+  bool CPlusPlus;
+  ToolLocator Tools;
+};
+
+} // namespace enzyme::driver
+
+#endif // ENZYME_TOOLCHAIN_DRIVER_DRIVER_H

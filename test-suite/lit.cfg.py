@@ -9,7 +9,7 @@ import lit.formats
 import lit.util
 
 config.name = "Enzyme"
-config.test_format = lit.formats.ShTest(execute_external=False)
+config.test_format = lit.formats.ShTest(execute_external=True)
 config.suffixes = [".ll", ".c", ".cpp", ".cu", ".test"]
 config.excludes = ["Inputs", "benchmarks", "CMakeLists.txt", "lit.cfg.py"]
 config.test_source_root = os.path.dirname(__file__)

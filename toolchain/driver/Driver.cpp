@@ -10,6 +10,7 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/Program.h"
@@ -48,13 +49,26 @@ int Driver::error(const Twine &Message) const {
 /// relative to the including file), so the scan sees what clang will see.
 static Expected<std::vector<std::string>>
 expandResponseFiles(ArrayRef<const char *> Args) {
+  // LLVM keeps an `@name` that names no file as a plain argument; for a
+  // compiler driver that is always a mistake worth a clear message.
+  for (StringRef Arg : Args) {
+    if (!Arg.starts_with("@") || Arg.size() == 1)
+      continue;
+    StringRef File = Arg.drop_front();
+    if (!sys::fs::exists(File))
+      return createStringError("cannot read response file '%s': no such file",
+                               File.str().c_str());
+  }
+
   BumpPtrAllocator Alloc;
   StringSaver Saver(Alloc);
   SmallVector<const char *, 64> Expanded(Args.begin(), Args.end());
   cl::ExpansionContext Context(Alloc, cl::TokenizeGNUCommandLine);
+  Context.setRelativeNames(true);
   Context.setVFS(vfs::getRealFileSystem().get());
   if (Error E = Context.expandResponseFiles(Expanded))
-    return std::move(E);
+    return createStringError("cannot read response file: " +
+                             toString(std::move(E)));
   return std::vector<std::string>(Expanded.begin(), Expanded.end());
 }
 

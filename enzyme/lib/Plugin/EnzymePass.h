@@ -42,6 +42,12 @@ public:
   llvm::PreservedAnalyses run(llvm::Module &M,
                               llvm::ModuleAnalysisManager &MAM);
 
+  /// Prints the name `opt -passes=` accepts, so printed pipelines re-parse.
+  void printPipeline(llvm::raw_ostream &OS,
+                     llvm::function_ref<llvm::StringRef(llvm::StringRef)>) {
+    OS << "enzyme";
+  }
+
   /// Derivative requests must be served even in `optnone` code and at -O0.
   static bool isRequired() { return true; }
 

@@ -77,7 +77,9 @@ Expected<CommandLineScan> scanCommandLine(ArrayRef<std::string> Args) {
       Table.ParseArgs(Raw, MissingIndex, MissingCount,
                       opt::Visibility(options::ClangOption));
 
-  bool CudaLanguage = false;
+  // The language of `-x` applies to the inputs after it, until the next
+  // `-x`; `-x none` goes back to deciding by file extension.
+  std::optional<bool> CudaLanguage;
   for (const opt::Arg *A : Parsed) {
     switch (A->getOption().getID()) {
     case options::OPT__version:
@@ -102,12 +104,14 @@ Expected<CommandLineScan> scanCommandLine(ArrayRef<std::string> Args) {
       Scan.StopsBeforeLink = true;
       break;
     case options::OPT_x:
-      // `-x` applies to the inputs after it, until the next `-x`.
-      CudaLanguage = StringRef(A->getValue()) == "cuda";
+      if (StringRef(A->getValue()) == "none")
+        CudaLanguage.reset();
+      else
+        CudaLanguage = StringRef(A->getValue()) == "cuda";
       break;
     case options::OPT_INPUT:
       ++Scan.NumInputs;
-      if (CudaLanguage || isCudaSource(A->getValue()))
+      if (CudaLanguage ? *CudaLanguage : isCudaSource(A->getValue()))
         Scan.CompilesCuda = true;
       break;
     case options::OPT_l:

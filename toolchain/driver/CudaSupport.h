@@ -21,6 +21,7 @@
 #include "llvm/Support/Error.h"
 
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace enzyme::driver {
@@ -43,6 +44,11 @@ struct CudaArguments {
   std::vector<std::string> Compile;
   /// Added after the user's arguments when linking a program with CUDA.
   std::vector<std::string> Link;
+  /// Environment variables (name, value) to set in clang's environment,
+  /// replacing any inherited value. The compatibility layer's `fatbinary`
+  /// reads ENZYME_CUDA_PATH to find the real tool, and PATH puts the wrapper
+  /// first for clang-linker-wrapper, which ignores `-B`.
+  std::vector<std::pair<std::string, std::string>> Environment;
 };
 
 /// Plans the extra arguments for \p Request. Returns an error with a one-line,

@@ -95,7 +95,7 @@ Error Driver::addEnzymeArguments(const CommandLineScan &Scan,
   // After the user's own include paths, so a project can shadow the headers.
   Command.Before.insert(Command.Before.end(), {"-idirafter", Tools.includeDir()});
   if (Scan.TracePipeline)
-    Command.Environment.push_back("ENZYME_TRACE_PIPELINE=1");
+    Command.Environment.emplace_back("ENZYME_TRACE_PIPELINE", "1");
 
   if (!Scan.producesObjects())
     return Error::success();
@@ -153,6 +153,9 @@ Expected<ClangCommand> Driver::plan(const CommandLineScan &Scan) const {
                           Cuda->Compile.end());
     Command.After.insert(Command.After.end(), Cuda->Link.begin(),
                          Cuda->Link.end());
+    Command.Environment.insert(Command.Environment.end(),
+                               Cuda->Environment.begin(),
+                               Cuda->Environment.end());
   }
   return Command;
 }
@@ -178,20 +181,26 @@ int Driver::execute(const ClangCommand &Command,
   std::vector<std::string> Argv = Command.argv();
   if (Scan.PrintCommandsOnly || Scan.Verbose) {
     errs() << Name << ": running:";
-    for (const std::string &Var : Command.Environment)
-      errs() << ' ' << Var;
+    for (const auto &[Var, Value] : Command.Environment)
+      errs() << ' ' << Var << '=' << Value;
     errs() << ' ';
     printCommand(errs(), Argv);
   }
 
   SmallVector<StringRef, 64> ArgRefs(Argv.begin(), Argv.end());
+  // The child's environment: ours, with the command's variables replacing
+  // inherited ones of the same name (getenv returns the first match).
   std::optional<SmallVector<StringRef, 64>> Env;
   std::vector<std::string> EnvStorage;
   if (!Command.Environment.empty()) {
-    for (char **Var = environ; *Var; ++Var)
-      EnvStorage.emplace_back(*Var);
-    EnvStorage.insert(EnvStorage.end(), Command.Environment.begin(),
-                      Command.Environment.end());
+    for (char **Var = environ; *Var; ++Var) {
+      StringRef Name = StringRef(*Var).split('=').first;
+      if (none_of(Command.Environment,
+                  [&](const auto &Override) { return Override.first == Name; }))
+        EnvStorage.emplace_back(*Var);
+    }
+    for (const auto &[Var, Value] : Command.Environment)
+      EnvStorage.push_back(Var + "=" + Value);
     Env.emplace(EnvStorage.begin(), EnvStorage.end());
   }
 

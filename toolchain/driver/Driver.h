@@ -33,8 +33,8 @@ struct ClangCommand {
   std::vector<std::string> Before;
   std::vector<std::string> User;
   std::vector<std::string> After;
-  /// Extra environment for the child (`NAME=value`).
-  std::vector<std::string> Environment;
+  /// Environment variables to set for clang, replacing inherited ones.
+  std::vector<std::pair<std::string, std::string>> Environment;
 
   std::vector<std::string> argv() const;
 };

@@ -97,7 +97,7 @@ Expected<std::string> ToolLocator::findLLD(const std::string &ClangPath) const {
 }
 
 Expected<std::string> ToolLocator::findPlugin(StringRef Name) const {
-  std::string Path = joinPath(Prefix, {"lib", Name});
+  std::string Path = joinPath(Prefix, {ENZYME_INSTALL_LIBDIR, Name});
   if (sys::fs::exists(Path))
     return Path;
   return createStringError(
@@ -111,7 +111,7 @@ std::string ToolLocator::includeDir() const {
 }
 
 std::string ToolLocator::cudaCompatDir() const {
-  return joinPath(Prefix, {"lib", "enzyme", "cuda-compat"});
+  return joinPath(Prefix, {ENZYME_INSTALL_LIBDIR, "enzyme", "cuda-compat"});
 }
 
 } // namespace enzyme::driver

@@ -1,0 +1,6 @@
+#ifndef POLY_H
+#define POLY_H
+
+double poly(double x);
+
+#endif

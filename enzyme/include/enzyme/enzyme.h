@@ -25,16 +25,17 @@ extern int enzyme_allocated; /* split mode: followed by the tape size */
 extern int enzyme_tape;      /* split mode: followed by the tape */
 extern int enzyme_primal_return; /* also return the primal result */
 
-/* Reverse mode. The return type is the gradient of the active scalars: a
- * double for one, a struct of them in order for several. Declare your own
- * prototype (any return type) when that is more convenient. */
-double __enzyme_autodiff(void *, ...);
-/* Forward mode: returns the tangent of the result. */
-double __enzyme_fwddiff(void *, ...);
-/* Split mode: the augmented forward pass returns a tape that the reverse
- * pass consumes. */
-void *__enzyme_augmentfwd(void *, ...);
-void __enzyme_reverse(void *, ...);
+/* The calls themselves take the function to differentiate, then the
+ * arguments with their markers. Declare them with the return type you need,
+ * since it depends on the function:
+ *
+ *   double __enzyme_autodiff(void *, ...);            one active scalar
+ *   struct grads { double dx, dy; };
+ *   struct grads __enzyme_autodiff(void *, ...);      several (in order)
+ *   void __enzyme_autodiff(void *, ...);              only enzyme_dup
+ *
+ * (in C++, inside extern "C", or as a variadic template). The compiler
+ * replaces every call; there is no definition to link. */
 
 #ifdef __cplusplus
 }

@@ -5,9 +5,13 @@
 //===----------------------------------------------------------------------===//
 
 #include "Plugin/EnzymePass.h"
+#include "Modes/ReverseModeGenerator.h"
+#include "Plugin/DiffRequest.h"
+#include "Plugin/RequestLowering.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/raw_ostream.h"
@@ -65,9 +69,29 @@ PreservedAnalyses EnzymePass::run(Module &M, ModuleAnalysisManager &MAM) {
            << "' (" << M.getTargetTriple() << ") at "
            << getPipelinePointName(Point) << "\n";
 
-  // The engine arrives with the reverse-mode issue; until then the pass only
-  // marks where it ran.
-  return PreservedAnalyses::all();
+  SmallVector<DiffRequest, 4> Requests = collectRequests(M);
+  if (Requests.empty())
+    return PreservedAnalyses::none();
+
+  FunctionAnalysisManager &FAM =
+      MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
+  std::optional<FunctionPassManager> Cleanup;
+  if (PB && Level != OptimizationLevel::O0)
+    Cleanup.emplace(PB->buildFunctionSimplificationPipeline(
+        Level, ThinOrFullLTOPhase::None));
+  ReverseModeGenerator Generator(M, FAM, Cleanup ? &*Cleanup : nullptr);
+  // Requests whose callees are not all here wait for link time, where
+  // every -fenzyme module's bitcode is present.
+  bool AllowDeferral = isCompileTimePoint(Point);
+  for (const DiffRequest &Request : Requests)
+    lowerReverseRequest(Request, Generator, AllowDeferral);
+
+  // Declared markers nothing refers to any more need no definition.
+  for (GlobalVariable &GV : make_early_inc_range(M.globals()))
+    if (GV.isDeclaration() && GV.getName().starts_with("enzyme_") &&
+        GV.use_empty())
+      GV.eraseFromParent();
+  return PreservedAnalyses::none();
 }
 
 } // namespace enzyme

@@ -16,6 +16,11 @@
 #define ENZYME_PLUGIN_ENZYMEPASS_H
 
 #include "llvm/IR/PassManager.h"
+#include "llvm/Passes/OptimizationLevel.h"
+
+namespace llvm {
+class PassBuilder;
+} // namespace llvm
 
 namespace enzyme {
 
@@ -37,7 +42,11 @@ llvm::StringRef getPipelinePointName(PipelinePoint Point);
 
 class EnzymePass : public llvm::PassInfoMixin<EnzymePass> {
 public:
-  explicit EnzymePass(PipelinePoint Point) : Point(Point) {}
+  /// \p PB and \p Level choose the cleanup pipeline run on generated code;
+  /// without a PassBuilder (or at -O0) only a minimal cleanup runs.
+  EnzymePass(PipelinePoint Point, llvm::PassBuilder *PB,
+             llvm::OptimizationLevel Level)
+      : Point(Point), PB(PB), Level(Level) {}
 
   llvm::PreservedAnalyses run(llvm::Module &M,
                               llvm::ModuleAnalysisManager &MAM);
@@ -53,6 +62,8 @@ public:
 
 private:
   PipelinePoint Point;
+  llvm::PassBuilder *PB;
+  llvm::OptimizationLevel Level;
 };
 
 } // namespace enzyme

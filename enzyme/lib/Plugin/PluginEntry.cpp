@@ -22,26 +22,28 @@ using namespace enzyme;
 
 static void registerEnzymePipeline(PassBuilder &PB) {
   PB.registerPipelineParsingCallback(
-      [](StringRef Name, ModulePassManager &MPM,
-         ArrayRef<PassBuilder::PipelineElement>) {
+      [&PB](StringRef Name, ModulePassManager &MPM,
+            ArrayRef<PassBuilder::PipelineElement>) {
         if (Name != "enzyme")
           return false;
-        MPM.addPass(EnzymePass(PipelinePoint::Explicit));
+        MPM.addPass(
+            EnzymePass(PipelinePoint::Explicit, &PB, OptimizationLevel::O2));
         return true;
       });
 
   // The -O0 pipeline invokes the optimizer-early callbacks too; the level
   // tells the two placements apart.
   PB.registerOptimizerEarlyEPCallback(
-      [](ModulePassManager &MPM, OptimizationLevel Level) {
+      [&PB](ModulePassManager &MPM, OptimizationLevel Level) {
         MPM.addPass(EnzymePass(Level == OptimizationLevel::O0
                                    ? PipelinePoint::NoOptimization
-                                   : PipelinePoint::OptimizerEarly));
+                                   : PipelinePoint::OptimizerEarly,
+                               &PB, Level));
       });
 
   PB.registerFullLinkTimeOptimizationEarlyEPCallback(
-      [](ModulePassManager &MPM, OptimizationLevel) {
-        MPM.addPass(EnzymePass(PipelinePoint::FullLinkTimeEarly));
+      [&PB](ModulePassManager &MPM, OptimizationLevel Level) {
+        MPM.addPass(EnzymePass(PipelinePoint::FullLinkTimeEarly, &PB, Level));
       });
 }
 

@@ -1,0 +1,106 @@
+//===- ActivityAnalysis.cpp - Which values carry derivatives --------------===//
+//
+// Part of the Enzyme toolchain.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Analysis/ActivityAnalysis.h"
+#include "Analysis/KnownFunctions.h"
+
+#include "llvm/IR/Function.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+
+using namespace llvm;
+
+namespace enzyme {
+
+bool isDifferentiableType(Type *Ty) {
+  if (Ty->isFPOrFPVectorTy())
+    return true;
+  if (auto *ST = dyn_cast<StructType>(Ty))
+    return any_of(ST->elements(), isDifferentiableType);
+  if (auto *AT = dyn_cast<ArrayType>(Ty))
+    return isDifferentiableType(AT->getElementType());
+  return false;
+}
+
+ActivityAnalysis::ActivityAnalysis(Function &F,
+                                   ArrayRef<Activity> ArgActivities) {
+  for (Argument &A : F.args()) {
+    Activity Act = ArgActivities[A.getArgNo()];
+    if (Act == Activity::Out && isDifferentiableType(A.getType()))
+      Active.insert(&A);
+    else if (hasShadow(Act))
+      Shadowed.insert(&A);
+  }
+  propagate(F);
+}
+
+bool ActivityAnalysis::markActive(const Value *V) {
+  return isDifferentiableType(V->getType()) && Active.insert(V).second;
+}
+
+bool ActivityAnalysis::markShadowed(const Value *V) {
+  return V->getType()->isPointerTy() && Shadowed.insert(V).second;
+}
+
+/// Memory that a new allocation provides can hold derivatives unless it is
+/// only ever used as integers; it gets a shadow.
+static bool isShadowSource(const Instruction &I) {
+  if (isa<AllocaInst>(I))
+    return true;
+  if (auto *Call = dyn_cast<CallBase>(&I))
+    return isAllocationCall(*Call);
+  return false;
+}
+
+/// Forward propagation to a fixed point: an instruction is active when it
+/// computes a differentiable value from an active or shadowed operand.
+void ActivityAnalysis::propagate(Function &F) {
+  bool Changed = true;
+  while (Changed) {
+    Changed = false;
+    for (Instruction &I : instructions(F)) {
+      if (isShadowSource(I)) {
+        Changed |= markShadowed(&I);
+        continue;
+      }
+      if (auto *Load = dyn_cast<LoadInst>(&I)) {
+        if (!isShadowed(Load->getPointerOperand()))
+          continue;
+        Changed |= markActive(Load) | markShadowed(Load);
+        continue;
+      }
+      if (isa<StoreInst>(I))
+        continue;
+      if (auto *Call = dyn_cast<CallBase>(&I)) {
+        if (isInactiveCall(*Call))
+          continue;
+        bool AnyInput = any_of(Call->args(), [&](const Use &U) {
+          return isActive(U.get()) || isShadowed(U.get());
+        });
+        if (AnyInput)
+          Changed |= markActive(Call) | markShadowed(Call);
+        continue;
+      }
+      bool AnyActive = any_of(I.operands(), [&](const Use &U) {
+        return isActive(U.get());
+      });
+      bool AnyShadowed = any_of(I.operands(), [&](const Use &U) {
+        return isShadowed(U.get());
+      });
+      if (isa<PHINode>(I) || isa<SelectInst>(I) || isa<GetElementPtrInst>(I) ||
+          isa<CastInst>(I) || isa<ExtractValueInst>(I) ||
+          isa<InsertValueInst>(I) || isa<FreezeInst>(I)) {
+        if (AnyShadowed)
+          Changed |= markShadowed(&I);
+      }
+      if (AnyActive)
+        Changed |= markActive(&I);
+    }
+  }
+}
+
+} // namespace enzyme

@@ -1,0 +1,58 @@
+//===- ActivityAnalysis.h - Which values carry derivatives -----*- C++ -*-===//
+//
+// Part of the Enzyme toolchain.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// Decides, for one function and one activity signature, which values carry
+/// derivatives. Two kinds of activity:
+///  - an *active value* is a floating-point (or aggregate-of-float) SSA value
+///    that depends on an active input; it has an adjoint in the reverse pass;
+///  - a *shadowed pointer* points to memory that may hold derivatives; it has
+///    a shadow pointer, to memory of the same layout holding the adjoints.
+/// The analysis over-approximates: treating an inactive value as active is
+/// slower, never wrong. Integers never carry derivatives.
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef ENZYME_ANALYSIS_ACTIVITYANALYSIS_H
+#define ENZYME_ANALYSIS_ACTIVITYANALYSIS_H
+
+#include "Core/Activity.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallPtrSet.h"
+
+namespace llvm {
+class Function;
+class Type;
+class Value;
+} // namespace llvm
+
+namespace enzyme {
+
+/// True for types whose values can carry a derivative: floating point,
+/// vectors of it, and aggregates containing it.
+bool isDifferentiableType(llvm::Type *Ty);
+
+class ActivityAnalysis {
+public:
+  /// \p ArgActivities has one entry per argument of \p F.
+  ActivityAnalysis(llvm::Function &F, llvm::ArrayRef<Activity> ArgActivities);
+
+  bool isActive(const llvm::Value *V) const { return Active.count(V); }
+  bool isShadowed(const llvm::Value *V) const { return Shadowed.count(V); }
+
+private:
+  void propagate(llvm::Function &F);
+  bool markActive(const llvm::Value *V);
+  bool markShadowed(const llvm::Value *V);
+
+  llvm::SmallPtrSet<const llvm::Value *, 32> Active;
+  llvm::SmallPtrSet<const llvm::Value *, 32> Shadowed;
+};
+
+} // namespace enzyme
+
+#endif // ENZYME_ANALYSIS_ACTIVITYANALYSIS_H

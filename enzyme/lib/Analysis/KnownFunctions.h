@@ -1,0 +1,34 @@
+//===- KnownFunctions.h - Library functions the engine knows ---*- C++ -*-===//
+//
+// Part of the Enzyme toolchain.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// Classifies calls to library functions whose behaviour the engine knows
+/// without a body: allocation and deallocation, and functions that never
+/// carry derivatives (I/O, timing, debug intrinsics).
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef ENZYME_ANALYSIS_KNOWNFUNCTIONS_H
+#define ENZYME_ANALYSIS_KNOWNFUNCTIONS_H
+
+namespace llvm {
+class CallBase;
+} // namespace llvm
+
+namespace enzyme {
+
+/// malloc, calloc, realloc, aligned_alloc, operator new / new[].
+bool isAllocationCall(const llvm::CallBase &Call);
+/// free, operator delete / delete[] (sized and unsized).
+bool isDeallocationCall(const llvm::CallBase &Call);
+/// Calls that never carry derivatives and need nothing in the reverse pass:
+/// I/O, timing, debug and lifetime intrinsics, and functions the user marked
+/// inactive (`enzyme_inactive` attribute).
+bool isInactiveCall(const llvm::CallBase &Call);
+
+} // namespace enzyme
+
+#endif // ENZYME_ANALYSIS_KNOWNFUNCTIONS_H

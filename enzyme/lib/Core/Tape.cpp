@@ -1,0 +1,147 @@
+//===- Tape.cpp - The stack between augmented forward and reverse ---------===//
+//
+// Part of the Enzyme toolchain.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Core/Tape.h"
+
+#include "llvm/IR/Module.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace llvm;
+
+namespace enzyme {
+
+static constexpr uint64_t InitialCapacity = 4096;
+
+TapeBuilder::TapeBuilder(Module &M) : M(M) {
+  LLVMContext &Ctx = M.getContext();
+  TapeTy = StructType::getTypeByName(Ctx, "enzyme.tape");
+  if (!TapeTy)
+    TapeTy = StructType::create(
+        Ctx, {PointerType::getUnqual(Ctx), Type::getInt64Ty(Ctx),
+              Type::getInt64Ty(Ctx)},
+        "enzyme.tape");
+}
+
+uint64_t TapeBuilder::slotSize(Type *Ty) const {
+  return alignTo(M.getDataLayout().getTypeAllocSize(Ty).getFixedValue(), 8);
+}
+
+Value *TapeBuilder::createTape(IRBuilder<> &B) const {
+  Function *F = B.GetInsertBlock()->getParent();
+  IRBuilder<> Entry(&F->getEntryBlock(), F->getEntryBlock().begin());
+  Value *Tape = Entry.CreateAlloca(TapeTy, nullptr, "tape");
+  B.CreateStore(Constant::getNullValue(TapeTy), Tape);
+  return Tape;
+}
+
+void TapeBuilder::destroyTape(IRBuilder<> &B, Value *Tape) const {
+  Value *Data = B.CreateLoad(B.getPtrTy(), B.CreateStructGEP(TapeTy, Tape, 0));
+  FunctionCallee Free = M.getOrInsertFunction(
+      "free", FunctionType::get(B.getVoidTy(), {B.getPtrTy()}, false));
+  B.CreateCall(Free, {Data});
+}
+
+/// `void enzyme.tape.grow(ptr tape, i64 needed)`: the cold path of a push,
+/// kept out of line so the hot path stays a compare and a few stores.
+Function *TapeBuilder::getOrCreateGrowFunction() const {
+  if (Function *F = M.getFunction("enzyme.tape.grow"))
+    return F;
+  LLVMContext &Ctx = M.getContext();
+  Type *I64 = Type::getInt64Ty(Ctx);
+  Type *Ptr = PointerType::getUnqual(Ctx);
+  auto *F = Function::Create(FunctionType::get(Type::getVoidTy(Ctx),
+                                               {Ptr, I64}, false),
+                             GlobalValue::InternalLinkage, "enzyme.tape.grow",
+                             M);
+  F->addFnAttr(Attribute::NoInline);
+  F->addFnAttr(Attribute::Cold);
+  F->addFnAttr(Attribute::NoUnwind);
+  IRBuilder<> B(BasicBlock::Create(Ctx, "entry", F));
+  Value *Tape = F->getArg(0), *Needed = F->getArg(1);
+  Value *DataPtr = B.CreateStructGEP(TapeTy, Tape, 0);
+  Value *CapPtr = B.CreateStructGEP(TapeTy, Tape, 2);
+  Value *Cap = B.CreateLoad(I64, CapPtr);
+  Value *Doubled = B.CreateShl(Cap, 1);
+  Value *NewCap = B.CreateBinaryIntrinsic(Intrinsic::umax, Doubled, Needed);
+  NewCap = B.CreateBinaryIntrinsic(Intrinsic::umax, NewCap,
+                                   B.getInt64(InitialCapacity));
+  FunctionCallee Realloc = M.getOrInsertFunction(
+      "realloc", FunctionType::get(Ptr, {Ptr, I64}, false));
+  Value *NewData =
+      B.CreateCall(Realloc, {B.CreateLoad(Ptr, DataPtr), NewCap});
+  B.CreateStore(NewData, DataPtr);
+  B.CreateStore(NewCap, CapPtr);
+  B.CreateRetVoid();
+  return F;
+}
+
+void TapeBuilder::push(IRBuilder<> &B, Value *Tape,
+                       ArrayRef<Value *> Values) const {
+  if (Values.empty())
+    return;
+  uint64_t Bytes = 0;
+  for (Value *V : Values)
+    Bytes += slotSize(V->getType());
+
+  Type *I64 = B.getInt64Ty();
+  Value *SizePtr = B.CreateStructGEP(TapeTy, Tape, 1);
+  Value *Size = B.CreateLoad(I64, SizePtr, "tape.size");
+  Value *NewSize = B.CreateAdd(Size, B.getInt64(Bytes), "tape.newsize", true,
+                               true);
+  Value *Cap = B.CreateLoad(I64, B.CreateStructGEP(TapeTy, Tape, 2));
+  Value *Full = B.CreateICmpUGT(NewSize, Cap);
+
+  // Grow on a cold path: split the block at the insertion point (which must
+  // be before the block's terminator) and branch around the call.
+  BasicBlock *Cur = B.GetInsertBlock();
+  BasicBlock *Cont = Cur->splitBasicBlock(B.GetInsertPoint(), "tape.push");
+  BasicBlock *GrowBB = BasicBlock::Create(B.getContext(), "tape.grow",
+                                          Cur->getParent(), Cont);
+  Cur->getTerminator()->eraseFromParent();
+  B.SetInsertPoint(Cur);
+  B.CreateCondBr(Full, GrowBB, Cont);
+  B.SetInsertPoint(GrowBB);
+  B.CreateCall(getOrCreateGrowFunction(), {Tape, NewSize});
+  B.CreateBr(Cont);
+  B.SetInsertPoint(Cont, Cont->getFirstInsertionPt());
+
+  Value *Data = B.CreateLoad(B.getPtrTy(), B.CreateStructGEP(TapeTy, Tape, 0));
+  Value *Slot = B.CreateInBoundsGEP(B.getInt8Ty(), Data, Size);
+  uint64_t Offset = 0;
+  for (Value *V : Values) {
+    Value *Ptr = B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Slot, Offset);
+    B.CreateAlignedStore(V, Ptr, Align(8));
+    Offset += slotSize(V->getType());
+  }
+  B.CreateStore(NewSize, SizePtr);
+}
+
+SmallVector<Value *, 8> TapeBuilder::pop(IRBuilder<> &B, Value *Tape,
+                                         ArrayRef<Type *> Types) const {
+  SmallVector<Value *, 8> Result;
+  if (Types.empty())
+    return Result;
+  uint64_t Bytes = 0;
+  for (Type *Ty : Types)
+    Bytes += slotSize(Ty);
+  Type *I64 = B.getInt64Ty();
+  Value *SizePtr = B.CreateStructGEP(TapeTy, Tape, 1);
+  Value *Size = B.CreateLoad(I64, SizePtr, "tape.size");
+  Value *NewSize = B.CreateSub(Size, B.getInt64(Bytes), "tape.newsize", true,
+                               true);
+  B.CreateStore(NewSize, SizePtr);
+  Value *Data = B.CreateLoad(B.getPtrTy(), B.CreateStructGEP(TapeTy, Tape, 0));
+  Value *Slot = B.CreateInBoundsGEP(B.getInt8Ty(), Data, NewSize);
+  uint64_t Offset = 0;
+  for (Type *Ty : Types) {
+    Value *Ptr = B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Slot, Offset);
+    Result.push_back(B.CreateAlignedLoad(Ty, Ptr, Align(8)));
+    Offset += slotSize(Ty);
+  }
+  return Result;
+}
+
+} // namespace enzyme

@@ -1,0 +1,56 @@
+//===- Tape.h - The stack between augmented forward and reverse -*- C++ -*-===//
+//
+// Part of the Enzyme toolchain.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// The tape is a growable byte stack, `{ptr data, i64 size, i64 capacity}`,
+/// shared by an augmented forward pass and its reverse pass and by every
+/// callee they differentiate. The forward pass pushes what the reverse pass
+/// needs (values, control-flow decisions) in batches, one per basic block;
+/// the reverse pass pops the batches in the opposite order. A stack needs no
+/// trip counts, so loops with unknown counts, recursion and callees all
+/// follow one rule. Each value takes a slot rounded up to 8 bytes.
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef ENZYME_CORE_TAPE_H
+#define ENZYME_CORE_TAPE_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/IR/IRBuilder.h"
+
+namespace enzyme {
+
+class TapeBuilder {
+public:
+  explicit TapeBuilder(llvm::Module &M);
+
+  llvm::StructType *getTapeType() const { return TapeTy; }
+
+  /// Emits an empty tape in an alloca at \p B's insertion point.
+  llvm::Value *createTape(llvm::IRBuilder<> &B) const;
+  /// Frees the tape's storage.
+  void destroyTape(llvm::IRBuilder<> &B, llvm::Value *Tape) const;
+
+  /// Pushes \p Values as one batch.
+  void push(llvm::IRBuilder<> &B, llvm::Value *Tape,
+            llvm::ArrayRef<llvm::Value *> Values) const;
+  /// Pops a batch pushed with values of \p Types; returns them in push order.
+  llvm::SmallVector<llvm::Value *, 8>
+  pop(llvm::IRBuilder<> &B, llvm::Value *Tape,
+      llvm::ArrayRef<llvm::Type *> Types) const;
+
+private:
+  uint64_t slotSize(llvm::Type *Ty) const;
+  llvm::Function *getOrCreateGrowFunction() const;
+
+  llvm::Module &M;
+  llvm::StructType *TapeTy;
+};
+
+} // namespace enzyme
+
+#endif // ENZYME_CORE_TAPE_H

@@ -1,0 +1,287 @@
+//===- AugmentedForward.cpp - The forward half of reverse mode ------------===//
+//
+// Part of the Enzyme toolchain.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// The augmented forward function is a copy of the prepared function that
+/// also builds shadow pointers next to the primal ones, gives new memory a
+/// zeroed shadow, mirrors stores of pointers into shadow memory, calls the
+/// augmented functions of its callees, and pushes on the tape what the plan
+/// says the reverse pass needs.
+///
+//===----------------------------------------------------------------------===//
+
+#include "Modes/FunctionDifferentiator.h"
+
+#include "Analysis/KnownFunctions.h"
+
+#include "llvm/ADT/PostOrderIterator.h"
+#include "llvm/IR/CFG.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Transforms/Utils/Cloning.h"
+
+using namespace llvm;
+
+namespace enzyme {
+
+/// The predecessors of \p BB without repetitions, in a fixed order that the
+/// forward pass (which records the index) and the reverse pass (which
+/// branches on it) share.
+SmallVector<BasicBlock *, 4> uniquePredecessors(BasicBlock *BB) {
+  SmallVector<BasicBlock *, 4> Preds;
+  for (BasicBlock *P : predecessors(BB))
+    if (!is_contained(Preds, P))
+      Preds.push_back(P);
+  return Preds;
+}
+
+Value *FunctionDifferentiator::augmentedShadow(Value *V) {
+  auto It = AugShadows.find(V);
+  if (It != AugShadows.end())
+    return It->second;
+  // Values without a shadow (null, undef, inactive globals) have a null one.
+  return Constant::getNullValue(V->getType());
+}
+
+static FunctionCallee getAllocator(Module &M, StringRef Name) {
+  LLVMContext &Ctx = M.getContext();
+  Type *Ptr = PointerType::getUnqual(Ctx);
+  Type *I64 = Type::getInt64Ty(Ctx);
+  if (Name == "calloc")
+    return M.getOrInsertFunction("calloc",
+                                 FunctionType::get(Ptr, {I64, I64}, false));
+  return M.getOrInsertFunction("free", FunctionType::get(Type::getVoidTy(Ctx),
+                                                         {Ptr}, false));
+}
+
+/// A zeroed shadow allocation of \p Bytes bytes.
+static Value *createZeroedShadowMemory(IRBuilder<> &B, Value *Bytes) {
+  Module &M = *B.GetInsertBlock()->getModule();
+  Value *Size = B.CreateZExtOrTrunc(Bytes, B.getInt64Ty());
+  return B.CreateCall(getAllocator(M, "calloc"), {B.getInt64(1), Size},
+                      "shadow.mem");
+}
+
+Value *FunctionDifferentiator::createShadow(Instruction &I, IRBuilder<> &B) {
+  auto *AugI = cast<Instruction>(AugValues[&I]);
+  const DataLayout &DL = Prep.getDataLayout();
+  if (auto *Alloca = dyn_cast<AllocaInst>(&I)) {
+    // The reverse pass runs after this frame is gone, so the shadow of a
+    // stack object lives on the heap until its reverse frees it.
+    Value *Bytes = B.getInt64(
+        DL.getTypeAllocSize(Alloca->getAllocatedType()).getFixedValue());
+    if (Alloca->isArrayAllocation())
+      Bytes = B.CreateMul(Bytes, B.CreateZExtOrTrunc(
+                                     cast<AllocaInst>(AugI)->getArraySize(),
+                                     B.getInt64Ty()));
+    return createZeroedShadowMemory(B, Bytes);
+  }
+  if (auto *Call = dyn_cast<CallBase>(&I)) {
+    if (!isAllocationCall(*Call))
+      return nullptr;
+    auto *AugCall = cast<CallBase>(AugI);
+    StringRef Name = Call->getCalledFunction()->getName();
+    if (Name == "calloc")
+      return B.CreateCall(getAllocator(*Prep.getParent(), "calloc"),
+                          {AugCall->getArgOperand(0), AugCall->getArgOperand(1)},
+                          "shadow.mem");
+    if (Name == "realloc")
+      return nullptr; // Handled by the plan as unsupported for now.
+    // malloc(n), aligned_alloc(a, n), operator new(n, ...): size operand.
+    Value *Size = Name == "aligned_alloc" ? AugCall->getArgOperand(1)
+                                          : AugCall->getArgOperand(0);
+    return createZeroedShadowMemory(B, Size);
+  }
+  // Pointer arithmetic, casts, selects and loads of pointers repeat on the
+  // shadow side with shadow pointer operands.
+  if (isa<GetElementPtrInst>(I) || isa<CastInst>(I) || isa<SelectInst>(I) ||
+      isa<LoadInst>(I) || isa<FreezeInst>(I)) {
+    Instruction *S = AugI->clone();
+    S->setName(I.getName() + ".shadow");
+    for (unsigned Op = 0; Op < I.getNumOperands(); ++Op) {
+      Value *PrepOp = I.getOperand(Op);
+      bool IsSelectCondition = isa<SelectInst>(I) && Op == 0;
+      if (PrepOp->getType()->isPointerTy() && !IsSelectCondition)
+        S->setOperand(Op, augmentedShadow(PrepOp));
+    }
+    B.Insert(S);
+    return S;
+  }
+  return nullptr;
+}
+
+bool FunctionDifferentiator::augmentCall(CallBase &Call) {
+  auto *AugCall = cast<CallBase>(AugValues[&Call]);
+  if (classifyCall(Call) != CallKind::Differentiated)
+    return true;
+  ReverseSignature CalleeSig = calleeSignature(Call);
+  const ReversePair *Callee = Gen.generate(CalleeSig, *Failure);
+  if (!Callee) {
+    if (!Failure->Offending)
+      Failure->Offending = &Call;
+    return false;
+  }
+  IRBuilder<> B(AugCall);
+  SmallVector<Value *, 8> Args(AugCall->args());
+  for (unsigned A = 0; A < Call.arg_size(); ++A)
+    if (hasShadow(CalleeSig.Args[A]))
+      Args.push_back(augmentedShadow(Call.getArgOperand(A)));
+  Args.push_back(AugTape);
+  CallInst *NewCall = B.CreateCall(Callee->Augmented, Args);
+  NewCall->setDebugLoc(AugCall->getDebugLoc());
+  Value *Primal = NewCall;
+  if (CalleeSig.ReturnShadow) {
+    Primal = B.CreateExtractValue(NewCall, 0);
+    AugShadows[&Call] = B.CreateExtractValue(NewCall, 1, Call.getName() + ".shadow");
+  }
+  if (!AugCall->getType()->isVoidTy())
+    AugCall->replaceAllUsesWith(Primal);
+  AugValues[&Call] = Primal;
+  AugCall->eraseFromParent();
+  return true;
+}
+
+void FunctionDifferentiator::augmentStore(StoreInst &Store) {
+  Value *Ptr = Store.getPointerOperand();
+  Value *Val = Store.getValueOperand();
+  if (!Val->getType()->isPointerTy() || !Activity.isShadowed(Ptr))
+    return;
+  // Shadow memory mirrors the primal's pointer structure, so loads of
+  // pointers on the shadow side find the shadows.
+  auto *AugStore = cast<StoreInst>(AugValues[&Store]);
+  IRBuilder<> B(AugStore->getNextNode());
+  StoreInst *S = B.CreateStore(augmentedShadow(Val), augmentedShadow(Ptr));
+  S->setAlignment(AugStore->getAlign());
+  S->setVolatile(AugStore->isVolatile());
+}
+
+void FunctionDifferentiator::addTapePushes() {
+  const TapeBuilder &Tape = Gen.tape();
+  auto AugValueOf = [&](NeededValue V) -> Value * {
+    Value *Val = V.getPointer();
+    if (auto *BB = dyn_cast<BasicBlock>(Val))
+      return AugPredIndex.lookup(BB);
+    if (V.getInt())
+      return augmentedShadow(Val);
+    return AugValues[Val];
+  };
+  for (BasicBlock &BB : Prep) {
+    SmallVector<Value *, 8> Values;
+    for (NeededValue V : Batches.lookup(&BB))
+      Values.push_back(AugValueOf(V));
+    if (&BB == ExitBlock)
+      for (NeededValue V : ExitBatch)
+        Values.push_back(AugValueOf(V));
+    if (Values.empty())
+      continue;
+    auto *AugBB = cast<BasicBlock>(AugValues[&BB]);
+    IRBuilder<> B(AugBB->getTerminator());
+    Tape.push(B, AugTape, Values);
+  }
+}
+
+bool FunctionDifferentiator::buildAugmented() {
+  Function *Aug = Pair.Augmented;
+  unsigned NextArg = Prep.arg_size();
+  for (Argument &A : Prep.args()) {
+    AugValues[&A] = Aug->getArg(A.getArgNo());
+    if (hasShadow(Sig.Args[A.getArgNo()]))
+      AugShadows[&A] = Aug->getArg(NextArg++);
+  }
+  AugTape = Aug->getArg(NextArg);
+
+  SmallVector<ReturnInst *, 1> Returns;
+  AttributeList Declared = Aug->getAttributes();
+  CloneFunctionInto(Aug, &Prep, AugValues,
+                    CloneFunctionChangeType::GlobalChanges, Returns);
+  // Cloning copied the prepared function's attributes, which describe its
+  // memory behaviour; the augmented function also writes the tape. Keep the
+  // code-generation attributes and the ABI-relevant parameter attributes.
+  AttributeList Cloned = Aug->getAttributes();
+  Aug->setAttributes(Declared);
+  for (unsigned A = 0; A < Prep.arg_size(); ++A)
+    for (Attribute::AttrKind Kind : {Attribute::ByVal, Attribute::StructRet})
+      if (Cloned.hasParamAttr(A, Kind))
+        Aug->addParamAttr(A, Cloned.getParamAttr(A, Kind));
+
+  // Shadows, in an order where operands come first; phis get their incoming
+  // shadows once every block has been visited.
+  SmallVector<std::pair<PHINode *, PHINode *>, 8> ShadowPhis;
+  ReversePostOrderTraversal<Function *> RPO(&Prep);
+  for (BasicBlock *BB : RPO) {
+    for (Instruction &I : *BB) {
+      if (!Activity.isShadowed(&I) || isa<CallBase>(I) &&
+                                          !isAllocationCall(cast<CallBase>(I)))
+        continue;
+      auto *AugI = cast<Instruction>(AugValues[&I]);
+      if (auto *Phi = dyn_cast<PHINode>(&I)) {
+        IRBuilder<> B(AugI);
+        PHINode *S = B.CreatePHI(Phi->getType(), Phi->getNumIncomingValues(),
+                                 Phi->getName() + ".shadow");
+        ShadowPhis.emplace_back(Phi, S);
+        AugShadows[Phi] = S;
+        continue;
+      }
+      IRBuilder<> B(AugI->getNextNode());
+      if (Value *S = createShadow(I, B))
+        AugShadows[&I] = S;
+      else
+        return fail(&I, "cannot build the shadow of this pointer");
+    }
+  }
+  for (auto [Phi, S] : ShadowPhis)
+    for (unsigned In = 0; In < Phi->getNumIncomingValues(); ++In)
+      S->addIncoming(augmentedShadow(Phi->getIncomingValue(In)),
+                     cast<BasicBlock>(AugValues[Phi->getIncomingBlock(In)]));
+
+  for (BasicBlock *BB : RPO) {
+    for (Instruction &I : make_early_inc_range(*BB)) {
+      if (auto *Call = dyn_cast<CallBase>(&I)) {
+        if (!augmentCall(*Call))
+          return false;
+      } else if (auto *Store = dyn_cast<StoreInst>(&I)) {
+        augmentStore(*Store);
+      }
+    }
+  }
+
+  // Which predecessor the forward pass came from, for the reverse branch.
+  for (BasicBlock &BB : Prep) {
+    if (!hasMultiplePredecessors(&BB))
+      continue;
+    auto *AugBB = cast<BasicBlock>(AugValues[&BB]);
+    IRBuilder<> B(AugBB, AugBB->getFirstNonPHIIt());
+    SmallVector<BasicBlock *, 4> Preds = uniquePredecessors(&BB);
+    PHINode *Index = B.CreatePHI(B.getInt32Ty(), Preds.size(), "pred.index");
+    for (auto [I, P] : enumerate(Preds)) {
+      auto *AugP = cast<BasicBlock>(AugValues[P]);
+      // A predecessor that branches here on several edges needs one entry
+      // per edge.
+      for (BasicBlock *Succ : successors(AugP))
+        if (Succ == AugBB)
+          Index->addIncoming(B.getInt32(I), AugP);
+    }
+    AugPredIndex[&BB] = Index;
+  }
+
+  // The shadow of a returned pointer travels with it.
+  if (Sig.ReturnShadow) {
+    for (ReturnInst *Ret : Returns) {
+      IRBuilder<> B(Ret);
+      Value *PrepRet = cast<ReturnInst>(ExitBlock->getTerminator())->getReturnValue();
+      Value *Pair = UndefValue::get(Aug->getReturnType());
+      Pair = B.CreateInsertValue(Pair, Ret->getReturnValue(), 0);
+      Pair = B.CreateInsertValue(Pair, augmentedShadow(PrepRet), 1);
+      B.CreateRet(Pair);
+      Ret->eraseFromParent();
+    }
+  }
+
+  addTapePushes();
+  return true;
+}
+
+} // namespace enzyme

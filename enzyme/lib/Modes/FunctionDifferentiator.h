@@ -1,0 +1,153 @@
+//===- FunctionDifferentiator.h - One function, one signature --*- C++ -*-===//
+//
+// Part of the Enzyme toolchain.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// Builds the bodies of one augmented-forward / reverse pair from a prepared
+/// copy of the function, in three steps, each in its own file:
+///
+///  1. plan (ReversePlan.cpp): what the reverse pass needs for each
+///     instruction, and for each needed value whether the reverse pass
+///     recomputes it or the forward pass pushes it on the tape: in the batch
+///     of the block that uses it, or once, at the function's exit, when it is
+///     computed once outside any loop;
+///  2. augmented forward (AugmentedForward.cpp): the primal code plus shadow
+///     pointers, shadow allocations, calls to callees' augmented functions,
+///     and the tape pushes of the plan;
+///  3. reverse (ReversePass.cpp): the blocks in reverse, each popping its
+///     batch, rebuilding what it recomputes, then accumulating adjoints of
+///     its instructions in reverse order and branching to the reverse of the
+///     predecessor that the forward pass came from.
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef ENZYME_MODES_FUNCTIONDIFFERENTIATOR_H
+#define ENZYME_MODES_FUNCTIONDIFFERENTIATOR_H
+
+#include "Analysis/ActivityAnalysis.h"
+#include "Modes/ReverseModeGenerator.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/PointerIntPair.h"
+#include "llvm/ADT/SetVector.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/IR/Dominators.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/Transforms/Utils/ValueMapper.h"
+
+#include <optional>
+
+namespace enzyme {
+
+/// A value the reverse pass needs: a primal value, its shadow, or (for a
+/// basic block) the index of the predecessor the forward pass came from.
+using NeededValue = llvm::PointerIntPair<llvm::Value *, 1, bool>;
+inline NeededValue primalOf(llvm::Value *V) { return NeededValue(V, false); }
+inline NeededValue shadowOf(llvm::Value *V) { return NeededValue(V, true); }
+
+class FunctionDifferentiator {
+public:
+  FunctionDifferentiator(ReverseModeGenerator &Gen, const ReverseSignature &Sig,
+                         llvm::Function &Prepared, const ReversePair &Pair,
+                         llvm::FunctionAnalysisManager &FAM);
+
+  /// Builds both bodies; false (with \p Failure filled) when some
+  /// instruction cannot be differentiated.
+  bool run(DifferentiationFailure &Failure);
+
+private:
+  // --- Planning (ReversePlan.cpp) ---------------------------------------
+  bool plan();
+  /// What the reverse pass needs to differentiate \p I.
+  void collectNeeds(llvm::Instruction &I,
+                    llvm::SmallVectorImpl<NeededValue> &Needs);
+  /// Makes \p V available in the reverse block of \p UseBlock.
+  void resolve(NeededValue V, llvm::BasicBlock *UseBlock, unsigned Depth = 0);
+  bool isRecomputable(NeededValue V) const;
+  bool isComputedOnce(llvm::Instruction *I) const;
+  bool hasMultiplePredecessors(llvm::BasicBlock *BB) const;
+  /// The callee signature a call site asks for.
+  ReverseSignature calleeSignature(llvm::CallBase &Call) const;
+  /// How a call is differentiated.
+  enum class CallKind {
+    Inactive,
+    MathRule,
+    Allocation,
+    Deallocation,
+    MemoryTransfer,
+    MemorySet,
+    Differentiated,
+  };
+  CallKind classifyCall(llvm::CallBase &Call) const;
+  bool fail(const llvm::Instruction *I, const llvm::Twine &Message,
+            bool MissingDefinition = false);
+
+  // --- Augmented forward (AugmentedForward.cpp) -------------------------
+  bool buildAugmented();
+  llvm::Value *createShadow(llvm::Instruction &I, llvm::IRBuilder<> &B);
+  llvm::Value *augmentedShadow(llvm::Value *PrimalInPrepared);
+  bool augmentCall(llvm::CallBase &Call);
+  void augmentStore(llvm::StoreInst &Store);
+  void addTapePushes();
+
+  // --- Reverse (ReversePass.cpp) ----------------------------------------
+  bool buildReverse();
+  void reverseBlock(llvm::BasicBlock &BB);
+  bool reverseInstruction(llvm::Instruction &I, llvm::IRBuilder<> &B);
+  bool reverseCall(llvm::CallBase &Call, llvm::IRBuilder<> &B);
+  void reverseMemoryTransfer(llvm::CallBase &Call, llvm::IRBuilder<> &B);
+  void branchToPredecessors(llvm::BasicBlock &BB, llvm::IRBuilder<> &B);
+  /// The value of a needed primal or shadow in the reverse block being
+  /// built.
+  llvm::Value *reverseValue(NeededValue V);
+  llvm::Value *primal(llvm::Value *V) { return reverseValue(primalOf(V)); }
+  llvm::Value *shadow(llvm::Value *V) { return reverseValue(shadowOf(V)); }
+  llvm::Value *materialize(NeededValue V, llvm::IRBuilder<> &B);
+  llvm::AllocaInst *adjointSlot(llvm::Value *V);
+  /// Adds \p Delta to the adjoint of \p V (no-op for inactive values).
+  void addAdjoint(llvm::Value *V, llvm::Value *Delta, llvm::IRBuilder<> &B);
+  /// Reads the adjoint of \p V and resets it to zero.
+  llvm::Value *takeAdjoint(llvm::Value *V, llvm::IRBuilder<> &B);
+
+  ReverseModeGenerator &Gen;
+  const ReverseSignature &Sig;
+  llvm::Function &Prep;
+  ReversePair Pair;
+  llvm::FunctionAnalysisManager &FAM;
+  ActivityAnalysis Activity;
+  llvm::DominatorTree &DT;
+  llvm::LoopInfo &LI;
+  llvm::BasicBlock *ExitBlock = nullptr;
+  DifferentiationFailure *Failure = nullptr;
+
+  /// The plan.
+  llvm::DenseMap<llvm::BasicBlock *, llvm::SetVector<NeededValue>> Batches;
+  llvm::SetVector<NeededValue> ExitBatch;
+  llvm::DenseMap<llvm::BasicBlock *, llvm::SetVector<NeededValue>> Recomputed;
+  llvm::DenseMap<llvm::Instruction *, llvm::Instruction *> FreedAllocations;
+
+  /// Augmented forward: prepared value -> augmented primal / shadow.
+  llvm::ValueToValueMapTy AugValues;
+  llvm::DenseMap<llvm::Value *, llvm::Value *> AugShadows;
+  llvm::DenseMap<llvm::BasicBlock *, llvm::Value *> AugPredIndex;
+  llvm::Value *AugTape = nullptr;
+
+  /// Reverse: per reverse block, the values it can use.
+  llvm::DenseMap<NeededValue, llvm::Value *> RevGlobal;
+  llvm::DenseMap<NeededValue, llvm::Value *> RevLocal;
+  llvm::DenseMap<llvm::Value *, llvm::AllocaInst *> Adjoints;
+  llvm::DenseMap<llvm::BasicBlock *, llvm::BasicBlock *> RevBlocks;
+  llvm::BasicBlock *RevEntry = nullptr;
+  llvm::BasicBlock *RevReturn = nullptr;
+  llvm::Value *RevTape = nullptr;
+  llvm::Value *RevReturnAdjoint = nullptr;
+  llvm::DenseMap<llvm::Argument *, llvm::Value *> RevArgs;
+  llvm::DenseMap<llvm::Argument *, llvm::Value *> RevShadowArgs;
+};
+
+} // namespace enzyme
+
+#endif // ENZYME_MODES_FUNCTIONDIFFERENTIATOR_H

@@ -1,0 +1,203 @@
+//===- ReverseModeGenerator.cpp - Augmented forward + reverse pairs -------===//
+//
+// Part of the Enzyme toolchain.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Modes/ReverseModeGenerator.h"
+#include "Modes/FunctionDifferentiator.h"
+
+#include "llvm/IR/Module.h"
+#include "llvm/Transforms/Scalar/EarlyCSE.h"
+#include "llvm/Transforms/Scalar/SROA.h"
+#include "llvm/Transforms/Scalar/SimplifyCFG.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
+#include "llvm/Transforms/Utils/Cloning.h"
+#include "llvm/Transforms/Utils/Local.h"
+#include "llvm/Transforms/Utils/Mem2Reg.h"
+
+using namespace llvm;
+
+namespace enzyme {
+
+ReverseModeGenerator::ReverseModeGenerator(Module &M,
+                                           FunctionAnalysisManager &FAM,
+                                           FunctionPassManager *Cleanup)
+    : M(M), FAM(FAM), Cleanup(Cleanup), Tape(M) {}
+
+ReverseModeGenerator::~ReverseModeGenerator() = default;
+
+FunctionType *
+ReverseModeGenerator::getAugmentedType(const ReverseSignature &Sig) const {
+  FunctionType *FT = Sig.Fn->getFunctionType();
+  SmallVector<Type *, 8> Params(FT->params());
+  for (unsigned A = 0; A < FT->getNumParams(); ++A)
+    if (hasShadow(Sig.Args[A]))
+      Params.push_back(FT->getParamType(A));
+  Params.push_back(PointerType::getUnqual(M.getContext()));
+  Type *Ret = FT->getReturnType();
+  if (Sig.ReturnShadow)
+    Ret = StructType::get(M.getContext(), {Ret, Ret});
+  return FunctionType::get(Ret, Params, false);
+}
+
+FunctionType *
+ReverseModeGenerator::getReverseType(const ReverseSignature &Sig) const {
+  FunctionType *FT = Sig.Fn->getFunctionType();
+  SmallVector<Type *, 8> Params(FT->params());
+  SmallVector<Type *, 4> Gradients;
+  for (unsigned A = 0; A < FT->getNumParams(); ++A) {
+    if (hasShadow(Sig.Args[A]))
+      Params.push_back(FT->getParamType(A));
+    if (Sig.Args[A] == Activity::Out)
+      Gradients.push_back(FT->getParamType(A));
+  }
+  if (Sig.ReturnActive)
+    Params.push_back(FT->getReturnType());
+  Params.push_back(PointerType::getUnqual(M.getContext()));
+  Type *Ret = Gradients.empty()
+                  ? Type::getVoidTy(M.getContext())
+                  : StructType::get(M.getContext(), Gradients);
+  return FunctionType::get(Ret, Params, false);
+}
+
+/// Copies the attributes that describe how to compile \p From (target,
+/// floating-point environment), none that describe its behaviour: the
+/// generated functions read and write memory \p From never touched.
+static void copyCodegenAttributes(const Function &From, Function &To) {
+  for (const Attribute &A : From.getAttributes().getFnAttrs())
+    if (A.isStringAttribute())
+      To.addFnAttr(A);
+  if (From.hasFnAttribute(Attribute::UWTable))
+    To.addFnAttr(From.getFnAttribute(Attribute::UWTable));
+  To.addFnAttr(Attribute::NoUnwind);
+}
+
+static Function *createFunction(Module &M, FunctionType *FT, const Twine &Name,
+                                const Function &Like) {
+  Function *F =
+      Function::Create(FT, GlobalValue::InternalLinkage, Name, M);
+  copyCodegenAttributes(Like, *F);
+  return F;
+}
+
+Function *ReverseModeGenerator::prepare(Function &F) {
+  ValueToValueMapTy VMap;
+  Function *P = CloneFunction(&F, VMap);
+  P->setName(F.getName() + ".enzyme.prep");
+  P->setLinkage(GlobalValue::InternalLinkage);
+  P->removeFnAttr(Attribute::OptimizeNone);
+  P->removeFnAttr(Attribute::NoInline);
+
+  // The engine differentiates SSA form: promote locals (all of them at -O0)
+  // and drop what can never run.
+  FunctionPassManager FPM;
+  FPM.addPass(SROAPass(SROAOptions::ModifyCFG));
+  FPM.addPass(EarlyCSEPass());
+  FPM.addPass(SimplifyCFGPass());
+  FPM.run(*P, FAM);
+  removeUnreachableBlocks(*P);
+
+  // One return block, so the reverse pass has one place to start.
+  SmallVector<ReturnInst *, 4> Returns;
+  for (BasicBlock &BB : *P)
+    if (auto *Ret = dyn_cast<ReturnInst>(BB.getTerminator()))
+      Returns.push_back(Ret);
+  if (Returns.size() > 1) {
+    LLVMContext &Ctx = M.getContext();
+    auto *Exit = BasicBlock::Create(Ctx, "common.ret", P);
+    PHINode *Phi = nullptr;
+    if (!P->getReturnType()->isVoidTy())
+      Phi = PHINode::Create(P->getReturnType(), Returns.size(), "retval", Exit);
+    for (ReturnInst *Ret : Returns) {
+      if (Phi)
+        Phi->addIncoming(Ret->getReturnValue(), Ret->getParent());
+      BranchInst::Create(Exit, Ret->getParent());
+      Ret->eraseFromParent();
+    }
+    ReturnInst::Create(Ctx, Phi, Exit);
+  }
+  FAM.invalidate(*P, PreservedAnalyses::none());
+  return P;
+}
+
+void ReverseModeGenerator::discard(Function *F) {
+  FAM.clear(*F, F->getName());
+  F->dropAllReferences();
+  F->eraseFromParent();
+}
+
+void ReverseModeGenerator::cleanup(Function &F) {
+  FAM.invalidate(F, PreservedAnalyses::none());
+  if (Cleanup) {
+    Cleanup->run(F, FAM);
+    return;
+  }
+  FunctionPassManager FPM;
+  FPM.addPass(SROAPass(SROAOptions::ModifyCFG));
+  FPM.addPass(SimplifyCFGPass());
+  FPM.run(F, FAM);
+}
+
+const ReversePair *ReverseModeGenerator::generate(const ReverseSignature &Sig,
+                                                  DifferentiationFailure &Failure) {
+  auto It = Pairs.find(Sig);
+  if (It != Pairs.end())
+    return &It->second;
+  Function &F = *Sig.Fn;
+  if (F.isDeclaration()) {
+    Failure.Message = "cannot differentiate '" + F.getName().str() +
+                      "': it has no definition in this module and no "
+                      "derivative rule";
+    Failure.MissingDefinition = true;
+    return nullptr;
+  }
+
+  auto [Slot, Inserted] = Pairs.try_emplace(Sig);
+  const ReverseSignature &Key = Slot->first;
+  ReversePair &Pair = Slot->second;
+  Pair.Augmented = createFunction(M, getAugmentedType(Sig),
+                                  F.getName() + ".aug", F);
+  Pair.Reverse = createFunction(M, getReverseType(Sig), F.getName() + ".rev", F);
+  Pending.push_back(Pair.Augmented);
+  Pending.push_back(Pair.Reverse);
+  PendingSignatures.push_back(Key);
+
+  Function *Prepared = prepare(F);
+  bool Ok;
+  {
+    FunctionDifferentiator Differentiator(*this, Key, *Prepared, Pair, FAM);
+    Ok = Differentiator.run(Failure);
+  }
+  discard(Prepared);
+  return Ok ? &Pair : nullptr;
+}
+
+const ReversePair *
+ReverseModeGenerator::getOrCreate(const ReverseSignature &Sig,
+                                  DifferentiationFailure &Failure) {
+  Pending.clear();
+  PendingSignatures.clear();
+  const ReversePair *Pair = generate(Sig, Failure);
+  if (!Pair) {
+    // Nothing of a failed request stays in the module.
+    for (const ReverseSignature &S : PendingSignatures)
+      Pairs.erase(S);
+    for (Function *F : Pending)
+      F->dropAllReferences();
+    for (Function *F : Pending) {
+      FAM.clear(*F, F->getName());
+      F->eraseFromParent();
+    }
+  } else {
+    // The augmented function's attributes came from the prepared copy;
+    // reset them to what describes code generation only.
+    for (Function *F : Pending)
+      cleanup(*F);
+  }
+  Pending.clear();
+  PendingSignatures.clear();
+  return Pair;
+}
+
+} // namespace enzyme

@@ -1,0 +1,122 @@
+//===- ReverseModeGenerator.h - Augmented forward + reverse pairs -*- C++ -*-===//
+//
+// Part of the Enzyme toolchain.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// Reverse mode produces, for a function and an activity signature, a pair:
+///
+///   Ret  aug(args..., shadows..., ptr tape)   runs the function and pushes
+///                                             what the reverse pass needs;
+///   Grad rev(args..., shadows..., [dret], ptr tape)
+///                                             pops it and accumulates
+///                                             adjoints; returns the gradients
+///                                             of the by-value active args.
+///
+/// Calls inside a differentiated function are differentiated the same way
+/// (their own pair, sharing the tape), so recursion and callees called from
+/// several places with different activities need no inlining. Pairs are
+/// cached per signature for the lifetime of the generator.
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef ENZYME_MODES_REVERSEMODEGENERATOR_H
+#define ENZYME_MODES_REVERSEMODEGENERATOR_H
+
+#include "Core/Activity.h"
+#include "Core/Tape.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/IR/PassManager.h"
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace llvm {
+class Function;
+class Instruction;
+class StructType;
+} // namespace llvm
+
+namespace enzyme {
+
+/// What a caller asks of a function.
+struct ReverseSignature {
+  llvm::Function *Fn = nullptr;
+  llvm::SmallVector<Activity, 4> Args;
+  /// The function returns a differentiable value whose adjoint the caller
+  /// passes to the reverse function.
+  bool ReturnActive = false;
+  /// The function returns a pointer whose shadow the caller needs.
+  bool ReturnShadow = false;
+
+  bool operator<(const ReverseSignature &O) const {
+    return std::tie(Fn, Args, ReturnActive, ReturnShadow) <
+           std::tie(O.Fn, O.Args, O.ReturnActive, O.ReturnShadow);
+  }
+};
+
+struct ReversePair {
+  llvm::Function *Augmented = nullptr;
+  llvm::Function *Reverse = nullptr;
+};
+
+/// Why a function could not be differentiated.
+struct DifferentiationFailure {
+  const llvm::Instruction *Offending = nullptr;
+  std::string Message;
+  /// A callee has no body in this module; it may have one at link time.
+  bool MissingDefinition = false;
+};
+
+class ReverseModeGenerator {
+public:
+  ReverseModeGenerator(llvm::Module &M, llvm::FunctionAnalysisManager &FAM,
+                       llvm::FunctionPassManager *Cleanup);
+  ~ReverseModeGenerator();
+
+  /// Returns the pair for \p Sig, generating it and the pairs of its callees.
+  /// On failure, fills \p Failure, removes everything generated for this
+  /// request, and returns nullptr.
+  const ReversePair *getOrCreate(const ReverseSignature &Sig,
+                                 DifferentiationFailure &Failure);
+
+  /// The types of the two functions of a pair, derivable from a signature.
+  llvm::FunctionType *getAugmentedType(const ReverseSignature &Sig) const;
+  llvm::FunctionType *getReverseType(const ReverseSignature &Sig) const;
+
+  const TapeBuilder &tape() const { return Tape; }
+  llvm::Module &module() const { return M; }
+
+  /// Runs the post-AD cleanup pipeline on a generated function.
+  void cleanup(llvm::Function &F);
+
+private:
+  friend class FunctionDifferentiator;
+
+  /// Generates (or returns) the pair without rolling back on failure.
+  const ReversePair *generate(const ReverseSignature &Sig,
+                              DifferentiationFailure &Failure);
+  /// A simplified private copy of \p F: promoted to SSA, one return block.
+  llvm::Function *prepare(llvm::Function &F);
+  void discard(llvm::Function *F);
+
+  llvm::Module &M;
+  llvm::FunctionAnalysisManager &FAM;
+  llvm::FunctionPassManager *Cleanup;
+  TapeBuilder Tape;
+  std::map<ReverseSignature, ReversePair> Pairs;
+  /// Generated functions whose bodies are complete.
+  llvm::DenseMap<llvm::Function *, bool> Finished;
+  /// Everything generated since the outermost getOrCreate started.
+  std::vector<llvm::Function *> Pending;
+  std::vector<ReverseSignature> PendingSignatures;
+  unsigned Depth = 0;
+};
+
+} // namespace enzyme
+
+#endif // ENZYME_MODES_REVERSEMODEGENERATOR_H

@@ -1,0 +1,509 @@
+//===- ReversePass.cpp - The reverse half of reverse mode -----------------===//
+//
+// Part of the Enzyme toolchain.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// The reverse function visits the prepared function's blocks backwards. Its
+/// entry pops what was pushed once at the exit and jumps to the reverse of
+/// the exit block. Each reverse block pops its batch, rebuilds what it
+/// recomputes, accumulates the adjoints of the block's instructions in
+/// reverse order, then moves the adjoints of phis to the incoming values of
+/// the edge the forward pass took and branches to the reverse of that
+/// predecessor. The reverse of the entry block returns the gradients.
+///
+/// Adjoints live in stack slots (promoted to registers by the cleanup), one
+/// per active value, created in the entry block so that every path sees
+/// them zero-initialised.
+///
+//===----------------------------------------------------------------------===//
+
+#include "Modes/FunctionDifferentiator.h"
+
+#include "Analysis/KnownFunctions.h"
+#include "Rules/MathRules.h"
+
+#include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/CFG.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Module.h"
+
+using namespace llvm;
+
+namespace enzyme {
+
+SmallVector<BasicBlock *, 4> uniquePredecessors(BasicBlock *BB);
+
+/// Adds two adjoints of the same type; non-floating parts are left alone.
+static Value *addAdjoints(IRBuilder<> &B, Value *A, Value *D) {
+  Type *Ty = A->getType();
+  if (Ty->isFPOrFPVectorTy())
+    return B.CreateFAdd(A, D);
+  if (auto *ST = dyn_cast<StructType>(Ty)) {
+    Value *R = A;
+    for (unsigned I = 0; I < ST->getNumElements(); ++I)
+      if (isDifferentiableType(ST->getElementType(I)))
+        R = B.CreateInsertValue(R, addAdjoints(B, B.CreateExtractValue(A, I),
+                                               B.CreateExtractValue(D, I)),
+                                I);
+    return R;
+  }
+  if (auto *AT = dyn_cast<ArrayType>(Ty)) {
+    Value *R = A;
+    for (unsigned I = 0; I < AT->getNumElements(); ++I)
+      R = B.CreateInsertValue(R, addAdjoints(B, B.CreateExtractValue(A, I),
+                                             B.CreateExtractValue(D, I)),
+                              I);
+    return R;
+  }
+  return A;
+}
+
+AllocaInst *FunctionDifferentiator::adjointSlot(Value *V) {
+  auto It = Adjoints.find(V);
+  if (It != Adjoints.end())
+    return It->second;
+  IRBuilder<> B(RevEntry, RevEntry->begin());
+  AllocaInst *Slot = B.CreateAlloca(V->getType(), nullptr, V->getName() + ".adj");
+  B.CreateStore(Constant::getNullValue(V->getType()), Slot);
+  Adjoints[V] = Slot;
+  return Slot;
+}
+
+void FunctionDifferentiator::addAdjoint(Value *V, Value *Delta, IRBuilder<> &B) {
+  if (!(isa<Instruction>(V) || isa<Argument>(V)) || !Activity.isActive(V))
+    return;
+  AllocaInst *Slot = adjointSlot(V);
+  Value *Old = B.CreateLoad(V->getType(), Slot);
+  B.CreateStore(addAdjoints(B, Old, Delta), Slot);
+}
+
+Value *FunctionDifferentiator::takeAdjoint(Value *V, IRBuilder<> &B) {
+  AllocaInst *Slot = adjointSlot(V);
+  Value *D = B.CreateLoad(V->getType(), Slot, V->getName() + ".d");
+  B.CreateStore(Constant::getNullValue(V->getType()), Slot);
+  return D;
+}
+
+Value *FunctionDifferentiator::reverseValue(NeededValue V) {
+  Value *Val = V.getPointer();
+  if (auto *A = dyn_cast<Argument>(Val)) {
+    Value *R = V.getInt() ? RevShadowArgs.lookup(A) : RevArgs.lookup(A);
+    return R ? R : Constant::getNullValue(A->getType());
+  }
+  if (isa<Constant>(Val))
+    return V.getInt() ? Constant::getNullValue(Val->getType()) : Val;
+  if (Value *R = RevLocal.lookup(V))
+    return R;
+  if (Value *R = RevGlobal.lookup(V))
+    return R;
+  fail(dyn_cast<Instruction>(Val),
+       "internal error: the reverse pass needs a value it did not plan for");
+  return PoisonValue::get(Val->getType());
+}
+
+Value *FunctionDifferentiator::materialize(NeededValue V, IRBuilder<> &B) {
+  auto *I = cast<Instruction>(V.getPointer());
+  Instruction *Copy = I->clone();
+  Copy->setDebugLoc(DebugLoc());
+  for (unsigned Op = 0; Op < I->getNumOperands(); ++Op) {
+    Value *Operand = I->getOperand(Op);
+    bool ShadowOperand = V.getInt() && Op == 0;
+    Copy->setOperand(Op, reverseValue(NeededValue(Operand, ShadowOperand)));
+  }
+  return B.Insert(Copy, I->getName() + (V.getInt() ? ".shadow.re" : ".re"));
+}
+
+/// `void enzyme.memcpy.adjoint.T(ptr dst', ptr src', i64 bytes)`: moves the
+/// adjoint of copied floating-point elements back from the destination to
+/// the source and clears the destination's.
+static Function *getMemcpyAdjoint(Module &M, Type *ElemTy) {
+  std::string Name = "enzyme.memcpy.adjoint.";
+  raw_string_ostream(Name) << *ElemTy;
+  if (Function *F = M.getFunction(Name))
+    return F;
+  LLVMContext &Ctx = M.getContext();
+  Type *Ptr = PointerType::getUnqual(Ctx), *I64 = Type::getInt64Ty(Ctx);
+  auto *F = Function::Create(
+      FunctionType::get(Type::getVoidTy(Ctx), {Ptr, Ptr, I64}, false),
+      GlobalValue::InternalLinkage, Name, M);
+  F->addFnAttr(Attribute::NoUnwind);
+  auto *Entry = BasicBlock::Create(Ctx, "entry", F);
+  auto *Loop = BasicBlock::Create(Ctx, "loop", F);
+  auto *Exit = BasicBlock::Create(Ctx, "exit", F);
+  IRBuilder<> B(Entry);
+  uint64_t ElemSize = M.getDataLayout().getTypeAllocSize(ElemTy);
+  Value *Count = B.CreateUDiv(F->getArg(2), B.getInt64(ElemSize));
+  B.CreateCondBr(B.CreateICmpEQ(Count, B.getInt64(0)), Exit, Loop);
+  B.SetInsertPoint(Loop);
+  PHINode *I = B.CreatePHI(I64, 2);
+  I->addIncoming(B.getInt64(0), Entry);
+  Value *DstI = B.CreateGEP(ElemTy, F->getArg(0), I);
+  Value *SrcI = B.CreateGEP(ElemTy, F->getArg(1), I);
+  Value *D = B.CreateLoad(ElemTy, DstI);
+  B.CreateStore(Constant::getNullValue(ElemTy), DstI);
+  B.CreateStore(B.CreateFAdd(B.CreateLoad(ElemTy, SrcI), D), SrcI);
+  Value *Next = B.CreateAdd(I, B.getInt64(1));
+  I->addIncoming(Next, Loop);
+  B.CreateCondBr(B.CreateICmpULT(Next, Count), Loop, Exit);
+  B.SetInsertPoint(Exit);
+  B.CreateRetVoid();
+  return F;
+}
+
+/// The floating-point type of the elements a memory transfer copies, from
+/// the loads and stores of its operands; double when nothing says.
+static Type *copiedElementType(MemTransferInst &Mem) {
+  for (Value *Ptr : {Mem.getDest(), Mem.getSource()}) {
+    Value *Base = getUnderlyingObject(Ptr);
+    for (User *U : Base->users()) {
+      Type *Ty = nullptr;
+      if (auto *L = dyn_cast<LoadInst>(U))
+        Ty = L->getType();
+      else if (auto *S = dyn_cast<StoreInst>(U))
+        Ty = S->getValueOperand()->getType();
+      else if (auto *GEP = dyn_cast<GetElementPtrInst>(U))
+        Ty = GEP->getResultElementType();
+      if (Ty && Ty->isFloatingPointTy())
+        return Ty;
+    }
+  }
+  return Type::getDoubleTy(Mem.getContext());
+}
+
+void FunctionDifferentiator::reverseMemoryTransfer(CallBase &Call,
+                                                   IRBuilder<> &B) {
+  auto &Mem = cast<MemTransferInst>(Call);
+  if (!Activity.isShadowed(Mem.getDest()))
+    return;
+  Value *Dst = shadow(Mem.getDest());
+  Value *Len = B.CreateZExtOrTrunc(primal(Mem.getLength()), B.getInt64Ty());
+  if (!Activity.isShadowed(Mem.getSource())) {
+    // Copied from inactive memory: the destination's adjoints stop here.
+    B.CreateMemSet(Dst, B.getInt8(0), Len, MaybeAlign());
+    return;
+  }
+  Function *Adjoint =
+      getMemcpyAdjoint(*Prep.getParent(), copiedElementType(Mem));
+  B.CreateCall(Adjoint, {Dst, shadow(Mem.getSource()), Len});
+}
+
+bool FunctionDifferentiator::reverseCall(CallBase &Call, IRBuilder<> &B) {
+  switch (classifyCall(Call)) {
+  case CallKind::Inactive:
+  case CallKind::Deallocation:
+    return true;
+  case CallKind::Allocation:
+    if (FreedAllocations.count(&Call) && Activity.isShadowed(&Call)) {
+      Module &M = *Prep.getParent();
+      FunctionCallee Free = M.getOrInsertFunction(
+          "free", FunctionType::get(B.getVoidTy(), {B.getPtrTy()}, false));
+      B.CreateCall(Free, {shadow(&Call)});
+    }
+    return true;
+  case CallKind::MemoryTransfer:
+    reverseMemoryTransfer(Call, B);
+    return true;
+  case CallKind::MemorySet: {
+    auto &Mem = cast<MemSetInst>(Call);
+    if (Activity.isShadowed(Mem.getDest()))
+      B.CreateMemSet(shadow(Mem.getDest()), B.getInt8(0),
+                     primal(Mem.getLength()), MaybeAlign());
+    return true;
+  }
+  case CallKind::MathRule: {
+    if (!Activity.isActive(&Call))
+      return true;
+    const rules::MathRule *Rule = rules::findMathRule(Call);
+    Value *D = takeAdjoint(&Call, B);
+    SmallVector<Value *, 3> Args;
+    bool AnyActiveArg = false;
+    for (unsigned A = 0; A < Call.arg_size(); ++A)
+      AnyActiveArg |= Rule->Partials[A] && Activity.isActive(Call.getArgOperand(A));
+    if (!AnyActiveArg)
+      return true;
+    for (Value *Arg : Call.args())
+      Args.push_back(primal(Arg));
+    Value *Result = nullptr;
+    for (unsigned A = 0; A < Call.arg_size(); ++A) {
+      Value *Arg = Call.getArgOperand(A);
+      if (!Rule->Partials[A] || !Activity.isActive(Arg))
+        continue;
+      if (!Result && rules::mentionsResult(*Rule->Partials[A]))
+        Result = primal(&Call);
+      Value *Partial =
+          rules::emitExpr(*Rule->Partials[A], B, Call.getType(), Args, Result);
+      addAdjoint(Arg, B.CreateFMul(D, Partial), B);
+    }
+    return true;
+  }
+  case CallKind::Differentiated:
+    break;
+  }
+
+  ReverseSignature CalleeSig = calleeSignature(Call);
+  const ReversePair *Callee = Gen.generate(CalleeSig, *Failure);
+  if (!Callee)
+    return false;
+  SmallVector<Value *, 8> Args;
+  for (Value *Arg : Call.args())
+    Args.push_back(primal(Arg));
+  for (unsigned A = 0; A < Call.arg_size(); ++A)
+    if (hasShadow(CalleeSig.Args[A]))
+      Args.push_back(shadow(Call.getArgOperand(A)));
+  if (CalleeSig.ReturnActive)
+    Args.push_back(takeAdjoint(&Call, B));
+  Args.push_back(RevTape);
+  CallInst *Gradients = B.CreateCall(Callee->Reverse, Args);
+  unsigned Field = 0;
+  for (unsigned A = 0; A < Call.arg_size(); ++A) {
+    if (CalleeSig.Args[A] != Activity::Out)
+      continue;
+    addAdjoint(Call.getArgOperand(A),
+               B.CreateExtractValue(Gradients, Field++), B);
+  }
+  return true;
+}
+
+bool FunctionDifferentiator::reverseInstruction(Instruction &I,
+                                                IRBuilder<> &B) {
+  if (isa<PHINode>(I) || I.isTerminator())
+    return true;
+  if (auto *Call = dyn_cast<CallBase>(&I))
+    return reverseCall(*Call, B);
+  if (auto *Store = dyn_cast<StoreInst>(&I)) {
+    Value *Val = Store->getValueOperand();
+    if (!Activity.isShadowed(Store->getPointerOperand()) ||
+        !isDifferentiableType(Val->getType()))
+      return true;
+    // The store overwrote the memory: its adjoint so far belongs to the
+    // stored value, and what was there before gets none.
+    Value *Ptr = shadow(Store->getPointerOperand());
+    Value *D = B.CreateAlignedLoad(Val->getType(), Ptr, Store->getAlign());
+    B.CreateAlignedStore(Constant::getNullValue(Val->getType()), Ptr,
+                         Store->getAlign());
+    addAdjoint(Val, D, B);
+    return true;
+  }
+  if (auto *Alloca = dyn_cast<AllocaInst>(&I)) {
+    if (Activity.isShadowed(Alloca)) {
+      FunctionCallee Free = Prep.getParent()->getOrInsertFunction(
+          "free", FunctionType::get(B.getVoidTy(), {B.getPtrTy()}, false));
+      B.CreateCall(Free, {shadow(Alloca)});
+    }
+    return true;
+  }
+  if (!Activity.isActive(&I))
+    return true;
+
+  Value *D = takeAdjoint(&I, B);
+  auto Op = [&](unsigned N) { return I.getOperand(N); };
+  switch (I.getOpcode()) {
+  case Instruction::FAdd:
+    addAdjoint(Op(0), D, B);
+    addAdjoint(Op(1), D, B);
+    return true;
+  case Instruction::FSub:
+    addAdjoint(Op(0), D, B);
+    addAdjoint(Op(1), B.CreateFNeg(D), B);
+    return true;
+  case Instruction::FMul:
+    if (Activity.isActive(Op(0)))
+      addAdjoint(Op(0), B.CreateFMul(D, primal(Op(1))), B);
+    if (Activity.isActive(Op(1)))
+      addAdjoint(Op(1), B.CreateFMul(D, primal(Op(0))), B);
+    return true;
+  case Instruction::FDiv: {
+    Value *Den = primal(Op(1));
+    if (Activity.isActive(Op(0)))
+      addAdjoint(Op(0), B.CreateFDiv(D, Den), B);
+    if (Activity.isActive(Op(1))) {
+      Value *Q = B.CreateFDiv(primal(Op(0)), B.CreateFMul(Den, Den));
+      addAdjoint(Op(1), B.CreateFNeg(B.CreateFMul(D, Q)), B);
+    }
+    return true;
+  }
+  case Instruction::FNeg:
+    addAdjoint(Op(0), B.CreateFNeg(D), B);
+    return true;
+  case Instruction::FPExt:
+  case Instruction::FPTrunc:
+    addAdjoint(Op(0), B.CreateFPCast(D, Op(0)->getType()), B);
+    return true;
+  case Instruction::BitCast:
+    if (isDifferentiableType(Op(0)->getType()))
+      addAdjoint(Op(0), B.CreateBitCast(D, Op(0)->getType()), B);
+    return true;
+  case Instruction::Freeze:
+    addAdjoint(Op(0), D, B);
+    return true;
+  case Instruction::Select: {
+    Value *Cond = primal(Op(0));
+    Value *Zero = Constant::getNullValue(D->getType());
+    addAdjoint(Op(1), B.CreateSelect(Cond, D, Zero), B);
+    addAdjoint(Op(2), B.CreateSelect(Cond, Zero, D), B);
+    return true;
+  }
+  case Instruction::ExtractValue: {
+    auto &EV = cast<ExtractValueInst>(I);
+    Value *Agg = EV.getAggregateOperand();
+    addAdjoint(Agg,
+               B.CreateInsertValue(Constant::getNullValue(Agg->getType()), D,
+                                   EV.getIndices()),
+               B);
+    return true;
+  }
+  case Instruction::InsertValue: {
+    auto &IV = cast<InsertValueInst>(I);
+    Value *Elt = IV.getInsertedValueOperand();
+    addAdjoint(Elt, B.CreateExtractValue(D, IV.getIndices()), B);
+    addAdjoint(IV.getAggregateOperand(),
+               B.CreateInsertValue(D, Constant::getNullValue(Elt->getType()),
+                                   IV.getIndices()),
+               B);
+    return true;
+  }
+  case Instruction::Load: {
+    auto &Load = cast<LoadInst>(I);
+    Value *Ptr = shadow(Load.getPointerOperand());
+    Value *Old = B.CreateAlignedLoad(Load.getType(), Ptr, Load.getAlign());
+    B.CreateAlignedStore(addAdjoints(B, Old, D), Ptr, Load.getAlign());
+    return true;
+  }
+  case Instruction::SIToFP:
+  case Instruction::UIToFP:
+    return true;
+  default:
+    return fail(&I, "cannot differentiate the instruction '" +
+                        Twine(I.getOpcodeName()) + "'");
+  }
+}
+
+void FunctionDifferentiator::branchToPredecessors(BasicBlock &BB,
+                                                  IRBuilder<> &B) {
+  SmallVector<std::pair<PHINode *, Value *>, 4> PhiAdjoints;
+  for (PHINode &Phi : BB.phis())
+    if (Activity.isActive(&Phi))
+      PhiAdjoints.emplace_back(&Phi, takeAdjoint(&Phi, B));
+
+  auto PropagateEdge = [&](BasicBlock *Pred, IRBuilder<> &EB) {
+    for (auto [Phi, D] : PhiAdjoints)
+      addAdjoint(Phi->getIncomingValueForBlock(Pred), D, EB);
+    EB.CreateBr(RevBlocks[Pred]);
+  };
+
+  SmallVector<BasicBlock *, 4> Preds = uniquePredecessors(&BB);
+  if (Preds.empty()) {
+    B.CreateBr(RevReturn);
+    return;
+  }
+  if (Preds.size() == 1) {
+    PropagateEdge(Preds.front(), B);
+    return;
+  }
+  Value *Index = reverseValue(NeededValue(&BB, false));
+  Function *Rev = Pair.Reverse;
+  SmallVector<BasicBlock *, 4> Edges;
+  for (BasicBlock *P : Preds) {
+    BasicBlock *Edge = BasicBlock::Create(Rev->getContext(),
+                                          BB.getName() + ".from." + P->getName(),
+                                          Rev);
+    IRBuilder<> EB(Edge);
+    PropagateEdge(P, EB);
+    Edges.push_back(Edge);
+  }
+  SwitchInst *Switch = B.CreateSwitch(Index, Edges.front(), Edges.size() - 1);
+  for (unsigned I = 1; I < Edges.size(); ++I)
+    Switch->addCase(B.getInt32(I), Edges[I]);
+}
+
+void FunctionDifferentiator::reverseBlock(BasicBlock &BB) {
+  RevLocal.clear();
+  IRBuilder<> B(RevBlocks[&BB]);
+  const TapeBuilder &Tape = Gen.tape();
+
+  auto TypeOf = [&](NeededValue V) -> Type * {
+    if (isa<BasicBlock>(V.getPointer()))
+      return B.getInt32Ty();
+    return V.getPointer()->getType();
+  };
+  SmallVector<Type *, 8> Types;
+  SmallVector<NeededValue, 8> Popped;
+  for (NeededValue V : Batches.lookup(&BB)) {
+    Types.push_back(TypeOf(V));
+    Popped.push_back(V);
+  }
+  SmallVector<Value *, 8> Values = Tape.pop(B, RevTape, Types);
+  for (auto [V, Val] : zip(Popped, Values))
+    RevLocal[V] = Val;
+  for (NeededValue V : Recomputed.lookup(&BB))
+    RevLocal[V] = materialize(V, B);
+
+  if (&BB == ExitBlock && RevReturnAdjoint)
+    if (Value *Ret = cast<ReturnInst>(BB.getTerminator())->getReturnValue())
+      addAdjoint(Ret, RevReturnAdjoint, B);
+
+  for (Instruction &I : reverse(BB))
+    if (!reverseInstruction(I, B))
+      return;
+  branchToPredecessors(BB, B);
+}
+
+bool FunctionDifferentiator::buildReverse() {
+  Function *Rev = Pair.Reverse;
+  LLVMContext &Ctx = Rev->getContext();
+  unsigned NextArg = Prep.arg_size();
+  for (Argument &A : Prep.args()) {
+    RevArgs[&A] = Rev->getArg(A.getArgNo());
+    if (hasShadow(Sig.Args[A.getArgNo()]))
+      RevShadowArgs[&A] = Rev->getArg(NextArg++);
+  }
+  if (Sig.ReturnActive)
+    RevReturnAdjoint = Rev->getArg(NextArg++);
+  RevTape = Rev->getArg(NextArg);
+
+  RevEntry = BasicBlock::Create(Ctx, "entry", Rev);
+  for (BasicBlock &BB : Prep)
+    RevBlocks[&BB] = BasicBlock::Create(Ctx, BB.getName() + ".rev", Rev);
+  RevReturn = BasicBlock::Create(Ctx, "return", Rev);
+
+  IRBuilder<> B(RevEntry);
+  if (ExitBlock) {
+    SmallVector<Type *, 8> Types;
+    for (NeededValue V : ExitBatch)
+      Types.push_back(V.getPointer()->getType());
+    SmallVector<Value *, 8> Values = Gen.tape().pop(B, RevTape, Types);
+    for (auto [V, Val] : zip(ExitBatch, Values))
+      RevGlobal[V] = Val;
+    B.CreateBr(RevBlocks[ExitBlock]);
+  } else {
+    B.CreateBr(RevReturn);
+  }
+
+  for (BasicBlock &BB : Prep) {
+    reverseBlock(BB);
+    if (!Failure->Message.empty())
+      return false;
+  }
+
+  // Gradients of the by-value active arguments, in order.
+  B.SetInsertPoint(RevReturn);
+  Type *RetTy = Rev->getReturnType();
+  if (RetTy->isVoidTy()) {
+    B.CreateRetVoid();
+  } else {
+    Value *Result = UndefValue::get(RetTy);
+    unsigned Field = 0;
+    for (Argument &A : Prep.args()) {
+      if (Sig.Args[A.getArgNo()] != Activity::Out)
+        continue;
+      Value *G = B.CreateLoad(A.getType(), adjointSlot(&A));
+      Result = B.CreateInsertValue(Result, G, Field++);
+    }
+    B.CreateRet(Result);
+  }
+  return Failure->Message.empty();
+}
+
+} // namespace enzyme

@@ -1,0 +1,315 @@
+//===- ReversePlan.cpp - What the reverse pass needs, and from where ------===//
+//
+// Part of the Enzyme toolchain.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// Planning for one function: for every instruction, the primal values and
+/// shadows its adjoint needs; for every such value, whether the reverse pass
+/// recomputes it (cheap, side-effect-free instructions whose operands are
+/// available), receives it once (computed once, outside loops, on every path
+/// to the exit), or receives it per execution of the block that uses it.
+///
+//===----------------------------------------------------------------------===//
+
+#include "Modes/FunctionDifferentiator.h"
+
+#include "Analysis/KnownFunctions.h"
+#include "Rules/MathRules.h"
+
+#include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/CFG.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/IntrinsicInst.h"
+
+using namespace llvm;
+
+namespace enzyme {
+
+/// Recomputation stops this deep, so that a long chain of cheap values costs
+/// a tape slot instead of an unbounded recomputation.
+static constexpr unsigned MaxRecomputeDepth = 6;
+
+FunctionDifferentiator::FunctionDifferentiator(ReverseModeGenerator &Gen,
+                                               const ReverseSignature &Sig,
+                                               Function &Prepared,
+                                               const ReversePair &Pair,
+                                               FunctionAnalysisManager &FAM)
+    : Gen(Gen), Sig(Sig), Prep(Prepared), Pair(Pair), FAM(FAM),
+      Activity(Prepared, Sig.Args),
+      DT(FAM.getResult<DominatorTreeAnalysis>(Prepared)),
+      LI(FAM.getResult<LoopAnalysis>(Prepared)) {
+  for (BasicBlock &BB : Prep)
+    if (isa<ReturnInst>(BB.getTerminator()))
+      ExitBlock = &BB;
+}
+
+bool FunctionDifferentiator::run(DifferentiationFailure &F) {
+  Failure = &F;
+  return plan() && buildAugmented() && buildReverse();
+}
+
+bool FunctionDifferentiator::fail(const Instruction *I, const Twine &Message,
+                                  bool MissingDefinition) {
+  if (Failure->Message.empty()) {
+    Failure->Offending = I;
+    Failure->Message = Message.str();
+    Failure->MissingDefinition = MissingDefinition;
+  }
+  return false;
+}
+
+bool FunctionDifferentiator::hasMultiplePredecessors(BasicBlock *BB) const {
+  return BB->hasNPredecessorsOrMore(2) && !BB->getUniquePredecessor();
+}
+
+ReverseSignature FunctionDifferentiator::calleeSignature(CallBase &Call) const {
+  ReverseSignature Callee;
+  Callee.Fn = Call.getCalledFunction();
+  for (Value *Arg : Call.args()) {
+    if (Arg->getType()->isPointerTy() && Activity.isShadowed(Arg))
+      Callee.Args.push_back(Activity::Dup);
+    else if (Activity.isActive(Arg))
+      Callee.Args.push_back(Activity::Out);
+    else
+      Callee.Args.push_back(Activity::Const);
+  }
+  Callee.ReturnActive = Activity.isActive(&Call);
+  Callee.ReturnShadow = Activity.isShadowed(&Call);
+  return Callee;
+}
+
+FunctionDifferentiator::CallKind
+FunctionDifferentiator::classifyCall(CallBase &Call) const {
+  if (isInactiveCall(Call))
+    return CallKind::Inactive;
+  if (isAllocationCall(Call))
+    return CallKind::Allocation;
+  if (isDeallocationCall(Call))
+    return CallKind::Deallocation;
+  if (isa<MemTransferInst>(Call))
+    return CallKind::MemoryTransfer;
+  if (isa<MemSetInst>(Call))
+    return CallKind::MemorySet;
+  if (rules::findMathRule(Call))
+    return CallKind::MathRule;
+  bool Involved = Activity.isActive(&Call) || Activity.isShadowed(&Call) ||
+                  any_of(Call.args(), [&](const Use &U) {
+                    return Activity.isActive(U.get()) ||
+                           Activity.isShadowed(U.get());
+                  });
+  return Involved ? CallKind::Differentiated : CallKind::Inactive;
+}
+
+void FunctionDifferentiator::collectNeeds(Instruction &I,
+                                          SmallVectorImpl<NeededValue> &Needs) {
+  auto IsActive = [&](Value *V) { return Activity.isActive(V); };
+  switch (I.getOpcode()) {
+  case Instruction::FMul:
+    if (IsActive(I.getOperand(0)))
+      Needs.push_back(primalOf(I.getOperand(1)));
+    if (IsActive(I.getOperand(1)))
+      Needs.push_back(primalOf(I.getOperand(0)));
+    return;
+  case Instruction::FDiv:
+    if (IsActive(I.getOperand(0)) || IsActive(I.getOperand(1)))
+      Needs.push_back(primalOf(I.getOperand(1)));
+    if (IsActive(I.getOperand(1)))
+      Needs.push_back(primalOf(I.getOperand(0)));
+    return;
+  case Instruction::Select:
+    if (IsActive(&I))
+      Needs.push_back(primalOf(I.getOperand(0)));
+    return;
+  case Instruction::Load:
+    if (IsActive(&I))
+      Needs.push_back(shadowOf(cast<LoadInst>(I).getPointerOperand()));
+    return;
+  case Instruction::Store: {
+    auto &Store = cast<StoreInst>(I);
+    if (Activity.isShadowed(Store.getPointerOperand()) &&
+        isDifferentiableType(Store.getValueOperand()->getType()))
+      Needs.push_back(shadowOf(Store.getPointerOperand()));
+    return;
+  }
+  case Instruction::Alloca:
+    if (Activity.isShadowed(&I))
+      Needs.push_back(shadowOf(&I));
+    return;
+  default:
+    break;
+  }
+
+  auto *Call = dyn_cast<CallBase>(&I);
+  if (!Call)
+    return;
+  switch (classifyCall(*Call)) {
+  case CallKind::Inactive:
+  case CallKind::Deallocation:
+    return;
+  case CallKind::MathRule: {
+    if (!IsActive(Call))
+      return;
+    const rules::MathRule *Rule = rules::findMathRule(*Call);
+    bool NeedsResult = false;
+    for (unsigned A = 0; A < Call->arg_size(); ++A) {
+      if (!Rule->Partials[A] || !IsActive(Call->getArgOperand(A)))
+        continue;
+      NeedsResult |= rules::mentionsResult(*Rule->Partials[A]);
+      for (Value *Arg : Call->args())
+        Needs.push_back(primalOf(Arg));
+    }
+    if (NeedsResult)
+      Needs.push_back(primalOf(Call));
+    return;
+  }
+  case CallKind::Allocation:
+    if (FreedAllocations.count(Call) && Activity.isShadowed(Call))
+      Needs.push_back(shadowOf(Call));
+    return;
+  case CallKind::MemoryTransfer:
+  case CallKind::MemorySet: {
+    auto &Mem = cast<MemIntrinsic>(*Call);
+    if (!Activity.isShadowed(Mem.getDest()))
+      return;
+    Needs.push_back(shadowOf(Mem.getDest()));
+    Needs.push_back(primalOf(Mem.getLength()));
+    if (auto *Transfer = dyn_cast<MemTransferInst>(&Mem))
+      if (Activity.isShadowed(Transfer->getSource()))
+        Needs.push_back(shadowOf(Transfer->getSource()));
+    return;
+  }
+  case CallKind::Differentiated:
+    for (Value *Arg : Call->args()) {
+      Needs.push_back(primalOf(Arg));
+      if (Arg->getType()->isPointerTy() && Activity.isShadowed(Arg))
+        Needs.push_back(shadowOf(Arg));
+    }
+    return;
+  }
+}
+
+bool FunctionDifferentiator::isRecomputable(NeededValue V) const {
+  auto *I = dyn_cast<Instruction>(V.getPointer());
+  if (!I)
+    return false;
+  if (V.getInt())
+    return isa<GetElementPtrInst>(I) || isa<BitCastInst>(I) ||
+           isa<AddrSpaceCastInst>(I);
+  switch (I->getOpcode()) {
+  case Instruction::Add:
+  case Instruction::Sub:
+  case Instruction::Mul:
+  case Instruction::Shl:
+  case Instruction::LShr:
+  case Instruction::AShr:
+  case Instruction::And:
+  case Instruction::Or:
+  case Instruction::Xor:
+  case Instruction::FAdd:
+  case Instruction::FSub:
+  case Instruction::FMul:
+  case Instruction::FNeg:
+  case Instruction::ICmp:
+  case Instruction::FCmp:
+  case Instruction::Select:
+  case Instruction::GetElementPtr:
+  case Instruction::ExtractValue:
+  case Instruction::Freeze:
+    return true;
+  default:
+    return isa<CastInst>(I);
+  }
+}
+
+bool FunctionDifferentiator::isComputedOnce(Instruction *I) const {
+  BasicBlock *BB = I->getParent();
+  return ExitBlock && !LI.getLoopFor(BB) && DT.dominates(BB, ExitBlock);
+}
+
+void FunctionDifferentiator::resolve(NeededValue V, BasicBlock *UseBlock,
+                                     unsigned Depth) {
+  Value *Val = V.getPointer();
+  if (isa<BasicBlock>(Val)) {
+    Batches[UseBlock].insert(V);
+    return;
+  }
+  auto *I = dyn_cast<Instruction>(Val);
+  if (!I)
+    return; // Arguments and constants are always available.
+  if (isRecomputable(V) && Depth < MaxRecomputeDepth) {
+    if (Recomputed[UseBlock].count(V))
+      return;
+    for (unsigned Op = 0; Op < I->getNumOperands(); ++Op) {
+      bool ShadowOperand = V.getInt() && Op == 0;
+      resolve(NeededValue(I->getOperand(Op), ShadowOperand), UseBlock,
+              Depth + 1);
+    }
+    Recomputed[UseBlock].insert(V);
+    return;
+  }
+  if (isComputedOnce(I))
+    ExitBatch.insert(V);
+  else
+    Batches[UseBlock].insert(V);
+}
+
+bool FunctionDifferentiator::plan() {
+  for (Instruction &I : instructions(Prep)) {
+    auto *Call = dyn_cast<CallBase>(&I);
+    if (!Call || classifyCall(*Call) != CallKind::Deallocation)
+      continue;
+    if (auto *Alloc = dyn_cast<Instruction>(
+            Call->getArgOperand(0)->stripPointerCasts()))
+      FreedAllocations[Alloc] = Call;
+  }
+
+  SmallVector<NeededValue, 8> Needs;
+  for (BasicBlock &BB : Prep) {
+    // The reverse of a block with several predecessors must know which one
+    // the forward pass came from.
+    if (hasMultiplePredecessors(&BB))
+      resolve(NeededValue(&BB, false), &BB);
+    for (Instruction &I : BB) {
+      if (auto *Call = dyn_cast<CallBase>(&I)) {
+        CallKind Kind = classifyCall(*Call);
+        if (Kind == CallKind::Differentiated) {
+          Function *Callee = Call->getCalledFunction();
+          if (!Callee)
+            return fail(Call, "cannot differentiate an indirect call whose "
+                              "arguments or result carry derivatives");
+          if (Callee->isDeclaration())
+            return fail(Call,
+                        "cannot differentiate a call to '" +
+                            Callee->getName() +
+                            "': it has no definition in this module and no "
+                            "derivative rule",
+                        /*MissingDefinition=*/true);
+          if (Callee->isVarArg())
+            return fail(Call, "cannot differentiate a call to the variadic "
+                              "function '" + Callee->getName() + "'");
+        }
+      }
+      if (auto *Store = dyn_cast<StoreInst>(&I)) {
+        Value *Ptr = Store->getPointerOperand();
+        if (Activity.isActive(Store->getValueOperand()) &&
+            !Activity.isShadowed(Ptr)) {
+          if (auto *GV = dyn_cast<GlobalVariable>(getUnderlyingObject(Ptr)))
+            return fail(Store, "a value that carries a derivative is stored "
+                               "to the global '" + GV->getName() +
+                               "', which has no shadow; pass the data "
+                               "through an argument with enzyme_dup, or "
+                               "mark the global inactive");
+        }
+      }
+      Needs.clear();
+      collectNeeds(I, Needs);
+      for (NeededValue V : Needs)
+        resolve(V, &BB);
+    }
+  }
+  return true;
+}
+
+} // namespace enzyme

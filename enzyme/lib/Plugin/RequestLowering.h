@@ -1,0 +1,34 @@
+//===- RequestLowering.h - Replacing a request by its derivative -*- C++ -*-===//
+//
+// Part of the Enzyme toolchain.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ENZYME_PLUGIN_REQUESTLOWERING_H
+#define ENZYME_PLUGIN_REQUESTLOWERING_H
+
+#include "Plugin/DiffRequest.h"
+
+namespace enzyme {
+
+class ReverseModeGenerator;
+
+enum class LoweringResult {
+  /// The call now computes the derivative.
+  Done,
+  /// A callee has no body yet; the request waits for the link-time run.
+  Deferred,
+  /// An error was reported.
+  Failed,
+};
+
+/// Replaces the `__enzyme_autodiff` call of \p Request with a call to a new
+/// gradient function. \p AllowDeferral leaves requests whose callees lack a
+/// body in place (compile time, before LTO has every module).
+LoweringResult lowerReverseRequest(const DiffRequest &Request,
+                                   ReverseModeGenerator &Gen,
+                                   bool AllowDeferral);
+
+} // namespace enzyme
+
+#endif // ENZYME_PLUGIN_REQUESTLOWERING_H

@@ -1,9 +1,11 @@
-// <enzyme/enzyme.h> works from C++ (extern "C" declarations), with the
-// function cast to void*.
+// <enzyme/enzyme.h> works from C++ (extern "C" marker declarations), with
+// an extern "C" prototype and the function cast to void*.
 // RUN: %clangxx_enzyme -fenzyme -O0 %s -o %t && %t
 // RUN: %clangxx_enzyme -fenzyme -O2 %s -o %t && %t
 #include <enzyme/enzyme.h>
 #include "Inputs/check.h"
+
+extern "C" double __enzyme_autodiff(void *, ...);
 
 static double f(double x, double c) { return c * log(x) + x; }
 static double f_c(double x) { return f(x, 0.75); }

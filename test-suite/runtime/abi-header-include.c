@@ -1,8 +1,11 @@
-// The declarations from <enzyme/enzyme.h> are enough to ask for a gradient.
+// The markers from <enzyme/enzyme.h>, with the prototype the user declares
+// for the gradient type they want, ask for a gradient.
 // RUN: %clang_enzyme -fenzyme -O0 %s -o %t -lm && %t
 // RUN: %clang_enzyme -fenzyme -O2 %s -o %t -lm && %t
 #include <enzyme/enzyme.h>
 #include "Inputs/check.h"
+
+double __enzyme_autodiff(void *, ...);
 
 double f(double *x, double y) { return x[0] * y + x[1] * x[1] + sin(y); }
 

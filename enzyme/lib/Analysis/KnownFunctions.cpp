@@ -29,6 +29,10 @@ bool isAllocationCall(const CallBase &Call) {
   return Names.contains(calleeName(Call));
 }
 
+bool isReallocCall(const CallBase &Call) {
+  return calleeName(Call) == "realloc";
+}
+
 bool isDeallocationCall(const CallBase &Call) {
   static const StringSet<> Names = {
       "free",    "_ZdlPv",  "_ZdaPv", "_ZdlPvm", "_ZdaPvm",

@@ -22,6 +22,8 @@ namespace enzyme {
 
 /// malloc, calloc, realloc, aligned_alloc, operator new / new[].
 bool isAllocationCall(const llvm::CallBase &Call);
+/// realloc: an allocation that also frees its first argument.
+bool isReallocCall(const llvm::CallBase &Call);
 /// free, operator delete / delete[] (sized and unsized).
 bool isDeallocationCall(const llvm::CallBase &Call);
 /// Calls that never carry derivatives and need nothing in the reverse pass:

@@ -65,6 +65,30 @@ static Value *createZeroedShadowMemory(IRBuilder<> &B, Value *Bytes) {
                       "shadow.mem");
 }
 
+/// `ptr enzyme.shadow.realloc(ptr old, i64 n)`: a new zeroed shadow of n
+/// bytes holding the old shadow's contents. The old shadow stays allocated:
+/// the reverse pass moves the adjoints back into it.
+static Function *getShadowRealloc(Module &M) {
+  if (Function *F = M.getFunction("enzyme.shadow.realloc"))
+    return F;
+  LLVMContext &Ctx = M.getContext();
+  Type *Ptr = PointerType::getUnqual(Ctx), *I64 = Type::getInt64Ty(Ctx);
+  auto *F = Function::Create(FunctionType::get(Ptr, {Ptr, I64}, false),
+                             GlobalValue::InternalLinkage,
+                             "enzyme.shadow.realloc", M);
+  F->addFnAttr(Attribute::NoUnwind);
+  IRBuilder<> B(BasicBlock::Create(Ctx, "entry", F));
+  Value *Old = F->getArg(0), *Size = F->getArg(1);
+  Value *New = createZeroedShadowMemory(B, Size);
+  FunctionCallee Usable = M.getOrInsertFunction(
+      "malloc_usable_size", FunctionType::get(I64, {Ptr}, false));
+  Value *OldSize = B.CreateCall(Usable, {Old});
+  Value *Copy = B.CreateBinaryIntrinsic(Intrinsic::umin, OldSize, Size);
+  B.CreateMemCpy(New, MaybeAlign(), Old, MaybeAlign(), Copy);
+  B.CreateRet(New);
+  return F;
+}
+
 Value *FunctionDifferentiator::createShadow(Instruction &I, IRBuilder<> &B) {
   auto *AugI = cast<Instruction>(AugValues[&I]);
   const DataLayout &DL = Prep.getDataLayout();
@@ -89,7 +113,11 @@ Value *FunctionDifferentiator::createShadow(Instruction &I, IRBuilder<> &B) {
                           {AugCall->getArgOperand(0), AugCall->getArgOperand(1)},
                           "shadow.mem");
     if (Name == "realloc")
-      return nullptr; // Handled by the plan as unsupported for now.
+      return B.CreateCall(getShadowRealloc(*Prep.getParent()),
+                          {augmentedShadow(Call->getArgOperand(0)),
+                           B.CreateZExtOrTrunc(AugCall->getArgOperand(1),
+                                               B.getInt64Ty())},
+                          "shadow.mem");
     // malloc(n), aligned_alloc(a, n), operator new(n, ...): size operand.
     Value *Size = Name == "aligned_alloc" ? AugCall->getArgOperand(1)
                                           : AugCall->getArgOperand(0);

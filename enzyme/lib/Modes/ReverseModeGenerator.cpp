@@ -89,6 +89,12 @@ Function *ReverseModeGenerator::prepare(Function &F) {
   P->removeFnAttr(Attribute::OptimizeNone);
   P->removeFnAttr(Attribute::NoInline);
 
+  // Exceptions are not differentiated: calls are assumed not to throw, and
+  // landing pads become unreachable.
+  for (BasicBlock &BB : *P)
+    if (auto *Invoke = dyn_cast<InvokeInst>(BB.getTerminator()))
+      changeToCall(Invoke);
+
   // The engine differentiates SSA form: promote locals (all of them at -O0)
   // and drop what can never run.
   FunctionPassManager FPM;

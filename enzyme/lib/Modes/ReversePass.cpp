@@ -194,14 +194,30 @@ bool FunctionDifferentiator::reverseCall(CallBase &Call, IRBuilder<> &B) {
   case CallKind::Inactive:
   case CallKind::Deallocation:
     return true;
-  case CallKind::Allocation:
-    if (FreedAllocations.count(&Call) && Activity.isShadowed(&Call)) {
-      Module &M = *Prep.getParent();
+  case CallKind::Allocation: {
+    if (!Activity.isShadowed(&Call))
+      return true;
+    Module &M = *Prep.getParent();
+    if (isReallocCall(Call)) {
+      // The adjoints of the elements that realloc moved go back to the old
+      // shadow, where the reverse of the earlier code looks for them.
+      Value *Old = shadow(Call.getArgOperand(0));
+      FunctionCallee Usable = M.getOrInsertFunction(
+          "malloc_usable_size",
+          FunctionType::get(B.getInt64Ty(), {B.getPtrTy()}, false));
+      Value *Size = B.CreateZExtOrTrunc(primal(Call.getArgOperand(1)),
+                                        B.getInt64Ty());
+      Value *Moved = B.CreateBinaryIntrinsic(
+          Intrinsic::umin, B.CreateCall(Usable, {Old}), Size);
+      B.CreateMemCpy(Old, MaybeAlign(), shadow(&Call), MaybeAlign(), Moved);
+    }
+    if (FreedAllocations.count(&Call)) {
       FunctionCallee Free = M.getOrInsertFunction(
           "free", FunctionType::get(B.getVoidTy(), {B.getPtrTy()}, false));
       B.CreateCall(Free, {shadow(&Call)});
     }
     return true;
+  }
   case CallKind::MemoryTransfer:
     reverseMemoryTransfer(Call, B);
     return true;

@@ -167,6 +167,11 @@ void FunctionDifferentiator::collectNeeds(Instruction &I,
   case CallKind::Allocation:
     if (FreedAllocations.count(Call) && Activity.isShadowed(Call))
       Needs.push_back(shadowOf(Call));
+    if (isReallocCall(*Call) && Activity.isShadowed(Call)) {
+      Needs.push_back(shadowOf(Call));
+      Needs.push_back(shadowOf(Call->getArgOperand(0)));
+      Needs.push_back(primalOf(Call->getArgOperand(1)));
+    }
     return;
   case CallKind::MemoryTransfer:
   case CallKind::MemorySet: {
@@ -264,6 +269,12 @@ bool FunctionDifferentiator::plan() {
             Call->getArgOperand(0)->stripPointerCasts()))
       FreedAllocations[Alloc] = Call;
   }
+  // realloc frees the allocation it grows.
+  for (Instruction &I : instructions(Prep))
+    if (auto *Call = dyn_cast<CallBase>(&I); Call && isReallocCall(*Call))
+      if (auto *Old = dyn_cast<Instruction>(
+              Call->getArgOperand(0)->stripPointerCasts()))
+        FreedAllocations[Old] = Call;
 
   SmallVector<NeededValue, 8> Needs;
   for (BasicBlock &BB : Prep) {

@@ -27,6 +27,7 @@
 #include "llvm/IR/Module.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Transforms/Utils/Cloning.h"
+#include "llvm/Transforms/Utils/Local.h"
 
 using namespace llvm;
 
@@ -79,7 +80,7 @@ static Function *createGradientFunction(const DiffRequest &Request,
 /// Converts the gradients (a struct of the active scalars' types) to the
 /// return type the user declared.
 static Value *convertGradients(IRBuilder<> &B, Value *Grads, Type *To,
-                               const DiffRequest &Request) {
+                               const Function &Fn, const CallBase &Call) {
   SmallVector<Value *, 4> Fields;
   if (Grads)
     for (unsigned I = 0; I < cast<StructType>(Grads->getType())->getNumElements();
@@ -98,10 +99,10 @@ static Value *convertGradients(IRBuilder<> &B, Value *Grads, Type *To,
     return nullptr;
   if (To->isFloatingPointTy()) {
     if (Fields.size() > 1) {
-      reportError(*Request.Call,
+      reportError(Call,
                   "__enzyme_autodiff is declared to return '" +
                       Twine(To->isDoubleTy() ? "double" : "float") +
-                      "' but '" + Request.Fn->getName() + "' has " +
+                      "' but '" + Fn.getName() + "' has " +
                       Twine(Fields.size()) +
                       " active scalar arguments; declare it to return a "
                       "struct with one field per active argument");
@@ -130,9 +131,9 @@ static Value *convertGradients(IRBuilder<> &B, Value *Grads, Type *To,
       Result = B.CreateInsertValue(Result, V, I);
     }
     if (Fields.size() > N)
-      reportError(*Request.Call,
+      reportError(Call,
                   "__enzyme_autodiff's declared return type has " + Twine(N) +
-                      " fields but '" + Request.Fn->getName() + "' has " +
+                      " fields but '" + Fn.getName() + "' has " +
                       Twine(Fields.size()) + " active scalar arguments");
     return Result;
   }
@@ -172,7 +173,12 @@ LoweringResult lowerReverseRequest(const DiffRequest &Request,
   }
 
   Function *Grad = createGradientFunction(Request, Sig, *Pair, Gen);
-  CallBase &Call = *Request.Call;
+  // A request inside a C++ try scope is an invoke; the gradient function
+  // does not throw, so a plain call and a branch replace it.
+  CallBase *RequestCall = Request.Call;
+  if (auto *Invoke = dyn_cast<InvokeInst>(RequestCall))
+    RequestCall = changeToCall(Invoke);
+  CallBase &Call = *RequestCall;
   IRBuilder<> B(&Call);
   SmallVector<Value *, 8> Args(Request.Primals.begin(), Request.Primals.end());
   for (Value *Shadow : Request.Shadows)
@@ -184,7 +190,7 @@ LoweringResult lowerReverseRequest(const DiffRequest &Request,
 
   Type *Declared = Request.StructReturn ? Request.StructReturnType
                                         : Call.getType();
-  Value *Result = convertGradients(B, GradsValue, Declared, Request);
+  Value *Result = convertGradients(B, GradsValue, Declared, *Request.Fn, Call);
   if (Request.StructReturn && Result)
     B.CreateStore(Result, Request.StructReturn);
   else if (!Call.getType()->isVoidTy())

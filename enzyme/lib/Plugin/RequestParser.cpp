@@ -22,6 +22,7 @@
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -73,6 +74,55 @@ std::string typeName(Type *Ty) {
   return S;
 }
 
+/// The function a value names at compile time, looking through what -O0
+/// code puts in between: casts, aliases, a local variable written once, and
+/// a call to a function that always returns the same function (a lambda's
+/// conversion to a function pointer).
+Function *resolveFunction(Value *V, unsigned Depth = 0) {
+  if (Depth > 4)
+    return nullptr;
+  V = V->stripPointerCasts();
+  if (auto *Alias = dyn_cast<GlobalAlias>(V))
+    V = Alias->getAliaseeObject();
+  if (auto *F = dyn_cast<Function>(V))
+    return F;
+  if (auto *Load = dyn_cast<LoadInst>(V)) {
+    auto *Slot = dyn_cast<AllocaInst>(Load->getPointerOperand());
+    if (!Slot)
+      return nullptr;
+    StoreInst *OnlyStore = nullptr;
+    for (User *U : Slot->users()) {
+      if (auto *S = dyn_cast<StoreInst>(U)) {
+        if (OnlyStore || S->getPointerOperand() != Slot)
+          return nullptr;
+        OnlyStore = S;
+      } else if (!isa<LoadInst>(U) && !U->isDroppable() &&
+                 !isa<LifetimeIntrinsic>(U)) {
+        return nullptr;
+      }
+    }
+    return OnlyStore ? resolveFunction(OnlyStore->getValueOperand(), Depth + 1)
+                     : nullptr;
+  }
+  if (auto *Inner = dyn_cast<CallBase>(V)) {
+    Function *Callee = Inner->getCalledFunction();
+    if (!Callee || Callee->isDeclaration())
+      return nullptr;
+    Function *Result = nullptr;
+    for (BasicBlock &BB : *Callee)
+      if (auto *Ret = dyn_cast<ReturnInst>(BB.getTerminator())) {
+        Function *R = Ret->getReturnValue()
+                          ? resolveFunction(Ret->getReturnValue(), Depth + 1)
+                          : nullptr;
+        if (!R || (Result && R != Result))
+          return nullptr;
+        Result = R;
+      }
+    return Result;
+  }
+  return nullptr;
+}
+
 class Parser {
 public:
   Parser(CallBase &Call, RequestMode Mode) : Call(Call) {
@@ -114,10 +164,7 @@ bool Parser::parseFunction() {
   }
   if (Next >= Call.arg_size())
     return error("the first argument must be the function to differentiate");
-  Value *FnArg = Call.getArgOperand(Next++)->stripPointerCasts();
-  if (auto *Alias = dyn_cast<GlobalAlias>(FnArg))
-    FnArg = Alias->getAliaseeObject();
-  Request.Fn = dyn_cast<Function>(FnArg);
+  Request.Fn = resolveFunction(Call.getArgOperand(Next++));
   if (!Request.Fn)
     return error("the function to differentiate must be known at compile "
                  "time; pass the function itself (e.g. (void*)f), not a "

@@ -46,7 +46,8 @@ std::vector<MathRule> buildTable() {
       {"asin", {1.0 / fn("sqrt", 1.0 - X * X)}},
       {"acos", {-(1.0 / fn("sqrt", 1.0 - X * X))}},
       {"atan", {1.0 / (1.0 + X * X)}},
-      {"atan2", {X / (X * X + Y * Y), -Y / (X * X + Y * Y)}},
+      // atan2(y, x): argument 0 is y, argument 1 is x.
+      {"atan2", {Y / (X * X + Y * Y), -X / (X * X + Y * Y)}},
       {"sinh", {fn("cosh", X)}},
       {"cosh", {fn("sinh", X)}},
       {"tanh", {1.0 - R * R}},

@@ -10,6 +10,9 @@
 #include "Core/Activity.h"
 
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <optional>
 
 namespace llvm {
 class CallBase;
@@ -36,6 +39,19 @@ struct DiffRequest {
   llvm::Value *StructReturn = nullptr;
   llvm::Type *StructReturnType = nullptr;
 };
+
+/// The mode an `__enzyme_*` function name asks for, if it is one.
+std::optional<RequestMode> requestModeOf(llvm::StringRef Name);
+
+/// What a request's function argument names at compile time: a Function,
+/// an Argument of the enclosing function (a function passed in, see
+/// specializeFunctionArguments), or nullptr.
+llvm::Value *resolveFunctionValue(llvm::Value *V, unsigned Depth = 0);
+
+/// Makes requests whose function is a parameter of the enclosing function
+/// constant, by cloning the enclosing function for each call site that
+/// passes a known function (templates taking a function, at -O0).
+void specializeFunctionArguments(llvm::Module &M);
 
 /// Finds the `__enzyme_*` calls of \p M and parses them. Malformed calls are
 /// reported as errors at their location and left out.

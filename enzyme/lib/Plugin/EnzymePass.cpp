@@ -69,6 +69,7 @@ PreservedAnalyses EnzymePass::run(Module &M, ModuleAnalysisManager &MAM) {
            << "' (" << M.getTargetTriple() << ") at "
            << getPipelinePointName(Point) << "\n";
 
+  specializeFunctionArguments(M);
   SmallVector<DiffRequest, 4> Requests = collectRequests(M);
   if (Requests.empty())
     return PreservedAnalyses::none();

@@ -35,19 +35,6 @@ namespace {
 
 enum class Marker { Dup, DupNoNeed, Const, Out, Unsupported };
 
-std::optional<RequestMode> requestModeOf(StringRef Name) {
-  // C declarations use the plain name, C++ templates a mangled one.
-  if (Name.contains("__enzyme_autodiff"))
-    return RequestMode::Reverse;
-  if (Name.contains("__enzyme_fwddiff"))
-    return RequestMode::Forward;
-  if (Name.contains("__enzyme_augmentfwd"))
-    return RequestMode::AugmentedForward;
-  if (Name.contains("__enzyme_reverse"))
-    return RequestMode::ReverseSplit;
-  return std::nullopt;
-}
-
 /// The marker an argument stands for, if it is one: `enzyme_dup` passed as
 /// the value of a global (`int enzyme_dup;`) or as its address.
 std::optional<std::pair<Marker, StringRef>> markerOf(Value *V) {
@@ -74,18 +61,16 @@ std::string typeName(Type *Ty) {
   return S;
 }
 
-/// The function a value names at compile time, looking through what -O0
-/// code puts in between: casts, aliases, a local variable written once, and
-/// a call to a function that always returns the same function (a lambda's
-/// conversion to a function pointer).
-Function *resolveFunction(Value *V, unsigned Depth = 0) {
+} // namespace
+
+Value *resolveFunctionValue(Value *V, unsigned Depth) {
   if (Depth > 4)
     return nullptr;
   V = V->stripPointerCasts();
   if (auto *Alias = dyn_cast<GlobalAlias>(V))
     V = Alias->getAliaseeObject();
-  if (auto *F = dyn_cast<Function>(V))
-    return F;
+  if (isa<Function>(V) || isa<Argument>(V))
+    return V;
   if (auto *Load = dyn_cast<LoadInst>(V)) {
     auto *Slot = dyn_cast<AllocaInst>(Load->getPointerOperand());
     if (!Slot)
@@ -101,8 +86,9 @@ Function *resolveFunction(Value *V, unsigned Depth = 0) {
         return nullptr;
       }
     }
-    return OnlyStore ? resolveFunction(OnlyStore->getValueOperand(), Depth + 1)
-                     : nullptr;
+    return OnlyStore
+               ? resolveFunctionValue(OnlyStore->getValueOperand(), Depth + 1)
+               : nullptr;
   }
   if (auto *Inner = dyn_cast<CallBase>(V)) {
     Function *Callee = Inner->getCalledFunction();
@@ -111,16 +97,36 @@ Function *resolveFunction(Value *V, unsigned Depth = 0) {
     Function *Result = nullptr;
     for (BasicBlock &BB : *Callee)
       if (auto *Ret = dyn_cast<ReturnInst>(BB.getTerminator())) {
-        Function *R = Ret->getReturnValue()
-                          ? resolveFunction(Ret->getReturnValue(), Depth + 1)
-                          : nullptr;
-        if (!R || (Result && R != Result))
+        Value *R = Ret->getReturnValue()
+                       ? resolveFunctionValue(Ret->getReturnValue(), Depth + 1)
+                       : nullptr;
+        auto *RF = dyn_cast_or_null<Function>(R);
+        if (!RF || (Result && RF != Result))
           return nullptr;
-        Result = R;
+        Result = RF;
       }
     return Result;
   }
   return nullptr;
+}
+
+std::optional<RequestMode> requestModeOf(StringRef Name) {
+  // C declarations use the plain name, C++ templates a mangled one.
+  if (Name.contains("__enzyme_autodiff"))
+    return RequestMode::Reverse;
+  if (Name.contains("__enzyme_fwddiff"))
+    return RequestMode::Forward;
+  if (Name.contains("__enzyme_augmentfwd"))
+    return RequestMode::AugmentedForward;
+  if (Name.contains("__enzyme_reverse"))
+    return RequestMode::ReverseSplit;
+  return std::nullopt;
+}
+
+namespace {
+
+Function *resolveFunction(Value *V) {
+  return dyn_cast_or_null<Function>(resolveFunctionValue(V, 0));
 }
 
 class Parser {

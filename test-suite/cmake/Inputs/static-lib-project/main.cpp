@@ -4,6 +4,7 @@
 
 #ifdef POLY_DIFFERENTIATE
 #include <enzyme/enzyme.h>
+extern "C" double __enzyme_autodiff(void *, ...);
 #endif
 
 int main() {

@@ -118,6 +118,9 @@ Expected<CommandLineScan> scanCommandLine(ArrayRef<std::string> Args) {
       ++Scan.NumInputs;
       break;
     default:
+      if (A->getOption().matches(options::OPT_g_Group) &&
+          !A->getOption().matches(options::OPT_g0))
+        Scan.WantsDebugInfo = true;
       break;
     }
   }

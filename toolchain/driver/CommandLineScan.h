@@ -34,6 +34,9 @@ struct CommandLineScan {
   /// `-fenzyme-plugin=<path>`: overrides the plugin next to the driver.
   std::optional<std::string> PluginOverride;
 
+  /// The user asked for debug information (any `-g` option but `-g0`).
+  bool WantsDebugInfo = false;
+
   /// `--version` (or `-dumpversion`-like queries that print and exit).
   bool PrintVersion = false;
   /// `-###`: clang prints the commands instead of running them.

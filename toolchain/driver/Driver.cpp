@@ -94,6 +94,13 @@ Error Driver::addEnzymeArguments(const CommandLineScan &Scan,
                         {"-Xclang", "-load", "-Xclang", *Plugin});
   // After the user's own include paths, so a project can shadow the headers.
   Command.Before.insert(Command.Before.end(), {"-idirafter", Tools.includeDir()});
+  // Line tables give the engine's errors their source location; when the
+  // user did not ask for debug information, the plugin strips them again
+  // after its compile-time run, so objects are unchanged.
+  if (!Scan.WantsDebugInfo)
+    Command.Before.insert(Command.Before.end(),
+                          {"-gline-tables-only", "-mllvm",
+                           "-enzyme-strip-debug-info"});
   if (Scan.TracePipeline)
     Command.Environment.emplace_back("ENZYME_TRACE_PIPELINE", "1");
 

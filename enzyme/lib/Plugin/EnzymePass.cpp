@@ -10,6 +10,7 @@
 #include "Plugin/RequestLowering.h"
 
 #include "llvm/ADT/StringRef.h"
+#include "llvm/IR/DebugInfo.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/CommandLine.h"
@@ -24,6 +25,11 @@ static cl::opt<bool> TracePipeline(
     "enzyme-trace-pipeline", cl::init(false), cl::Hidden,
     cl::desc("Print a line to stderr each time the Enzyme pass runs on a "
              "module (also enabled by ENZYME_TRACE_PIPELINE=1)"));
+
+static cl::opt<bool> StripDebugInfoAfterwards(
+    "enzyme-strip-debug-info", cl::init(false), cl::Hidden,
+    cl::desc("Strip debug information after the compile-time run (the "
+             "driver adds line tables only for the engine's error locations)"));
 
 /// Named metadata that marks a module whose compile-time requests were
 /// served. A fat-LTO compilation runs the optimisation pipeline twice (once
@@ -69,10 +75,17 @@ PreservedAnalyses EnzymePass::run(Module &M, ModuleAnalysisManager &MAM) {
            << "' (" << M.getTargetTriple() << ") at "
            << getPipelinePointName(Point) << "\n";
 
+  serveRequests(M, MAM);
+  if (StripDebugInfoAfterwards && isCompileTimePoint(Point))
+    StripDebugInfo(M);
+  return PreservedAnalyses::none();
+}
+
+void EnzymePass::serveRequests(Module &M, ModuleAnalysisManager &MAM) {
   specializeFunctionArguments(M);
   SmallVector<DiffRequest, 4> Requests = collectRequests(M);
   if (Requests.empty())
-    return PreservedAnalyses::none();
+    return;
 
   FunctionAnalysisManager &FAM =
       MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
@@ -92,7 +105,6 @@ PreservedAnalyses EnzymePass::run(Module &M, ModuleAnalysisManager &MAM) {
     if (GV.isDeclaration() && GV.getName().starts_with("enzyme_") &&
         GV.use_empty())
       GV.eraseFromParent();
-  return PreservedAnalyses::none();
 }
 
 } // namespace enzyme

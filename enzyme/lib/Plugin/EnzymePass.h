@@ -61,6 +61,9 @@ public:
   static bool isRequired() { return true; }
 
 private:
+  /// Differentiates every request of \p M that can be served here.
+  void serveRequests(llvm::Module &M, llvm::ModuleAnalysisManager &MAM);
+
   PipelinePoint Point;
   llvm::PassBuilder *PB;
   llvm::OptimizationLevel Level;

@@ -88,6 +88,12 @@ public:
   llvm::FunctionType *getAugmentedType(const ReverseSignature &Sig) const;
   llvm::FunctionType *getReverseType(const ReverseSignature &Sig) const;
 
+  /// The gradient function made earlier for \p Sig by a request, if any;
+  /// requests with the same signature share one.
+  llvm::Function *&gradientFunction(const ReverseSignature &Sig) {
+    return GradientFunctions[Sig];
+  }
+
   const TapeBuilder &tape() const { return Tape; }
   llvm::Module &module() const { return M; }
 
@@ -109,6 +115,7 @@ private:
   llvm::FunctionPassManager *Cleanup;
   TapeBuilder Tape;
   std::map<ReverseSignature, ReversePair> Pairs;
+  std::map<ReverseSignature, llvm::Function *> GradientFunctions;
   /// Generated functions whose bodies are complete.
   llvm::DenseMap<llvm::Function *, bool> Finished;
   /// Everything generated since the outermost getOrCreate started.

@@ -60,13 +60,32 @@ static Value *addAdjoints(IRBuilder<> &B, Value *A, Value *D) {
   return A;
 }
 
+/// The additive identity of adjoints: -0.0, because x + -0.0 is x for
+/// every x (x + 0.0 is not, for x = -0.0), so accumulating into a fresh slot
+/// folds away. Non-floating parts are zero.
+static Constant *zeroAdjoint(Type *Ty) {
+  if (Ty->isFPOrFPVectorTy())
+    return ConstantFP::getNegativeZero(Ty);
+  if (auto *ST = dyn_cast<StructType>(Ty)) {
+    SmallVector<Constant *, 4> Fields;
+    for (Type *Elt : ST->elements())
+      Fields.push_back(zeroAdjoint(Elt));
+    return ConstantStruct::get(ST, Fields);
+  }
+  if (auto *AT = dyn_cast<ArrayType>(Ty))
+    return ConstantArray::get(
+        AT, SmallVector<Constant *, 8>(AT->getNumElements(),
+                                       zeroAdjoint(AT->getElementType())));
+  return Constant::getNullValue(Ty);
+}
+
 AllocaInst *FunctionDifferentiator::adjointSlot(Value *V) {
   auto It = Adjoints.find(V);
   if (It != Adjoints.end())
     return It->second;
   IRBuilder<> B(RevEntry, RevEntry->begin());
   AllocaInst *Slot = B.CreateAlloca(V->getType(), nullptr, V->getName() + ".adj");
-  B.CreateStore(Constant::getNullValue(V->getType()), Slot);
+  B.CreateStore(zeroAdjoint(V->getType()), Slot);
   Adjoints[V] = Slot;
   return Slot;
 }
@@ -82,7 +101,7 @@ void FunctionDifferentiator::addAdjoint(Value *V, Value *Delta, IRBuilder<> &B) 
 Value *FunctionDifferentiator::takeAdjoint(Value *V, IRBuilder<> &B) {
   AllocaInst *Slot = adjointSlot(V);
   Value *D = B.CreateLoad(V->getType(), Slot, V->getName() + ".d");
-  B.CreateStore(Constant::getNullValue(V->getType()), Slot);
+  B.CreateStore(zeroAdjoint(V->getType()), Slot);
   return D;
 }
 
@@ -356,7 +375,7 @@ bool FunctionDifferentiator::reverseInstruction(Instruction &I,
     return true;
   case Instruction::Select: {
     Value *Cond = primal(Op(0));
-    Value *Zero = Constant::getNullValue(D->getType());
+    Value *Zero = zeroAdjoint(D->getType());
     addAdjoint(Op(1), B.CreateSelect(Cond, D, Zero), B);
     addAdjoint(Op(2), B.CreateSelect(Cond, Zero, D), B);
     return true;
@@ -365,7 +384,7 @@ bool FunctionDifferentiator::reverseInstruction(Instruction &I,
     auto &EV = cast<ExtractValueInst>(I);
     Value *Agg = EV.getAggregateOperand();
     addAdjoint(Agg,
-               B.CreateInsertValue(Constant::getNullValue(Agg->getType()), D,
+               B.CreateInsertValue(zeroAdjoint(Agg->getType()), D,
                                    EV.getIndices()),
                B);
     return true;
@@ -375,7 +394,7 @@ bool FunctionDifferentiator::reverseInstruction(Instruction &I,
     Value *Elt = IV.getInsertedValueOperand();
     addAdjoint(Elt, B.CreateExtractValue(D, IV.getIndices()), B);
     addAdjoint(IV.getAggregateOperand(),
-               B.CreateInsertValue(D, Constant::getNullValue(Elt->getType()),
+               B.CreateInsertValue(D, zeroAdjoint(Elt->getType()),
                                    IV.getIndices()),
                B);
     return true;
@@ -515,6 +534,8 @@ bool FunctionDifferentiator::buildReverse() {
       if (Sig.Args[A.getArgNo()] != Activity::Out)
         continue;
       Value *G = B.CreateLoad(A.getType(), adjointSlot(&A));
+      // A gradient nothing flowed into is +0.0, not the identity -0.0.
+      G = addAdjoints(B, G, Constant::getNullValue(A.getType()));
       Result = B.CreateInsertValue(Result, G, Field++);
     }
     B.CreateRet(Result);

@@ -172,7 +172,9 @@ LoweringResult lowerReverseRequest(const DiffRequest &Request,
     return LoweringResult::Failed;
   }
 
-  Function *Grad = createGradientFunction(Request, Sig, *Pair, Gen);
+  Function *&Grad = Gen.gradientFunction(Sig);
+  if (!Grad)
+    Grad = createGradientFunction(Request, Sig, *Pair, Gen);
   // A request inside a C++ try scope is an invoke; the gradient function
   // does not throw, so a plain call and a branch replace it.
   CallBase *RequestCall = Request.Call;

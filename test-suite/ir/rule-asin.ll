@@ -23,10 +23,10 @@ define double @test(double %x) {
 
 ; CHECK-LABEL: define internal { double } @f.rev(
 ; CHECK-SAME:    double [[X:%[0-9]+]], double [[DRET:%[0-9]+]], ptr
-; CHECK:         [[D:%[0-9]+]] = fadd double [[DRET]], 0.000000e+00
 ; CHECK:         [[XX:%[0-9]+]] = fmul double [[X]], [[X]]
 ; CHECK:         [[S:%[0-9]+]] = fsub double 1.000000e+00, [[XX]]
 ; CHECK:         [[SQ:%[0-9]+]] = tail call double @llvm.sqrt.f64(double [[S]])
 ; CHECK:         [[P:%[0-9]+]] = fdiv double 1.000000e+00, [[SQ]]
-; CHECK:         fmul double [[D]], [[P]]
+; CHECK:         fmul double [[P]], [[DRET]]
 ; CHECK:         ret { double }
+; CHECK-LABEL: {{^}}define

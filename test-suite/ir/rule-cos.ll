@@ -23,8 +23,8 @@ define double @test(double %x) {
 
 ; CHECK-LABEL: define internal { double } @f.rev(
 ; CHECK-SAME:    double [[X:%[0-9]+]], double [[DRET:%[0-9]+]], ptr
-; CHECK:         [[D:%[0-9]+]] = fadd double [[DRET]], 0.000000e+00
 ; CHECK:         [[SIN:%[0-9]+]] = tail call double @llvm.sin.f64(double [[X]])
-; CHECK:         [[P:%[0-9]+]] = fmul double [[SIN]], [[D]]
+; CHECK:         [[P:%[0-9]+]] = fmul double [[SIN]], [[DRET]]
 ; CHECK:         fsub double 0.000000e+00, [[P]]
 ; CHECK:         ret { double }
+; CHECK-LABEL: {{^}}define

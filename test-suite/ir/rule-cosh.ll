@@ -23,7 +23,7 @@ define double @test(double %x) {
 
 ; CHECK-LABEL: define internal { double } @f.rev(
 ; CHECK-SAME:    double [[X:%[0-9]+]], double [[DRET:%[0-9]+]], ptr
-; CHECK:         [[D:%[0-9]+]] = fadd double [[DRET]], 0.000000e+00
 ; CHECK:         [[S:%[0-9]+]] = tail call double @llvm.sinh.f64(double [[X]])
-; CHECK:         fmul double [[S]], [[D]]
+; CHECK:         fmul double [[S]], [[DRET]]
 ; CHECK:         ret { double }
+; CHECK-LABEL: {{^}}define

@@ -23,9 +23,8 @@ define double @test(double %x) {
 
 ; CHECK-LABEL: define internal { double } @f.rev(
 ; CHECK-SAME:    double [[X:%[0-9]+]], double [[DRET:%[0-9]+]], ptr
-; CHECK:         [[D:%[0-9]+]] = fadd double [[DRET]], 0.000000e+00
 ; CHECK:         [[PSI:%[0-9]+]] = tail call double @enzyme.digamma.double(double [[X]])
-; CHECK:         fmul double [[D]], [[PSI]]
+; CHECK:         fmul double [[PSI]], [[DRET]]
 
 ; CHECK-LABEL: define internal double @enzyme.digamma.double(double
 ; CHECK:       reflect:
@@ -35,3 +34,4 @@ define double @test(double %x) {
 ; CHECK:         fcmp olt double {{%.*}}, 6.000000e+00
 ; CHECK:       series:
 ; CHECK:         call double @llvm.log.f64(
+; CHECK-LABEL: {{^}}define

@@ -23,8 +23,8 @@ define double @test(double %x) {
 
 ; CHECK-LABEL: define internal { double } @f.rev(
 ; CHECK-SAME:    double [[X:%[0-9]+]], double [[DRET:%[0-9]+]], ptr
-; CHECK:         [[D:%[0-9]+]] = fadd double [[DRET]], 0.000000e+00
 ; CHECK:         [[S:%[0-9]+]] = fadd double [[X]], 1.000000e+00
 ; CHECK:         [[P:%[0-9]+]] = fdiv double 1.000000e+00, [[S]]
-; CHECK:         fmul double [[D]], [[P]]
+; CHECK:         fmul double [[P]], [[DRET]]
 ; CHECK:         ret { double }
+; CHECK-LABEL: {{^}}define

@@ -23,7 +23,7 @@ define double @test(double %x) {
 
 ; CHECK-LABEL: define internal { double } @f.rev(
 ; CHECK-SAME:    double [[X:%[0-9]+]], double [[DRET:%[0-9]+]], ptr
-; CHECK:         [[D:%[0-9]+]] = fadd double [[DRET]], 0.000000e+00
 ; CHECK:         [[COS:%[0-9]+]] = tail call double @llvm.cos.f64(double [[X]])
-; CHECK:         fmul double [[COS]], [[D]]
+; CHECK:         fmul double [[COS]], [[DRET]]
 ; CHECK:         ret { double }
+; CHECK-LABEL: {{^}}define

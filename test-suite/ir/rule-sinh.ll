@@ -23,7 +23,7 @@ define double @test(double %x) {
 
 ; CHECK-LABEL: define internal { double } @f.rev(
 ; CHECK-SAME:    double [[X:%[0-9]+]], double [[DRET:%[0-9]+]], ptr
-; CHECK:         [[D:%[0-9]+]] = fadd double [[DRET]], 0.000000e+00
 ; CHECK:         [[C:%[0-9]+]] = tail call double @llvm.cosh.f64(double [[X]])
-; CHECK:         fmul double [[C]], [[D]]
+; CHECK:         fmul double [[C]], [[DRET]]
 ; CHECK:         ret { double }
+; CHECK-LABEL: {{^}}define

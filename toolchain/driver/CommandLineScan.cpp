@@ -54,6 +54,13 @@ static bool isCudaSource(StringRef Input) {
   return sys::path::extension(Input) == ".cu";
 }
 
+/// Inputs that go to the linker as they are.
+static bool isLinkerInput(StringRef Input) {
+  StringRef Ext = sys::path::extension(Input);
+  return Ext == ".o" || Ext == ".a" || Ext == ".so" || Ext == ".obj" ||
+         Ext == ".lo" || Input.contains(".so.");
+}
+
 Expected<CommandLineScan> scanCommandLine(ArrayRef<std::string> Args) {
   CommandLineScan Scan;
   for (const std::string &Arg : Args) {
@@ -111,6 +118,8 @@ Expected<CommandLineScan> scanCommandLine(ArrayRef<std::string> Args) {
       break;
     case options::OPT_INPUT:
       ++Scan.NumInputs;
+      if (CudaLanguage || !isLinkerInput(A->getValue()))
+        ++Scan.NumSourceInputs;
       if (CudaLanguage ? *CudaLanguage : isCudaSource(A->getValue()))
         Scan.CompilesCuda = true;
       break;

@@ -51,6 +51,8 @@ struct CommandLineScan {
   bool StopsBeforeLink = false;
   /// Number of inputs (source files, objects, `-l` libraries).
   unsigned NumInputs = 0;
+  /// Number of inputs that are compiled (not objects or libraries).
+  unsigned NumSourceInputs = 0;
   /// An input is compiled as CUDA (`.cu` or `-x cuda`).
   bool CompilesCuda = false;
 

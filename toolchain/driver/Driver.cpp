@@ -97,7 +97,7 @@ Error Driver::addEnzymeArguments(const CommandLineScan &Scan,
   // Line tables give the engine's errors their source location; when the
   // user did not ask for debug information, the plugin strips them again
   // after its compile-time run, so objects are unchanged.
-  if (!Scan.WantsDebugInfo)
+  if (!Scan.WantsDebugInfo && Scan.NumSourceInputs != 0)
     Command.Before.insert(Command.Before.end(),
                           {"-gline-tables-only", "-mllvm",
                            "-enzyme-strip-debug-info"});

@@ -8,10 +8,15 @@
 
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/DiagnosticInfo.h"
+#include "llvm/IR/DiagnosticPrinter.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/Instruction.h"
 #include "llvm/IR/LLVMContext.h"
+#include "llvm/Demangle/Demangle.h"
+#include "llvm/IR/Module.h"
 #include "llvm/Support/raw_ostream.h"
+
+#include <set>
 
 using namespace llvm;
 
@@ -37,22 +42,86 @@ static std::string savedLocation(const Instruction &I) {
   return "";
 }
 
+namespace {
+/// An error printed as its text alone ("error: <text>" in clang,
+/// "ld.lld: error: <text>" in lld).
+class PlainDiagnostic : public DiagnosticInfo {
+public:
+  explicit PlainDiagnostic(const std::string &Text)
+      : DiagnosticInfo(kind(), DS_Error), Text(Text) {}
+  void print(DiagnosticPrinter &DP) const override { DP << Text; }
+
+private:
+  static int kind() {
+    static const int Kind = getNextAvailablePluginDiagnosticKind();
+    return Kind;
+  }
+  const std::string &Text;
+};
+} // namespace
+
 void reportError(const Instruction &At, const Twine &Message,
-                 const Instruction *Offending) {
+                 StringRef OffendingLocation) {
   std::string Text = Message.str();
-  if (Offending) {
-    std::string Where = describeLocation(Offending->getDebugLoc());
-    if (!Where.empty())
-      Text += " (the operation is at " + Where + ")";
-  }
+  if (!OffendingLocation.empty())
+    Text += " (the operation is at " + OffendingLocation.str() + ")";
   DebugLoc Loc = At.getDebugLoc();
-  if (!Loc) {
-    std::string Saved = savedLocation(At);
-    if (!Saved.empty())
-      Text = Saved + ": " + Text;
-  }
+  std::string Where = Loc ? describeLocation(Loc) : savedLocation(At);
+
+  // One error per place: a request in an inlined helper has several copies.
+  static std::set<std::pair<const Module *, std::string>> Reported;
+  if (!Reported.insert({At.getModule(), Where + Text}).second)
+    return;
+
   const Function &F = *At.getFunction();
-  F.getContext().diagnose(DiagnosticInfoUnsupported(F, Text, Loc, DS_Error));
+  LLVMContext &Ctx = F.getContext();
+  if (Loc) {
+    Ctx.diagnose(DiagnosticInfoUnsupported(F, Text, Loc, DS_Error));
+    return;
+  }
+  // Without a debug location (debug info stripped before a link-time run),
+  // the location saved on the call leads the message.
+  if (!Where.empty())
+    Text = Where + ": " + Text;
+  Ctx.diagnose(PlainDiagnostic(Text));
+}
+
+std::string displayName(StringRef Symbol) { return demangle(Symbol); }
+
+std::string displayType(Type *Ty) {
+  if (Ty->isDoubleTy())
+    return "double";
+  if (Ty->isFloatTy())
+    return "float";
+  if (Ty->isX86_FP80Ty() || Ty->isFP128Ty())
+    return "long double";
+  if (Ty->isHalfTy())
+    return "half";
+  if (Ty->isPointerTy())
+    return "pointer";
+  if (auto *IT = dyn_cast<IntegerType>(Ty)) {
+    switch (IT->getBitWidth()) {
+    case 1:
+      return "bool";
+    case 8:
+      return "char";
+    case 16:
+      return "short";
+    case 32:
+      return "int";
+    case 64:
+      return "long";
+    default:
+      break;
+    }
+  }
+  if (Ty->isStructTy())
+    return "struct";
+  if (Ty->isVectorTy())
+    return "vector";
+  std::string S;
+  raw_string_ostream(S) << *Ty;
+  return S;
 }
 
 } // namespace enzyme

@@ -14,6 +14,7 @@
 #ifndef ENZYME_CORE_DIAGNOSTICS_H
 #define ENZYME_CORE_DIAGNOSTICS_H
 
+#include "llvm/ADT/StringRef.h"
 #include "llvm/ADT/Twine.h"
 #include "llvm/IR/DebugLoc.h"
 
@@ -21,6 +22,7 @@
 
 namespace llvm {
 class Instruction;
+class Type;
 } // namespace llvm
 
 namespace enzyme {
@@ -28,11 +30,17 @@ namespace enzyme {
 /// "file.c:12:5" for \p Loc, or an empty string without debug info.
 std::string describeLocation(const llvm::DebugLoc &Loc);
 
-/// Reports an error located at \p At (an `__enzyme_*` call). \p Offending,
-/// when given, is the instruction that could not be differentiated; its
-/// location is added as a note line.
+/// Reports an error located at \p At (an `__enzyme_*` call).
+/// \p OffendingLocation, when not empty, is where the operation that could
+/// not be differentiated is. An error already reported for the same place
+/// (a request inlined into several callers) is not repeated.
 void reportError(const llvm::Instruction &At, const llvm::Twine &Message,
-                 const llvm::Instruction *Offending = nullptr);
+                 llvm::StringRef OffendingLocation = "");
+
+/// A user-facing name: C++ names demangled.
+std::string displayName(llvm::StringRef Symbol);
+/// A user-facing type name: `double`, `long double`, `int`, `pointer`...
+std::string displayType(llvm::Type *Ty);
 
 } // namespace enzyme
 

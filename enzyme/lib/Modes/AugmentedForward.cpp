@@ -16,6 +16,7 @@
 #include "Modes/FunctionDifferentiator.h"
 
 #include "Analysis/KnownFunctions.h"
+#include "Core/Diagnostics.h"
 
 #include "llvm/ADT/PostOrderIterator.h"
 #include "llvm/IR/CFG.h"
@@ -148,8 +149,10 @@ bool FunctionDifferentiator::augmentCall(CallBase &Call) {
   ReverseSignature CalleeSig = calleeSignature(Call);
   const ReversePair *Callee = Gen.generate(CalleeSig, *Failure);
   if (!Callee) {
-    if (!Failure->Offending)
-      Failure->Offending = &Call;
+    if (!Failure->HasOffending) {
+      Failure->HasOffending = true;
+      Failure->OffendingLocation = describeLocation(Call.getDebugLoc());
+    }
     return false;
   }
   IRBuilder<> B(AugCall);

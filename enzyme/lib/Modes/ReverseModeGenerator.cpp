@@ -6,6 +6,7 @@
 
 #include "Modes/ReverseModeGenerator.h"
 #include "Modes/FunctionDifferentiator.h"
+#include "Core/Diagnostics.h"
 
 #include "llvm/IR/Module.h"
 #include "llvm/Transforms/Scalar/EarlyCSE.h"
@@ -152,7 +153,7 @@ const ReversePair *ReverseModeGenerator::generate(const ReverseSignature &Sig,
     return &It->second;
   Function &F = *Sig.Fn;
   if (F.isDeclaration()) {
-    Failure.Message = "cannot differentiate '" + F.getName().str() +
+    Failure.Message = "cannot differentiate '" + displayName(F.getName()) +
                       "': it has no definition in this module and no "
                       "derivative rule";
     Failure.MissingDefinition = true;

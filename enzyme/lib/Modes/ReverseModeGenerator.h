@@ -66,7 +66,10 @@ struct ReversePair {
 
 /// Why a function could not be differentiated.
 struct DifferentiationFailure {
-  const llvm::Instruction *Offending = nullptr;
+  /// Where the offending operation is ("file.c:7:12"), or empty. Kept as
+  /// text: the instruction lives in a temporary copy of the function.
+  std::string OffendingLocation;
+  bool HasOffending = false;
   std::string Message;
   /// A callee has no body in this module; it may have one at link time.
   bool MissingDefinition = false;

@@ -16,6 +16,7 @@
 #include "Modes/FunctionDifferentiator.h"
 
 #include "Analysis/KnownFunctions.h"
+#include "Core/Diagnostics.h"
 #include "Rules/MathRules.h"
 
 #include "llvm/Analysis/ValueTracking.h"
@@ -53,7 +54,9 @@ bool FunctionDifferentiator::run(DifferentiationFailure &F) {
 bool FunctionDifferentiator::fail(const Instruction *I, const Twine &Message,
                                   bool MissingDefinition) {
   if (Failure->Message.empty()) {
-    Failure->Offending = I;
+    Failure->HasOffending = I != nullptr;
+    if (I)
+      Failure->OffendingLocation = describeLocation(I->getDebugLoc());
     Failure->Message = Message.str();
     Failure->MissingDefinition = MissingDefinition;
   }
@@ -94,12 +97,19 @@ FunctionDifferentiator::classifyCall(CallBase &Call) const {
     return CallKind::MemorySet;
   if (rules::findMathRule(Call))
     return CallKind::MathRule;
-  bool Involved = Activity.isActive(&Call) || Activity.isShadowed(&Call) ||
-                  any_of(Call.args(), [&](const Use &U) {
-                    return Activity.isActive(U.get()) ||
-                           Activity.isShadowed(U.get());
-                  });
-  return Involved ? CallKind::Differentiated : CallKind::Inactive;
+  // Derivatives leave a call only through its result or through memory
+  // that a shadowed pointer argument reaches.
+  bool ShadowedArgument = any_of(Call.args(), [&](const Use &U) {
+    return U->getType()->isPointerTy() && Activity.isShadowed(U.get());
+  });
+  bool ResultCarries = Activity.isActive(&Call) || Activity.isShadowed(&Call);
+  if (!ShadowedArgument && !ResultCarries)
+    return CallKind::Inactive;
+  // `asm volatile("" : : "r"(p) : "memory")` keeps p alive in benchmarks;
+  // assembly computes nothing the engine could differentiate.
+  if (Call.isInlineAsm() && !ResultCarries)
+    return CallKind::Inactive;
+  return CallKind::Differentiated;
 }
 
 void FunctionDifferentiator::collectNeeds(Instruction &I,
@@ -287,19 +297,26 @@ bool FunctionDifferentiator::plan() {
         CallKind Kind = classifyCall(*Call);
         if (Kind == CallKind::Differentiated) {
           Function *Callee = Call->getCalledFunction();
+          if (Call->isInlineAsm())
+            return fail(Call, "cannot differentiate inline assembly whose "
+                              "result carries a derivative");
+          if (Callee && Callee->isIntrinsic())
+            return fail(Call, "no derivative rule for the intrinsic '" +
+                                  Callee->getName() + "'");
           if (!Callee)
             return fail(Call, "cannot differentiate an indirect call whose "
                               "arguments or result carry derivatives");
           if (Callee->isDeclaration())
             return fail(Call,
                         "cannot differentiate a call to '" +
-                            Callee->getName() +
+                            displayName(Callee->getName()) +
                             "': it has no definition in this module and no "
                             "derivative rule",
                         /*MissingDefinition=*/true);
           if (Callee->isVarArg())
             return fail(Call, "cannot differentiate a call to the variadic "
-                              "function '" + Callee->getName() + "'");
+                              "function '" +
+                                  displayName(Callee->getName()) + "'");
         }
       }
       if (auto *Store = dyn_cast<StoreInst>(&I)) {

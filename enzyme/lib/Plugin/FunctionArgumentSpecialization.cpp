@@ -18,6 +18,7 @@
 #include "Plugin/DiffRequest.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Transforms/Utils/Cloning.h"
@@ -43,28 +44,50 @@ static Argument *functionParameterOf(CallBase &Request) {
       resolveFunctionValue(Request.getArgOperand(FnOperand)));
 }
 
+/// The actual argument a direct call passes for \p Param, if the call
+/// matches the callee's signature.
+static Value *actualArgument(CallBase &Site, Argument *Param) {
+  Function *Callee = Param->getParent();
+  if (Site.getCalledOperand() != Callee ||
+      Site.getFunctionType() != Callee->getFunctionType() ||
+      Param->getArgNo() >= Site.arg_size())
+    return nullptr;
+  return Site.getArgOperand(Param->getArgNo());
+}
+
 static bool specializeOnce(Module &M) {
-  SmallVector<Argument *, 4> Parameters;
+  // The parameters that requests take their function from, and, upwards,
+  // the parameters of callers that pass theirs on.
+  SetVector<Argument *> Parameters;
   for (Function &F : M) {
     if (!F.isDeclaration() || !requestModeOf(F.getName()))
       continue;
     for (User *U : F.users())
       if (auto *Call = dyn_cast<CallBase>(U))
         if (Argument *A = functionParameterOf(*Call))
-          if (!is_contained(Parameters, A))
-            Parameters.push_back(A);
+          Parameters.insert(A);
+  }
+  for (unsigned I = 0; I < Parameters.size(); ++I) {
+    Argument *Param = Parameters[I];
+    for (User *U : Param->getParent()->users())
+      if (auto *Site = dyn_cast<CallBase>(U))
+        if (Value *Actual = actualArgument(*Site, Param))
+          if (auto *Outer = dyn_cast_or_null<Argument>(
+                  resolveFunctionValue(Actual)))
+            Parameters.insert(Outer);
   }
 
   bool Changed = false;
+  SetVector<Function *> Specialized;
   for (Argument *Param : Parameters) {
     Function *Enclosing = Param->getParent();
     DenseMap<Function *, Function *> Clones;
     for (User *U : make_early_inc_range(Enclosing->users())) {
       auto *Site = dyn_cast<CallBase>(U);
-      if (!Site || Site->getCalledOperand() != Enclosing)
-        continue;
-      auto *Known = dyn_cast_or_null<Function>(
-          resolveFunctionValue(Site->getArgOperand(Param->getArgNo())));
+      Value *Actual = Site ? actualArgument(*Site, Param) : nullptr;
+      auto *Known =
+          Actual ? dyn_cast_or_null<Function>(resolveFunctionValue(Actual))
+                 : nullptr;
       if (!Known)
         continue;
       Function *&Clone = Clones[Known];
@@ -78,10 +101,13 @@ static bool specializeOnce(Module &M) {
       Site->setCalledFunction(Clone);
       Changed = true;
     }
-    // A template instance nobody calls any more goes, with its requests.
-    if (Enclosing->use_empty() && Enclosing->isDiscardableIfUnused())
-      Enclosing->eraseFromParent();
+    Specialized.insert(Enclosing);
   }
+  // A template instance nobody calls any more goes, with its requests.
+  // Erased last: several parameters may belong to one function.
+  for (Function *F : Specialized)
+    if (F->use_empty() && F->isDiscardableIfUnused())
+      F->eraseFromParent();
   return Changed;
 }
 

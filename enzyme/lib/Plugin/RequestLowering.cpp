@@ -95,49 +95,58 @@ static Value *convertGradients(IRBuilder<> &B, Value *Grads, Type *To,
     return nullptr;
   };
 
+  auto Mismatch = [&](const Twine &What) -> Value * {
+    reportError(Call, "__enzyme_autodiff is declared to return " + What +
+                          ", but the gradients of '" +
+                          displayName(Fn.getName()) + "' are " +
+                          Twine(Fields.size()) +
+                          " floating-point values; declare it to return "
+                          "a floating-point type (one active scalar) or a "
+                          "struct with one floating-point field per active "
+                          "argument");
+    return nullptr;
+  };
+
   if (To->isVoidTy())
     return nullptr;
   if (To->isFloatingPointTy()) {
-    if (Fields.size() > 1) {
-      reportError(Call,
-                  "__enzyme_autodiff is declared to return '" +
-                      Twine(To->isDoubleTy() ? "double" : "float") +
-                      "' but '" + Fn.getName() + "' has " +
-                      Twine(Fields.size()) +
-                      " active scalar arguments; declare it to return a "
-                      "struct with one field per active argument");
-      return nullptr;
-    }
+    if (Fields.size() > 1)
+      return Mismatch("'" + displayType(To) + "'");
     return Fields.empty() ? ConstantFP::get(To, 0.0) : Convert(Fields[0], To);
   }
   if (auto *VT = dyn_cast<FixedVectorType>(To)) {
     // A struct of two floats comes back as <2 x float> on x86-64.
+    if (!VT->getElementType()->isFloatingPointTy() ||
+        Fields.size() > VT->getNumElements())
+      return Mismatch("a vector of " + Twine(VT->getNumElements()) + " '" +
+                      displayType(VT->getElementType()) + "'");
     Value *Result = Constant::getNullValue(To);
-    for (unsigned I = 0; I < Fields.size() && I < VT->getNumElements(); ++I)
-      if (Value *V = Convert(Fields[I], VT->getElementType()))
-        Result = B.CreateInsertElement(Result, V, I);
+    for (unsigned I = 0; I < Fields.size(); ++I)
+      Result = B.CreateInsertElement(
+          Result, Convert(Fields[I], VT->getElementType()), I);
     return Result;
   }
   if (isa<StructType>(To) || isa<ArrayType>(To)) {
     unsigned N = isa<StructType>(To) ? cast<StructType>(To)->getNumElements()
                                      : cast<ArrayType>(To)->getNumElements();
+    if (Fields.size() > N)
+      return Mismatch("an aggregate of " + Twine(N) + " fields");
     Value *Result = Constant::getNullValue(To);
-    for (unsigned I = 0; I < Fields.size() && I < N; ++I) {
-      Type *ElemTy = isa<StructType>(To) ? cast<StructType>(To)->getElementType(I)
-                                         : cast<ArrayType>(To)->getElementType();
+    for (unsigned I = 0; I < Fields.size(); ++I) {
+      Type *ElemTy = isa<StructType>(To)
+                         ? cast<StructType>(To)->getElementType(I)
+                         : cast<ArrayType>(To)->getElementType();
       Value *V = Convert(Fields[I], ElemTy);
       if (!V)
-        break;
+        return Mismatch("a struct whose field " + Twine(I + 1) + " is '" +
+                        displayType(ElemTy) + "'");
       Result = B.CreateInsertValue(Result, V, I);
     }
-    if (Fields.size() > N)
-      reportError(Call,
-                  "__enzyme_autodiff's declared return type has " + Twine(N) +
-                      " fields but '" + Fn.getName() + "' has " +
-                      Twine(Fields.size()) + " active scalar arguments");
     return Result;
   }
-  return Constant::getNullValue(To);
+  if (Fields.empty())
+    return Constant::getNullValue(To);
+  return Mismatch("'" + displayType(To) + "'");
 }
 
 LoweringResult lowerReverseRequest(const DiffRequest &Request,
@@ -161,14 +170,18 @@ LoweringResult lowerReverseRequest(const DiffRequest &Request,
                                      MDString::get(Call.getContext(), Where)));
       return LoweringResult::Deferred;
     }
-    std::string Message = "cannot differentiate '" +
-                          Request.Fn->getName().str() + "': " + Failure.Message;
+    std::string Name = displayName(Request.Fn->getName());
+    std::string Message =
+        Request.Fn->isDeclaration()
+            ? "cannot differentiate '" + Name +
+                  "': it has no definition in this module"
+            : "cannot differentiate '" + Name + "': " + Failure.Message;
     if (Failure.MissingDefinition)
       Message += "; compile the file that defines it with -fenzyme and link "
                  "with -fenzyme, or give it a custom derivative "
                  "(__enzyme_register_gradient_NAME), or mark it inactive "
                  "(__enzyme_inactivefn)";
-    reportError(*Request.Call, Message, Failure.Offending);
+    reportError(*Request.Call, Message, Failure.OffendingLocation);
     return LoweringResult::Failed;
   }
 
@@ -193,6 +206,8 @@ LoweringResult lowerReverseRequest(const DiffRequest &Request,
   Type *Declared = Request.StructReturn ? Request.StructReturnType
                                         : Call.getType();
   Value *Result = convertGradients(B, GradsValue, Declared, *Request.Fn, Call);
+  if (!Result && !Declared->isVoidTy())
+    Result = PoisonValue::get(Declared); // A mismatch was reported.
   if (Request.StructReturn && Result)
     B.CreateStore(Result, Request.StructReturn);
   else if (!Call.getType()->isVoidTy())

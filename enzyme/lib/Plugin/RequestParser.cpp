@@ -21,6 +21,7 @@
 
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
@@ -53,12 +54,6 @@ std::optional<std::pair<Marker, StringRef>> markerOf(Value *V) {
                  .Case("enzyme_out", Marker::Out)
                  .Default(Marker::Unsupported);
   return std::make_pair(M, Name);
-}
-
-std::string typeName(Type *Ty) {
-  std::string S;
-  raw_string_ostream(S) << *Ty;
-  return S;
 }
 
 } // namespace
@@ -153,8 +148,8 @@ private:
   Value *coerce(Value *V, Type *Ty, unsigned Param);
   std::string describeParam(unsigned Param) const {
     return "parameter " + std::to_string(Param + 1) + " of '" +
-           Request.Fn->getName().str() + "' (" +
-           typeName(Request.Fn->getArg(Param)->getType()) + ")";
+           displayName(Request.Fn->getName()) + "' (" +
+           displayType(Request.Fn->getArg(Param)->getType()) + ")";
   }
 
   CallBase &Call;
@@ -177,7 +172,7 @@ bool Parser::parseFunction() {
                  "pointer computed at run time");
   if (Request.Fn->isVarArg())
     return error("cannot differentiate the variadic function '" +
-                 Request.Fn->getName() + "'");
+                 displayName(Request.Fn->getName()) + "'");
   return true;
 }
 
@@ -193,13 +188,19 @@ Value *Parser::coerce(Value *V, Type *Ty, unsigned Param) {
     return B.CreateSExtOrTrunc(V, Ty);
   if (From->isPointerTy() && Ty->isPointerTy())
     return B.CreatePointerBitCastOrAddrSpaceCast(V, Ty);
-  error("argument for " + describeParam(Param) + " has type '" +
-        typeName(From) + "'");
+  error("the argument for " + describeParam(Param) + " is a '" +
+        displayType(From) + "'");
   return nullptr;
 }
 
 bool Parser::parseParameter(unsigned Param) {
   Type *ParamTy = Request.Fn->getArg(Param)->getType();
+  if (Request.Fn->getArg(Param)->hasByValAttr())
+    return error("parameter " + Twine(Param + 1) + " of '" +
+                 displayName(Request.Fn->getName()) +
+                 "' is a struct passed by value, which cannot be "
+                 "differentiated yet; pass it by pointer (enzyme_dup or "
+                 "enzyme_const)");
   if (Next >= Call.arg_size())
     return error("too few arguments: no value for " + describeParam(Param));
   Value *V = Call.getArgOperand(Next);
@@ -217,6 +218,10 @@ bool Parser::parseParameter(unsigned Param) {
       return error(getActivityName(Act) + " must be followed by the value "
                    "for " + describeParam(Param));
     V = Call.getArgOperand(Next);
+    if (auto Second = markerOf(V))
+      return error(getActivityName(Act) + " must be followed by the value "
+                   "for " + describeParam(Param) + ", not by the marker '" +
+                   Second->second + "'");
   } else if (ParamTy->isPointerTy()) {
     Act = Activity::Dup;
   } else if (ParamTy->isFloatingPointTy()) {
@@ -264,8 +269,9 @@ std::optional<DiffRequest> Parser::parse() {
     if (!parseParameter(Param))
       return std::nullopt;
   if (Next != Call.arg_size()) {
-    error("too many arguments: '" + Request.Fn->getName() + "' has " +
-          Twine(Request.Fn->arg_size()) + " parameters");
+    unsigned N = Request.Fn->arg_size();
+    error("too many arguments: '" + displayName(Request.Fn->getName()) +
+          "' has " + Twine(N) + (N == 1 ? " parameter" : " parameters"));
     return std::nullopt;
   }
   return Request;
@@ -274,25 +280,18 @@ std::optional<DiffRequest> Parser::parse() {
 } // namespace
 
 SmallVector<DiffRequest, 4> collectRequests(Module &M) {
-  SmallVector<CallBase *, 4> Calls;
-  SmallVector<RequestMode, 4> Modes;
-  for (Function &F : M) {
-    if (!F.isDeclaration())
-      continue;
-    std::optional<RequestMode> Mode = requestModeOf(F.getName());
-    if (!Mode)
-      continue;
-    for (User *U : F.users())
-      if (auto *Call = dyn_cast<CallBase>(U);
-          Call && Call->getCalledOperand() == &F) {
-        Calls.push_back(Call);
-        Modes.push_back(*Mode);
-      }
-  }
+  // In module order, so errors come out in source order.
   SmallVector<DiffRequest, 4> Requests;
-  for (auto [Call, Mode] : zip(Calls, Modes))
-    if (std::optional<DiffRequest> R = Parser(*Call, Mode).parse())
-      Requests.push_back(std::move(*R));
+  for (Function &F : M)
+    for (Instruction &I : instructions(F)) {
+      auto *Call = dyn_cast<CallBase>(&I);
+      Function *Callee = Call ? Call->getCalledFunction() : nullptr;
+      if (!Callee || !Callee->isDeclaration())
+        continue;
+      if (std::optional<RequestMode> Mode = requestModeOf(Callee->getName()))
+        if (std::optional<DiffRequest> R = Parser(*Call, *Mode).parse())
+          Requests.push_back(std::move(*R));
+    }
   return Requests;
 }
 

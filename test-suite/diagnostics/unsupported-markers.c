@@ -1,0 +1,35 @@
+// Markers of other modes (enzyme_width for vector mode, the split-mode
+// markers, enzyme_primal_return) and unknown enzyme_* globals are errors at
+// the call naming the marker, not silently taken as values.
+//
+// RUN: not %clang_enzyme -fenzyme -O0 -g -c %s -o %t.o 2>&1 | FileCheck %s %{no-crash} --implicit-check-not=error:
+// RUN: not %clang_enzyme -fenzyme -O0 -c %s -o %t.o 2>&1 | FileCheck %s %{no-crash} --implicit-check-not=error:
+// RUN: not %clang_enzyme -fenzyme -O2 -g -c %s -o %t.o 2>&1 | FileCheck %s %{no-crash} --implicit-check-not=error:
+// RUN: not %clang_enzyme -fenzyme -O2 -c %s -o %t.o 2>&1 | FileCheck %s %{no-crash} --implicit-check-not=error:
+// RUN: not %clang_enzyme -fenzyme -O0 -g -DMARKER=enzyme_primal_return -c %s -o %t.o 2>&1 | FileCheck %s --check-prefix=RETURN %{no-crash} --implicit-check-not=error:
+// RUN: not %clang_enzyme -fenzyme -O2 -DMARKER=enzyme_allocated -c %s -o %t.o 2>&1 | FileCheck %s --check-prefix=ALLOCATED %{no-crash} --implicit-check-not=error:
+// RUN: not %clang_enzyme -fenzyme -O0 -DMARKER=enzyme_tape -c %s -o %t.o 2>&1 | FileCheck %s --check-prefix=TAPE %{no-crash} --implicit-check-not=error:
+// RUN: not %clang_enzyme -fenzyme -O2 -g -DMARKER=enzyme_vectorized -c %s -o %t.o 2>&1 | FileCheck %s --check-prefix=UNKNOWN %{no-crash} --implicit-check-not=error:
+// Without -g the driver still compiles with line tables for the engine's
+// errors (and strips them afterwards), so the location is the same.
+
+extern int enzyme_width, enzyme_primal_return, enzyme_allocated, enzyme_tape;
+extern int enzyme_vectorized;
+double __enzyme_autodiff(void *, ...);
+
+double square(double x) { return x * x; }
+
+#ifndef MARKER
+double vector_mode(double x, double dx1, double dx2) {
+  // CHECK: {{.*}}unsupported-markers.c:[[@LINE+1]]:10: error: __enzyme_autodiff: the marker 'enzyme_width' is not supported here
+  return __enzyme_autodiff((void *)square, enzyme_width, 2, x);
+}
+#else
+double other_marker(double x) {
+  // RETURN: {{.*}}unsupported-markers.c:[[@LINE+4]]:10: error: __enzyme_autodiff: the marker 'enzyme_primal_return' is not supported here
+  // ALLOCATED: {{.*}}unsupported-markers.c:[[@LINE+3]]:10: error: __enzyme_autodiff: the marker 'enzyme_allocated' is not supported here
+  // TAPE: {{.*}}unsupported-markers.c:[[@LINE+2]]:10: error: __enzyme_autodiff: the marker 'enzyme_tape' is not supported here
+  // UNKNOWN: {{.*}}unsupported-markers.c:[[@LINE+1]]:10: error: __enzyme_autodiff: the marker 'enzyme_vectorized' is not supported here
+  return __enzyme_autodiff((void *)square, MARKER, x);
+}
+#endif

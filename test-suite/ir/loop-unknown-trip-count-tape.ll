@@ -1,0 +1,60 @@
+; A loop whose trip count is only known at run time (x^n by repeated
+; multiplication): every iteration of the augmented forward pass pushes the
+; loop-carried value and the header's predecessor index, growing the tape
+; through enzyme.tape.grow (realloc) when it is full; the reverse pass runs a
+; loop that pops one record per iteration until the index says it came from
+; the entry.
+; RUN: %opt_enzyme -passes=enzyme -S %s | FileCheck %s
+
+target triple = "x86_64-unknown-linux-gnu"
+
+declare double @__enzyme_autodiff(ptr, ...)
+
+define double @f(double %x, i64 %n) {
+entry:
+  br label %loop
+
+loop:
+  %i = phi i64 [ 0, %entry ], [ %i.next, %loop ]
+  %s = phi double [ 1.0, %entry ], [ %s.next, %loop ]
+  %s.next = fmul double %s, %x
+  %i.next = add i64 %i, 1
+  %done = icmp eq i64 %i.next, %n
+  br i1 %done, label %exit, label %loop
+
+exit:
+  ret double %s.next
+}
+
+define double @test(double %x, i64 %n) {
+  %g = call double (ptr, ...) @__enzyme_autodiff(ptr @f, double %x, i64 %n)
+  ret double %g
+}
+
+; The loop body of the augmented forward pass grows the tape when needed and
+; pushes %s (16 bytes a record: the i32 index and the double).
+; CHECK-LABEL: define internal double @f.aug(
+; CHECK:       loop:
+; CHECK:         %s = phi double
+; CHECK:         [[NEW:%tape.newsize[0-9]*]] = add {{.*}}i64 {{%.*}}, 16
+; CHECK:         br i1 {{%.*}}, label %[[GROW:tape.grow[0-9]*]], label %[[PUSH:tape.push[0-9]*]]
+; CHECK:       [[GROW]]:
+; CHECK-NEXT:    call void @enzyme.tape.grow(ptr {{.*}}, i64 [[NEW]])
+; CHECK:       [[PUSH]]:
+; CHECK:         store double %s, ptr
+; CHECK:         br i1 %done, label %exit, label %loop
+
+; The reverse loop pops a 16-byte record per iteration.
+; CHECK-LABEL: define internal { double } @f.rev(
+; CHECK-SAME:    double [[X:%[0-9]+]], i64 {{%[0-9]+}}, double [[DRET:%[0-9]+]], ptr
+; CHECK:       loop.rev:
+; CHECK:         [[POPPED:%tape.newsize[0-9]*]] = add nsw i64 {{%.*}}, -16
+; CHECK:         [[IDX:%[0-9]+]] = load i32, ptr
+; CHECK:         [[S:%[0-9]+]] = load double, ptr
+; CHECK:         fmul double {{%.*}}, [[S]]
+; CHECK:         br i1 {{%.*}}, label %return, label %loop.rev
+
+; The cold path reallocates the tape's buffer.
+; CHECK-LABEL: define internal void @enzyme.tape.grow(
+; CHECK:         call ptr @realloc(
+; CHECK-LABEL: {{^}}define

@@ -1,0 +1,32 @@
+; fmin(x, y): the adjoint goes to x when x < y, otherwise to y (partials (x<y) and 1-(x<y)).
+; RUN: %opt_enzyme -passes=enzyme -S %s | FileCheck %s
+
+target triple = "x86_64-unknown-linux-gnu"
+
+declare { double, double } @__enzyme_autodiff(ptr, ...)
+declare double @fmin(double, double)
+
+define double @f(double %x, double %y) {
+  %r = call double @fmin(double %x, double %y)
+  ret double %r
+}
+
+define { double, double } @test(double %x, double %y) {
+  %g = call { double, double } (ptr, ...) @__enzyme_autodiff(ptr @f, double %x, double %y)
+  ret { double, double } %g
+}
+
+; CHECK-LABEL: define { double, double } @test(
+; CHECK-NOT:     call {{.*}}@__enzyme_autodiff
+; CHECK:         call { double, double } @f.grad(double %x, double %y)
+; CHECK-NOT:     call {{.*}}@__enzyme_autodiff
+
+; CHECK-LABEL: define internal { double, double } @f.rev(
+; CHECK-SAME:    double [[X:%[0-9]+]], double [[Y:%[0-9]+]], double [[DRET:%[0-9]+]], ptr
+; CHECK:         [[LT:%[0-9]+]] = fcmp olt double [[X]], [[Y]]
+; CHECK:         [[PX:%[0-9]+]] = uitofp i1 [[LT]] to double
+; CHECK:         fmul double [[PX]], [[DRET]]
+; CHECK:         [[PY:%[0-9]+]] = fsub double 1.000000e+00, [[PX]]
+; CHECK:         fmul double [[PY]], [[DRET]]
+; CHECK:         ret { double, double }
+; CHECK-LABEL: {{^}}define

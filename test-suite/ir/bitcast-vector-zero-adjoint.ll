@@ -2,7 +2,6 @@
 ; nothing flows into the vector's adjoint, so x's gradient must be exactly
 ; s * seed.
 ;
-; XFAIL: *
 ; BUG: adjoints start at -0.0 (ReversePass.cpp, zeroAdjoint) and the BitCast
 ; rule converts the vector's untouched adjoint <-0.0f, -0.0f> back with a
 ; bitcast, which as a double is 0x8000000080000000 (about -1.06e-314), not

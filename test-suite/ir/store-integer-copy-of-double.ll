@@ -3,8 +3,7 @@
 ; bit-for-bit, then f = (*out)^2. The adjoint must move from the shadow of
 ; out to the shadow of in: din += 2*v*seed, dout left zero.
 ;
-; XFAIL: *
-; BUG: the store rule (ReversePass.cpp, reverseInstruction, StoreInst) skips
+; Regression test: the store rule (ReversePass.cpp, reverseInstruction, StoreInst) skips
 ; stores whose value type is not floating point, and nothing else accounts
 ; for the integer load/store pair, so f.rev accumulates 2*v*seed into dout
 ; and never touches din: the gradient with respect to `in` is silently 0

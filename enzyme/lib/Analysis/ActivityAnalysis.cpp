@@ -97,6 +97,22 @@ void ActivityAnalysis::propagate(Function &F) {
         if (AnyShadowed)
           Changed |= markShadowed(&I);
       }
+      // Reinterpreting the bits of a float as other floats (double as
+      // <2 x float>) has no derivative; only same-element bitcasts carry one.
+      if (auto *Cast = dyn_cast<BitCastInst>(&I)) {
+        // Optimised code copies a double as an i64 and reinterprets it: a
+        // float read from shadowed memory as an integer is still active.
+        auto *Load = dyn_cast<LoadInst>(Cast->getOperand(0));
+        if (Load && Load->getType()->isIntegerTy() &&
+            isShadowed(Load->getPointerOperand()) &&
+            Cast->getDestTy()->isFloatingPointTy()) {
+          Changed |= markActive(Cast);
+          continue;
+        }
+        if (Cast->getSrcTy()->getScalarType() !=
+            Cast->getDestTy()->getScalarType())
+          continue;
+      }
       if (AnyActive)
         Changed |= markActive(&I);
     }

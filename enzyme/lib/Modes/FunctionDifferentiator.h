@@ -82,6 +82,10 @@ private:
     Differentiated,
   };
   CallKind classifyCall(llvm::CallBase &Call) const;
+  /// For `store iN (load iN p), q` between shadowed memory holding
+  /// floating-point data (as optimised code copies a double), the element
+  /// type; nullptr for any other store.
+  llvm::Type *integerCopyElementType(llvm::StoreInst &Store) const;
   bool fail(const llvm::Instruction *I, const llvm::Twine &Message,
             bool MissingDefinition = false);
 

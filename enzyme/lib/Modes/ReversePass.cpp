@@ -22,6 +22,7 @@
 #include "Modes/FunctionDifferentiator.h"
 
 #include "Analysis/KnownFunctions.h"
+#include "Analysis/MemoryTypes.h"
 #include "Rules/MathRules.h"
 
 #include "llvm/Analysis/ValueTracking.h"
@@ -171,23 +172,11 @@ static Function *getMemcpyAdjoint(Module &M, Type *ElemTy) {
   return F;
 }
 
-/// The floating-point type of the elements a memory transfer copies, from
-/// the loads and stores of its operands; double when nothing says.
+/// The floating-point type of the elements a memory transfer copies;
+/// double when nothing says.
 static Type *copiedElementType(MemTransferInst &Mem) {
-  for (Value *Ptr : {Mem.getDest(), Mem.getSource()}) {
-    Value *Base = getUnderlyingObject(Ptr);
-    for (User *U : Base->users()) {
-      Type *Ty = nullptr;
-      if (auto *L = dyn_cast<LoadInst>(U))
-        Ty = L->getType();
-      else if (auto *S = dyn_cast<StoreInst>(U))
-        Ty = S->getValueOperand()->getType();
-      else if (auto *GEP = dyn_cast<GetElementPtrInst>(U))
-        Ty = GEP->getResultElementType();
-      if (Ty && Ty->isFloatingPointTy())
-        return Ty;
-    }
-  }
+  if (Type *Ty = inferFloatElementType(Mem.getDest(), Mem.getSource(), &Mem))
+    return Ty;
   return Type::getDoubleTy(Mem.getContext());
 }
 
@@ -308,6 +297,26 @@ bool FunctionDifferentiator::reverseInstruction(Instruction &I,
   if (auto *Call = dyn_cast<CallBase>(&I))
     return reverseCall(*Call, B);
   if (auto *Store = dyn_cast<StoreInst>(&I)) {
+    if (Type *ElemTy = integerCopyElementType(*Store)) {
+      // An integer copy of floating-point data: the adjoint moves from the
+      // destination back to the source, as for memcpy.
+      auto *Load = cast<LoadInst>(Store->getValueOperand());
+      const DataLayout &DL = Prep.getDataLayout();
+      uint64_t Count = DL.getTypeStoreSize(Load->getType()) /
+                       DL.getTypeStoreSize(ElemTy);
+      Value *Dst = shadow(Store->getPointerOperand());
+      Value *Src = shadow(Load->getPointerOperand());
+      for (uint64_t E = 0; E < Count; ++E) {
+        Value *DstE = B.CreateConstInBoundsGEP1_64(ElemTy, Dst, E);
+        Value *SrcE = B.CreateConstInBoundsGEP1_64(ElemTy, Src, E);
+        Value *D = B.CreateAlignedLoad(ElemTy, DstE, Store->getAlign());
+        B.CreateAlignedStore(Constant::getNullValue(ElemTy), DstE,
+                             Store->getAlign());
+        Value *Old = B.CreateAlignedLoad(ElemTy, SrcE, Load->getAlign());
+        B.CreateAlignedStore(B.CreateFAdd(Old, D), SrcE, Load->getAlign());
+      }
+      return true;
+    }
     Value *Val = Store->getValueOperand();
     if (!Activity.isShadowed(Store->getPointerOperand()) ||
         !isDifferentiableType(Val->getType()))
@@ -367,8 +376,15 @@ bool FunctionDifferentiator::reverseInstruction(Instruction &I,
     addAdjoint(Op(0), B.CreateFPCast(D, Op(0)->getType()), B);
     return true;
   case Instruction::BitCast:
-    if (isDifferentiableType(Op(0)->getType()))
+    if (isDifferentiableType(Op(0)->getType())) {
       addAdjoint(Op(0), B.CreateBitCast(D, Op(0)->getType()), B);
+    } else if (auto *Load = dyn_cast<LoadInst>(Op(0))) {
+      // A float read as an integer and reinterpreted: the adjoint goes to
+      // the memory it was read from, as for a load of the float.
+      Value *Ptr = shadow(Load->getPointerOperand());
+      Value *Old = B.CreateAlignedLoad(I.getType(), Ptr, Load->getAlign());
+      B.CreateAlignedStore(addAdjoints(B, Old, D), Ptr, Load->getAlign());
+    }
     return true;
   case Instruction::Freeze:
     addAdjoint(Op(0), D, B);

@@ -16,6 +16,7 @@
 #include "Modes/FunctionDifferentiator.h"
 
 #include "Analysis/KnownFunctions.h"
+#include "Analysis/MemoryTypes.h"
 #include "Core/Diagnostics.h"
 #include "Rules/MathRules.h"
 
@@ -128,6 +129,11 @@ void FunctionDifferentiator::collectNeeds(Instruction &I,
     if (IsActive(I.getOperand(1)))
       Needs.push_back(primalOf(I.getOperand(0)));
     return;
+  case Instruction::BitCast:
+    if (auto *Load = dyn_cast<LoadInst>(I.getOperand(0)))
+      if (IsActive(&I) && !isDifferentiableType(Load->getType()))
+        Needs.push_back(shadowOf(Load->getPointerOperand()));
+    return;
   case Instruction::Select:
     if (IsActive(&I))
       Needs.push_back(primalOf(I.getOperand(0)));
@@ -138,6 +144,12 @@ void FunctionDifferentiator::collectNeeds(Instruction &I,
     return;
   case Instruction::Store: {
     auto &Store = cast<StoreInst>(I);
+    if (integerCopyElementType(Store)) {
+      Needs.push_back(shadowOf(Store.getPointerOperand()));
+      Needs.push_back(shadowOf(
+          cast<LoadInst>(Store.getValueOperand())->getPointerOperand()));
+      return;
+    }
     if (Activity.isShadowed(Store.getPointerOperand()) &&
         isDifferentiableType(Store.getValueOperand()->getType()))
       Needs.push_back(shadowOf(Store.getPointerOperand()));
@@ -203,6 +215,21 @@ void FunctionDifferentiator::collectNeeds(Instruction &I,
     }
     return;
   }
+}
+
+Type *FunctionDifferentiator::integerCopyElementType(StoreInst &Store) const {
+  auto *Load = dyn_cast<LoadInst>(Store.getValueOperand());
+  if (!Load || !Load->getType()->isIntegerTy() ||
+      !Activity.isShadowed(Store.getPointerOperand()) ||
+      !Activity.isShadowed(Load->getPointerOperand()))
+    return nullptr;
+  Type *ElemTy = inferFloatElementType(Store.getPointerOperand(),
+                                       Load->getPointerOperand(), Load);
+  const DataLayout &DL = Prep.getDataLayout();
+  if (!ElemTy || DL.getTypeStoreSize(Load->getType()) %
+                         DL.getTypeStoreSize(ElemTy) != 0)
+    return nullptr;
+  return ElemTy;
 }
 
 bool FunctionDifferentiator::isRecomputable(NeededValue V) const {

@@ -80,9 +80,8 @@ Expected<CommandLineScan> scanCommandLine(ArrayRef<std::string> Args) {
   // the options it understands, so missing values are not an error here.
   const opt::OptTable &Table = clang::driver::getDriverOptTable();
   unsigned MissingIndex = 0, MissingCount = 0;
-  opt::InputArgList Parsed =
-      Table.ParseArgs(Raw, MissingIndex, MissingCount,
-                      opt::Visibility(options::ClangOption));
+  opt::InputArgList Parsed = Table.ParseArgs(
+      Raw, MissingIndex, MissingCount, opt::Visibility(options::ClangOption));
 
   // The language of `-x` applies to the inputs after it, until the next
   // `-x`; `-x none` goes back to deciding by file extension.

@@ -67,7 +67,8 @@ struct CommandLineScan {
 
 /// Scans \p Args (response files already expanded, no argv[0]). Fails on
 /// `-fenzyme-*` options the driver does not know.
-llvm::Expected<CommandLineScan> scanCommandLine(llvm::ArrayRef<std::string> Args);
+llvm::Expected<CommandLineScan>
+scanCommandLine(llvm::ArrayRef<std::string> Args);
 
 } // namespace enzyme::driver
 

@@ -76,9 +76,9 @@ Error Driver::addEnzymeArguments(const CommandLineScan &Scan,
                                  const std::string &Clang,
                                  ClangCommand &Command) const {
   std::string PluginName = "ClangEnzyme" + std::string(PluginVersionSuffix);
-  Expected<std::string> Plugin = Scan.PluginOverride
-                                     ? Expected<std::string>(*Scan.PluginOverride)
-                                     : Tools.findPlugin(PluginName);
+  Expected<std::string> Plugin =
+      Scan.PluginOverride ? Expected<std::string>(*Scan.PluginOverride)
+                          : Tools.findPlugin(PluginName);
   if (!Plugin)
     return Plugin.takeError();
   if (Scan.PluginOverride && !sys::fs::exists(*Plugin))
@@ -93,14 +93,14 @@ Error Driver::addEnzymeArguments(const CommandLineScan &Scan,
   Command.Before.insert(Command.Before.end(),
                         {"-Xclang", "-load", "-Xclang", *Plugin});
   // After the user's own include paths, so a project can shadow the headers.
-  Command.Before.insert(Command.Before.end(), {"-idirafter", Tools.includeDir()});
+  Command.Before.insert(Command.Before.end(),
+                        {"-idirafter", Tools.includeDir()});
   // Line tables give the engine's errors their source location; when the
   // user did not ask for debug information, the plugin strips them again
   // after its compile-time run, so objects are unchanged.
   if (!Scan.WantsDebugInfo && Scan.NumSourceInputs != 0)
-    Command.Before.insert(Command.Before.end(),
-                          {"-gline-tables-only", "-mllvm",
-                           "-enzyme-strip-debug-info"});
+    Command.Before.insert(Command.Before.end(), {"-gline-tables-only", "-mllvm",
+                                                 "-enzyme-strip-debug-info"});
   if (Scan.TracePipeline)
     Command.Environment.emplace_back("ENZYME_TRACE_PIPELINE", "1");
 

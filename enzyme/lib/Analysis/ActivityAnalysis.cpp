@@ -85,12 +85,10 @@ void ActivityAnalysis::propagate(Function &F) {
           Changed |= markActive(Call) | markShadowed(Call);
         continue;
       }
-      bool AnyActive = any_of(I.operands(), [&](const Use &U) {
-        return isActive(U.get());
-      });
-      bool AnyShadowed = any_of(I.operands(), [&](const Use &U) {
-        return isShadowed(U.get());
-      });
+      bool AnyActive =
+          any_of(I.operands(), [&](const Use &U) { return isActive(U.get()); });
+      bool AnyShadowed = any_of(
+          I.operands(), [&](const Use &U) { return isShadowed(U.get()); });
       if (isa<PHINode>(I) || isa<SelectInst>(I) || isa<GetElementPtrInst>(I) ||
           isa<CastInst>(I) || isa<ExtractValueInst>(I) ||
           isa<InsertValueInst>(I) || isa<FreezeInst>(I)) {

@@ -22,10 +22,16 @@ static StringRef calleeName(const CallBase &Call) {
 }
 
 bool isAllocationCall(const CallBase &Call) {
-  static const StringSet<> Names = {
-      "malloc", "calloc", "realloc", "aligned_alloc",
-      "_Znwm",  "_Znam",  "_ZnwmRKSt9nothrow_t", "_ZnamRKSt9nothrow_t",
-      "_ZnwmSt11align_val_t", "_ZnamSt11align_val_t"};
+  static const StringSet<> Names = {"malloc",
+                                    "calloc",
+                                    "realloc",
+                                    "aligned_alloc",
+                                    "_Znwm",
+                                    "_Znam",
+                                    "_ZnwmRKSt9nothrow_t",
+                                    "_ZnamRKSt9nothrow_t",
+                                    "_ZnwmSt11align_val_t",
+                                    "_ZnamSt11align_val_t"};
   return Names.contains(calleeName(Call));
 }
 
@@ -34,10 +40,15 @@ bool isReallocCall(const CallBase &Call) {
 }
 
 bool isDeallocationCall(const CallBase &Call) {
-  static const StringSet<> Names = {
-      "free",    "_ZdlPv",  "_ZdaPv", "_ZdlPvm", "_ZdaPvm",
-      "_ZdlPvSt11align_val_t", "_ZdaPvSt11align_val_t",
-      "_ZdlPvmSt11align_val_t", "_ZdaPvmSt11align_val_t"};
+  static const StringSet<> Names = {"free",
+                                    "_ZdlPv",
+                                    "_ZdaPv",
+                                    "_ZdlPvm",
+                                    "_ZdaPvm",
+                                    "_ZdlPvSt11align_val_t",
+                                    "_ZdaPvSt11align_val_t",
+                                    "_ZdlPvmSt11align_val_t",
+                                    "_ZdaPvmSt11align_val_t"};
   return Names.contains(calleeName(Call));
 }
 
@@ -66,13 +77,36 @@ bool isInactiveCall(const CallBase &Call) {
       return false;
     }
   }
-  static const StringSet<> Names = {
-      "printf", "fprintf", "puts", "fputs", "putchar", "fputc", "fflush",
-      "sprintf", "snprintf", "vprintf", "vfprintf", "fwrite", "perror",
-      "abort", "exit", "_exit", "clock", "time", "gettimeofday",
-      "clock_gettime", "__cxa_guard_acquire", "__cxa_guard_release",
-      "__assert_fail", "__cxa_throw", "__cxa_allocate_exception", "rand",
-      "srand", "strlen", "strcmp", "strncmp"};
+  static const StringSet<> Names = {"printf",
+                                    "fprintf",
+                                    "puts",
+                                    "fputs",
+                                    "putchar",
+                                    "fputc",
+                                    "fflush",
+                                    "sprintf",
+                                    "snprintf",
+                                    "vprintf",
+                                    "vfprintf",
+                                    "fwrite",
+                                    "perror",
+                                    "abort",
+                                    "exit",
+                                    "_exit",
+                                    "clock",
+                                    "time",
+                                    "gettimeofday",
+                                    "clock_gettime",
+                                    "__cxa_guard_acquire",
+                                    "__cxa_guard_release",
+                                    "__assert_fail",
+                                    "__cxa_throw",
+                                    "__cxa_allocate_exception",
+                                    "rand",
+                                    "srand",
+                                    "strlen",
+                                    "strcmp",
+                                    "strncmp"};
   if (Names.contains(calleeName(Call)))
     return true;
   if (const Function *F = Call.getCalledFunction())

@@ -1,4 +1,5 @@
-//===- Activity.h - How an argument takes part in differentiation -*- C++ -*-===//
+//===- Activity.h - How an argument takes part in differentiation -*- C++
+//-*-===//
 //
 // Part of the Enzyme toolchain.
 //

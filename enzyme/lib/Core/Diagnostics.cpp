@@ -6,13 +6,13 @@
 
 #include "Core/Diagnostics.h"
 
+#include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/DiagnosticPrinter.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/Instruction.h"
 #include "llvm/IR/LLVMContext.h"
-#include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/raw_ostream.h"
 

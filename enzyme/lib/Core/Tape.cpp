@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Core/Tape.h"
+#include "Core/LibcCalls.h"
 
 #include "llvm/IR/Module.h"
 #include "llvm/Support/MathExtras.h"
@@ -19,10 +20,10 @@ TapeBuilder::TapeBuilder(Module &M) : M(M) {
   LLVMContext &Ctx = M.getContext();
   TapeTy = StructType::getTypeByName(Ctx, "enzyme.tape");
   if (!TapeTy)
-    TapeTy = StructType::create(
-        Ctx, {PointerType::getUnqual(Ctx), Type::getInt64Ty(Ctx),
-              Type::getInt64Ty(Ctx)},
-        "enzyme.tape");
+    TapeTy = StructType::create(Ctx,
+                                {PointerType::getUnqual(Ctx),
+                                 Type::getInt64Ty(Ctx), Type::getInt64Ty(Ctx)},
+                                "enzyme.tape");
 }
 
 uint64_t TapeBuilder::slotSize(Type *Ty) const {
@@ -38,10 +39,7 @@ Value *TapeBuilder::createTape(IRBuilder<> &B) const {
 }
 
 void TapeBuilder::destroyTape(IRBuilder<> &B, Value *Tape) const {
-  Value *Data = B.CreateLoad(B.getPtrTy(), B.CreateStructGEP(TapeTy, Tape, 0));
-  FunctionCallee Free = M.getOrInsertFunction(
-      "free", FunctionType::get(B.getVoidTy(), {B.getPtrTy()}, false));
-  B.CreateCall(Free, {Data});
+  emitFree(B, B.CreateLoad(B.getPtrTy(), B.CreateStructGEP(TapeTy, Tape, 0)));
 }
 
 /// `void enzyme.tape.grow(ptr tape, i64 needed)`: the cold path of a push,
@@ -52,10 +50,9 @@ Function *TapeBuilder::getOrCreateGrowFunction() const {
   LLVMContext &Ctx = M.getContext();
   Type *I64 = Type::getInt64Ty(Ctx);
   Type *Ptr = PointerType::getUnqual(Ctx);
-  auto *F = Function::Create(FunctionType::get(Type::getVoidTy(Ctx),
-                                               {Ptr, I64}, false),
-                             GlobalValue::InternalLinkage, "enzyme.tape.grow",
-                             M);
+  auto *F = Function::Create(
+      FunctionType::get(Type::getVoidTy(Ctx), {Ptr, I64}, false),
+      GlobalValue::InternalLinkage, "enzyme.tape.grow", M);
   F->addFnAttr(Attribute::NoInline);
   F->addFnAttr(Attribute::Cold);
   F->addFnAttr(Attribute::NoUnwind);
@@ -68,10 +65,7 @@ Function *TapeBuilder::getOrCreateGrowFunction() const {
   Value *NewCap = B.CreateBinaryIntrinsic(Intrinsic::umax, Doubled, Needed);
   NewCap = B.CreateBinaryIntrinsic(Intrinsic::umax, NewCap,
                                    B.getInt64(InitialCapacity));
-  FunctionCallee Realloc = M.getOrInsertFunction(
-      "realloc", FunctionType::get(Ptr, {Ptr, I64}, false));
-  Value *NewData =
-      B.CreateCall(Realloc, {B.CreateLoad(Ptr, DataPtr), NewCap});
+  Value *NewData = emitRealloc(B, B.CreateLoad(Ptr, DataPtr), NewCap);
   B.CreateStore(NewData, DataPtr);
   B.CreateStore(NewCap, CapPtr);
   B.CreateRetVoid();
@@ -89,8 +83,8 @@ void TapeBuilder::push(IRBuilder<> &B, Value *Tape,
   Type *I64 = B.getInt64Ty();
   Value *SizePtr = B.CreateStructGEP(TapeTy, Tape, 1);
   Value *Size = B.CreateLoad(I64, SizePtr, "tape.size");
-  Value *NewSize = B.CreateAdd(Size, B.getInt64(Bytes), "tape.newsize", true,
-                               true);
+  Value *NewSize =
+      B.CreateAdd(Size, B.getInt64(Bytes), "tape.newsize", true, true);
   Value *Cap = B.CreateLoad(I64, B.CreateStructGEP(TapeTy, Tape, 2));
   Value *Full = B.CreateICmpUGT(NewSize, Cap);
 
@@ -98,8 +92,8 @@ void TapeBuilder::push(IRBuilder<> &B, Value *Tape,
   // be before the block's terminator) and branch around the call.
   BasicBlock *Cur = B.GetInsertBlock();
   BasicBlock *Cont = Cur->splitBasicBlock(B.GetInsertPoint(), "tape.push");
-  BasicBlock *GrowBB = BasicBlock::Create(B.getContext(), "tape.grow",
-                                          Cur->getParent(), Cont);
+  BasicBlock *GrowBB =
+      BasicBlock::Create(B.getContext(), "tape.grow", Cur->getParent(), Cont);
   Cur->getTerminator()->eraseFromParent();
   B.SetInsertPoint(Cur);
   B.CreateCondBr(Full, GrowBB, Cont);
@@ -130,8 +124,8 @@ SmallVector<Value *, 8> TapeBuilder::pop(IRBuilder<> &B, Value *Tape,
   Type *I64 = B.getInt64Ty();
   Value *SizePtr = B.CreateStructGEP(TapeTy, Tape, 1);
   Value *Size = B.CreateLoad(I64, SizePtr, "tape.size");
-  Value *NewSize = B.CreateSub(Size, B.getInt64(Bytes), "tape.newsize", true,
-                               true);
+  Value *NewSize =
+      B.CreateSub(Size, B.getInt64(Bytes), "tape.newsize", true, true);
   B.CreateStore(NewSize, SizePtr);
   Value *Data = B.CreateLoad(B.getPtrTy(), B.CreateStructGEP(TapeTy, Tape, 0));
   Value *Slot = B.CreateInBoundsGEP(B.getInt8Ty(), Data, NewSize);

@@ -17,6 +17,7 @@
 
 #include "Analysis/KnownFunctions.h"
 #include "Core/Diagnostics.h"
+#include "Core/LibcCalls.h"
 
 #include "llvm/ADT/PostOrderIterator.h"
 #include "llvm/IR/CFG.h"
@@ -47,23 +48,9 @@ Value *FunctionDifferentiator::augmentedShadow(Value *V) {
   return Constant::getNullValue(V->getType());
 }
 
-static FunctionCallee getAllocator(Module &M, StringRef Name) {
-  LLVMContext &Ctx = M.getContext();
-  Type *Ptr = PointerType::getUnqual(Ctx);
-  Type *I64 = Type::getInt64Ty(Ctx);
-  if (Name == "calloc")
-    return M.getOrInsertFunction("calloc",
-                                 FunctionType::get(Ptr, {I64, I64}, false));
-  return M.getOrInsertFunction("free", FunctionType::get(Type::getVoidTy(Ctx),
-                                                         {Ptr}, false));
-}
-
 /// A zeroed shadow allocation of \p Bytes bytes.
 static Value *createZeroedShadowMemory(IRBuilder<> &B, Value *Bytes) {
-  Module &M = *B.GetInsertBlock()->getModule();
-  Value *Size = B.CreateZExtOrTrunc(Bytes, B.getInt64Ty());
-  return B.CreateCall(getAllocator(M, "calloc"), {B.getInt64(1), Size},
-                      "shadow.mem");
+  return emitCalloc(B, B.getInt64(1), Bytes, "shadow.mem");
 }
 
 /// `ptr enzyme.shadow.realloc(ptr old, i64 n)`: a new zeroed shadow of n
@@ -81,9 +68,7 @@ static Function *getShadowRealloc(Module &M) {
   IRBuilder<> B(BasicBlock::Create(Ctx, "entry", F));
   Value *Old = F->getArg(0), *Size = F->getArg(1);
   Value *New = createZeroedShadowMemory(B, Size);
-  FunctionCallee Usable = M.getOrInsertFunction(
-      "malloc_usable_size", FunctionType::get(I64, {Ptr}, false));
-  Value *OldSize = B.CreateCall(Usable, {Old});
+  Value *OldSize = emitMallocUsableSize(B, Old);
   Value *Copy = B.CreateBinaryIntrinsic(Intrinsic::umin, OldSize, Size);
   B.CreateMemCpy(New, MaybeAlign(), Old, MaybeAlign(), Copy);
   B.CreateRet(New);
@@ -99,8 +84,8 @@ Value *FunctionDifferentiator::createShadow(Instruction &I, IRBuilder<> &B) {
     Value *Bytes = B.getInt64(
         DL.getTypeAllocSize(Alloca->getAllocatedType()).getFixedValue());
     if (Alloca->isArrayAllocation())
-      Bytes = B.CreateMul(Bytes, B.CreateZExtOrTrunc(
-                                     cast<AllocaInst>(AugI)->getArraySize(),
+      Bytes = B.CreateMul(
+          Bytes, B.CreateZExtOrTrunc(cast<AllocaInst>(AugI)->getArraySize(),
                                      B.getInt64Ty()));
     return createZeroedShadowMemory(B, Bytes);
   }
@@ -110,15 +95,14 @@ Value *FunctionDifferentiator::createShadow(Instruction &I, IRBuilder<> &B) {
     auto *AugCall = cast<CallBase>(AugI);
     StringRef Name = Call->getCalledFunction()->getName();
     if (Name == "calloc")
-      return B.CreateCall(getAllocator(*Prep.getParent(), "calloc"),
-                          {AugCall->getArgOperand(0), AugCall->getArgOperand(1)},
-                          "shadow.mem");
+      return emitCalloc(B, AugCall->getArgOperand(0), AugCall->getArgOperand(1),
+                        "shadow.mem");
     if (Name == "realloc")
-      return B.CreateCall(getShadowRealloc(*Prep.getParent()),
-                          {augmentedShadow(Call->getArgOperand(0)),
-                           B.CreateZExtOrTrunc(AugCall->getArgOperand(1),
-                                               B.getInt64Ty())},
-                          "shadow.mem");
+      return B.CreateCall(
+          getShadowRealloc(*Prep.getParent()),
+          {augmentedShadow(Call->getArgOperand(0)),
+           B.CreateZExtOrTrunc(AugCall->getArgOperand(1), B.getInt64Ty())},
+          "shadow.mem");
     // malloc(n), aligned_alloc(a, n), operator new(n, ...): size operand.
     Value *Size = Name == "aligned_alloc" ? AugCall->getArgOperand(1)
                                           : AugCall->getArgOperand(0);
@@ -166,7 +150,8 @@ bool FunctionDifferentiator::augmentCall(CallBase &Call) {
   Value *Primal = NewCall;
   if (CalleeSig.ReturnShadow) {
     Primal = B.CreateExtractValue(NewCall, 0);
-    AugShadows[&Call] = B.CreateExtractValue(NewCall, 1, Call.getName() + ".shadow");
+    AugShadows[&Call] =
+        B.CreateExtractValue(NewCall, 1, Call.getName() + ".shadow");
   }
   if (!AugCall->getType()->isVoidTy())
     AugCall->replaceAllUsesWith(Primal);
@@ -244,8 +229,8 @@ bool FunctionDifferentiator::buildAugmented() {
   ReversePostOrderTraversal<Function *> RPO(&Prep);
   for (BasicBlock *BB : RPO) {
     for (Instruction &I : *BB) {
-      if (!Activity.isShadowed(&I) || isa<CallBase>(I) &&
-                                          !isAllocationCall(cast<CallBase>(I)))
+      if (!Activity.isShadowed(&I) ||
+          isa<CallBase>(I) && !isAllocationCall(cast<CallBase>(I)))
         continue;
       auto *AugI = cast<Instruction>(AugValues[&I]);
       if (auto *Phi = dyn_cast<PHINode>(&I)) {
@@ -302,7 +287,8 @@ bool FunctionDifferentiator::buildAugmented() {
   if (Sig.ReturnShadow) {
     for (ReturnInst *Ret : Returns) {
       IRBuilder<> B(Ret);
-      Value *PrepRet = cast<ReturnInst>(ExitBlock->getTerminator())->getReturnValue();
+      Value *PrepRet =
+          cast<ReturnInst>(ExitBlock->getTerminator())->getReturnValue();
       Value *Pair = UndefValue::get(Aug->getReturnType());
       Pair = B.CreateInsertValue(Pair, Ret->getReturnValue(), 0);
       Pair = B.CreateInsertValue(Pair, augmentedShadow(PrepRet), 1);

@@ -5,8 +5,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "Modes/ReverseModeGenerator.h"
-#include "Modes/FunctionDifferentiator.h"
 #include "Core/Diagnostics.h"
+#include "Modes/FunctionDifferentiator.h"
 
 #include "llvm/IR/Module.h"
 #include "llvm/Transforms/Scalar/EarlyCSE.h"
@@ -56,9 +56,8 @@ ReverseModeGenerator::getReverseType(const ReverseSignature &Sig) const {
   if (Sig.ReturnActive)
     Params.push_back(FT->getReturnType());
   Params.push_back(PointerType::getUnqual(M.getContext()));
-  Type *Ret = Gradients.empty()
-                  ? Type::getVoidTy(M.getContext())
-                  : StructType::get(M.getContext(), Gradients);
+  Type *Ret = Gradients.empty() ? Type::getVoidTy(M.getContext())
+                                : StructType::get(M.getContext(), Gradients);
   return FunctionType::get(Ret, Params, false);
 }
 
@@ -76,8 +75,7 @@ static void copyCodegenAttributes(const Function &From, Function &To) {
 
 static Function *createFunction(Module &M, FunctionType *FT, const Twine &Name,
                                 const Function &Like) {
-  Function *F =
-      Function::Create(FT, GlobalValue::InternalLinkage, Name, M);
+  Function *F = Function::Create(FT, GlobalValue::InternalLinkage, Name, M);
   copyCodegenAttributes(Like, *F);
   return F;
 }
@@ -146,8 +144,9 @@ void ReverseModeGenerator::cleanup(Function &F) {
   FPM.run(F, FAM);
 }
 
-const ReversePair *ReverseModeGenerator::generate(const ReverseSignature &Sig,
-                                                  DifferentiationFailure &Failure) {
+const ReversePair *
+ReverseModeGenerator::generate(const ReverseSignature &Sig,
+                               DifferentiationFailure &Failure) {
   auto It = Pairs.find(Sig);
   if (It != Pairs.end())
     return &It->second;
@@ -163,9 +162,10 @@ const ReversePair *ReverseModeGenerator::generate(const ReverseSignature &Sig,
   auto [Slot, Inserted] = Pairs.try_emplace(Sig);
   const ReverseSignature &Key = Slot->first;
   ReversePair &Pair = Slot->second;
-  Pair.Augmented = createFunction(M, getAugmentedType(Sig),
-                                  F.getName() + ".aug", F);
-  Pair.Reverse = createFunction(M, getReverseType(Sig), F.getName() + ".rev", F);
+  Pair.Augmented =
+      createFunction(M, getAugmentedType(Sig), F.getName() + ".aug", F);
+  Pair.Reverse =
+      createFunction(M, getReverseType(Sig), F.getName() + ".rev", F);
   Pending.push_back(Pair.Augmented);
   Pending.push_back(Pair.Reverse);
   PendingSignatures.push_back(Key);

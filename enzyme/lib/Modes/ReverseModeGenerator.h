@@ -1,4 +1,5 @@
-//===- ReverseModeGenerator.h - Augmented forward + reverse pairs -*- C++ -*-===//
+//===- ReverseModeGenerator.h - Augmented forward + reverse pairs -*- C++
+//-*-===//
 //
 // Part of the Enzyme toolchain.
 //

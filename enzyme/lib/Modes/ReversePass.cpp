@@ -23,6 +23,7 @@
 
 #include "Analysis/KnownFunctions.h"
 #include "Analysis/MemoryTypes.h"
+#include "Core/LibcCalls.h"
 #include "Rules/MathRules.h"
 
 #include "llvm/Analysis/ValueTracking.h"
@@ -45,16 +46,18 @@ static Value *addAdjoints(IRBuilder<> &B, Value *A, Value *D) {
     Value *R = A;
     for (unsigned I = 0; I < ST->getNumElements(); ++I)
       if (isDifferentiableType(ST->getElementType(I)))
-        R = B.CreateInsertValue(R, addAdjoints(B, B.CreateExtractValue(A, I),
-                                               B.CreateExtractValue(D, I)),
+        R = B.CreateInsertValue(R,
+                                addAdjoints(B, B.CreateExtractValue(A, I),
+                                            B.CreateExtractValue(D, I)),
                                 I);
     return R;
   }
   if (auto *AT = dyn_cast<ArrayType>(Ty)) {
     Value *R = A;
     for (unsigned I = 0; I < AT->getNumElements(); ++I)
-      R = B.CreateInsertValue(R, addAdjoints(B, B.CreateExtractValue(A, I),
-                                             B.CreateExtractValue(D, I)),
+      R = B.CreateInsertValue(R,
+                              addAdjoints(B, B.CreateExtractValue(A, I),
+                                          B.CreateExtractValue(D, I)),
                               I);
     return R;
   }
@@ -85,13 +88,15 @@ AllocaInst *FunctionDifferentiator::adjointSlot(Value *V) {
   if (It != Adjoints.end())
     return It->second;
   IRBuilder<> B(RevEntry, RevEntry->begin());
-  AllocaInst *Slot = B.CreateAlloca(V->getType(), nullptr, V->getName() + ".adj");
+  AllocaInst *Slot =
+      B.CreateAlloca(V->getType(), nullptr, V->getName() + ".adj");
   B.CreateStore(zeroAdjoint(V->getType()), Slot);
   Adjoints[V] = Slot;
   return Slot;
 }
 
-void FunctionDifferentiator::addAdjoint(Value *V, Value *Delta, IRBuilder<> &B) {
+void FunctionDifferentiator::addAdjoint(Value *V, Value *Delta,
+                                        IRBuilder<> &B) {
   if (!(isa<Instruction>(V) || isa<Argument>(V)) || !Activity.isActive(V))
     return;
   AllocaInst *Slot = adjointSlot(V);
@@ -205,25 +210,18 @@ bool FunctionDifferentiator::reverseCall(CallBase &Call, IRBuilder<> &B) {
   case CallKind::Allocation: {
     if (!Activity.isShadowed(&Call))
       return true;
-    Module &M = *Prep.getParent();
     if (isReallocCall(Call)) {
       // The adjoints of the elements that realloc moved go back to the old
       // shadow, where the reverse of the earlier code looks for them.
       Value *Old = shadow(Call.getArgOperand(0));
-      FunctionCallee Usable = M.getOrInsertFunction(
-          "malloc_usable_size",
-          FunctionType::get(B.getInt64Ty(), {B.getPtrTy()}, false));
-      Value *Size = B.CreateZExtOrTrunc(primal(Call.getArgOperand(1)),
-                                        B.getInt64Ty());
+      Value *Size =
+          B.CreateZExtOrTrunc(primal(Call.getArgOperand(1)), B.getInt64Ty());
       Value *Moved = B.CreateBinaryIntrinsic(
-          Intrinsic::umin, B.CreateCall(Usable, {Old}), Size);
+          Intrinsic::umin, emitMallocUsableSize(B, Old), Size);
       B.CreateMemCpy(Old, MaybeAlign(), shadow(&Call), MaybeAlign(), Moved);
     }
-    if (FreedAllocations.count(&Call)) {
-      FunctionCallee Free = M.getOrInsertFunction(
-          "free", FunctionType::get(B.getVoidTy(), {B.getPtrTy()}, false));
-      B.CreateCall(Free, {shadow(&Call)});
-    }
+    if (FreedAllocations.count(&Call))
+      emitFree(B, shadow(&Call));
     return true;
   }
   case CallKind::MemoryTransfer:
@@ -244,7 +242,8 @@ bool FunctionDifferentiator::reverseCall(CallBase &Call, IRBuilder<> &B) {
     SmallVector<Value *, 3> Args;
     bool AnyActiveArg = false;
     for (unsigned A = 0; A < Call.arg_size(); ++A)
-      AnyActiveArg |= Rule->Partials[A] && Activity.isActive(Call.getArgOperand(A));
+      AnyActiveArg |=
+          Rule->Partials[A] && Activity.isActive(Call.getArgOperand(A));
     if (!AnyActiveArg)
       return true;
     for (Value *Arg : Call.args())
@@ -284,8 +283,8 @@ bool FunctionDifferentiator::reverseCall(CallBase &Call, IRBuilder<> &B) {
   for (unsigned A = 0; A < Call.arg_size(); ++A) {
     if (CalleeSig.Args[A] != Activity::Out)
       continue;
-    addAdjoint(Call.getArgOperand(A),
-               B.CreateExtractValue(Gradients, Field++), B);
+    addAdjoint(Call.getArgOperand(A), B.CreateExtractValue(Gradients, Field++),
+               B);
   }
   return true;
 }
@@ -302,8 +301,8 @@ bool FunctionDifferentiator::reverseInstruction(Instruction &I,
       // destination back to the source, as for memcpy.
       auto *Load = cast<LoadInst>(Store->getValueOperand());
       const DataLayout &DL = Prep.getDataLayout();
-      uint64_t Count = DL.getTypeStoreSize(Load->getType()) /
-                       DL.getTypeStoreSize(ElemTy);
+      uint64_t Count =
+          DL.getTypeStoreSize(Load->getType()) / DL.getTypeStoreSize(ElemTy);
       Value *Dst = shadow(Store->getPointerOperand());
       Value *Src = shadow(Load->getPointerOperand());
       for (uint64_t E = 0; E < Count; ++E) {
@@ -331,11 +330,8 @@ bool FunctionDifferentiator::reverseInstruction(Instruction &I,
     return true;
   }
   if (auto *Alloca = dyn_cast<AllocaInst>(&I)) {
-    if (Activity.isShadowed(Alloca)) {
-      FunctionCallee Free = Prep.getParent()->getOrInsertFunction(
-          "free", FunctionType::get(B.getVoidTy(), {B.getPtrTy()}, false));
-      B.CreateCall(Free, {shadow(Alloca)});
-    }
+    if (Activity.isShadowed(Alloca))
+      emitFree(B, shadow(Alloca));
     return true;
   }
   if (!Activity.isActive(&I))
@@ -399,20 +395,20 @@ bool FunctionDifferentiator::reverseInstruction(Instruction &I,
   case Instruction::ExtractValue: {
     auto &EV = cast<ExtractValueInst>(I);
     Value *Agg = EV.getAggregateOperand();
-    addAdjoint(Agg,
-               B.CreateInsertValue(zeroAdjoint(Agg->getType()), D,
-                                   EV.getIndices()),
-               B);
+    addAdjoint(
+        Agg,
+        B.CreateInsertValue(zeroAdjoint(Agg->getType()), D, EV.getIndices()),
+        B);
     return true;
   }
   case Instruction::InsertValue: {
     auto &IV = cast<InsertValueInst>(I);
     Value *Elt = IV.getInsertedValueOperand();
     addAdjoint(Elt, B.CreateExtractValue(D, IV.getIndices()), B);
-    addAdjoint(IV.getAggregateOperand(),
-               B.CreateInsertValue(D, zeroAdjoint(Elt->getType()),
-                                   IV.getIndices()),
-               B);
+    addAdjoint(
+        IV.getAggregateOperand(),
+        B.CreateInsertValue(D, zeroAdjoint(Elt->getType()), IV.getIndices()),
+        B);
     return true;
   }
   case Instruction::Load: {
@@ -457,9 +453,8 @@ void FunctionDifferentiator::branchToPredecessors(BasicBlock &BB,
   Function *Rev = Pair.Reverse;
   SmallVector<BasicBlock *, 4> Edges;
   for (BasicBlock *P : Preds) {
-    BasicBlock *Edge = BasicBlock::Create(Rev->getContext(),
-                                          BB.getName() + ".from." + P->getName(),
-                                          Rev);
+    BasicBlock *Edge = BasicBlock::Create(
+        Rev->getContext(), BB.getName() + ".from." + P->getName(), Rev);
     IRBuilder<> EB(Edge);
     PropagateEdge(P, EB);
     Edges.push_back(Edge);

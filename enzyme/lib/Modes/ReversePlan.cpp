@@ -226,8 +226,8 @@ Type *FunctionDifferentiator::integerCopyElementType(StoreInst &Store) const {
   Type *ElemTy = inferFloatElementType(Store.getPointerOperand(),
                                        Load->getPointerOperand(), Load);
   const DataLayout &DL = Prep.getDataLayout();
-  if (!ElemTy || DL.getTypeStoreSize(Load->getType()) %
-                         DL.getTypeStoreSize(ElemTy) != 0)
+  if (!ElemTy ||
+      DL.getTypeStoreSize(Load->getType()) % DL.getTypeStoreSize(ElemTy) != 0)
     return nullptr;
   return ElemTy;
 }
@@ -302,8 +302,8 @@ bool FunctionDifferentiator::plan() {
     auto *Call = dyn_cast<CallBase>(&I);
     if (!Call || classifyCall(*Call) != CallKind::Deallocation)
       continue;
-    if (auto *Alloc = dyn_cast<Instruction>(
-            Call->getArgOperand(0)->stripPointerCasts()))
+    if (auto *Alloc =
+            dyn_cast<Instruction>(Call->getArgOperand(0)->stripPointerCasts()))
       FreedAllocations[Alloc] = Call;
   }
   // realloc frees the allocation it grows.
@@ -352,10 +352,11 @@ bool FunctionDifferentiator::plan() {
             !Activity.isShadowed(Ptr)) {
           if (auto *GV = dyn_cast<GlobalVariable>(getUnderlyingObject(Ptr)))
             return fail(Store, "a value that carries a derivative is stored "
-                               "to the global '" + GV->getName() +
-                               "', which has no shadow; pass the data "
-                               "through an argument with enzyme_dup, or "
-                               "mark the global inactive");
+                               "to the global '" +
+                                   GV->getName() +
+                                   "', which has no shadow; pass the data "
+                                   "through an argument with enzyme_dup, or "
+                                   "mark the global inactive");
         }
       }
       Needs.clear();

@@ -54,7 +54,8 @@ StringRef getPipelinePointName(PipelinePoint Point) {
 static bool tracing() {
   if (TracePipeline)
     return true;
-  std::optional<std::string> Env = sys::Process::GetEnv("ENZYME_TRACE_PIPELINE");
+  std::optional<std::string> Env =
+      sys::Process::GetEnv("ENZYME_TRACE_PIPELINE");
   return Env && !Env->empty() && *Env != "0";
 }
 
@@ -71,9 +72,9 @@ PreservedAnalyses EnzymePass::run(Module &M, ModuleAnalysisManager &MAM) {
   }
 
   if (tracing())
-    errs() << "enzyme: pass ran on module '" << M.getModuleIdentifier()
-           << "' (" << M.getTargetTriple() << ") at "
-           << getPipelinePointName(Point) << "\n";
+    errs() << "enzyme: pass ran on module '" << M.getModuleIdentifier() << "' ("
+           << M.getTargetTriple() << ") at " << getPipelinePointName(Point)
+           << "\n";
 
   serveRequests(M, MAM);
   if (StripDebugInfoAfterwards && isCompileTimePoint(Point))

@@ -1,4 +1,5 @@
-//===- EnzymePass.h - The module pass that serves __enzyme_* calls -*- C++ -*-===//
+//===- EnzymePass.h - The module pass that serves __enzyme_* calls -*- C++
+//-*-===//
 //
 // Part of the Enzyme toolchain.
 //

@@ -72,8 +72,8 @@ static bool specializeOnce(Module &M) {
     for (User *U : Param->getParent()->users())
       if (auto *Site = dyn_cast<CallBase>(U))
         if (Value *Actual = actualArgument(*Site, Param))
-          if (auto *Outer = dyn_cast_or_null<Argument>(
-                  resolveFunctionValue(Actual)))
+          if (auto *Outer =
+                  dyn_cast_or_null<Argument>(resolveFunctionValue(Actual)))
             Parameters.insert(Outer);
   }
 

@@ -47,8 +47,8 @@ static void registerEnzymePipeline(PassBuilder &PB) {
       });
 }
 
-extern "C" LLVM_ATTRIBUTE_WEAK LLVM_ATTRIBUTE_VISIBILITY_DEFAULT
-    PassPluginLibraryInfo
+extern "C" LLVM_ATTRIBUTE_WEAK
+    LLVM_ATTRIBUTE_VISIBILITY_DEFAULT PassPluginLibraryInfo
     llvmGetPassPluginInfo() {
   return {LLVM_PLUGIN_API_VERSION, "Enzyme", ENZYME_VERSION_STRING,
           registerEnzymePipeline};

@@ -44,9 +44,9 @@ static Function *createGradientFunction(const DiffRequest &Request,
   for (unsigned A = 0; A < Fn.arg_size(); ++A)
     if (hasShadow(Sig.Args[A]))
       Params.push_back(Fn.getArg(A)->getType());
-  auto *Grad = Function::Create(
-      FunctionType::get(RevTy->getReturnType(), Params, false),
-      GlobalValue::InternalLinkage, Fn.getName() + ".grad", M);
+  auto *Grad =
+      Function::Create(FunctionType::get(RevTy->getReturnType(), Params, false),
+                       GlobalValue::InternalLinkage, Fn.getName() + ".grad", M);
   for (const Attribute &A : Fn.getAttributes().getFnAttrs())
     if (A.isStringAttribute())
       Grad->addFnAttr(A);
@@ -83,8 +83,8 @@ static Value *convertGradients(IRBuilder<> &B, Value *Grads, Type *To,
                                const Function &Fn, const CallBase &Call) {
   SmallVector<Value *, 4> Fields;
   if (Grads)
-    for (unsigned I = 0; I < cast<StructType>(Grads->getType())->getNumElements();
-         ++I)
+    for (unsigned I = 0;
+         I < cast<StructType>(Grads->getType())->getNumElements(); ++I)
       Fields.push_back(B.CreateExtractValue(Grads, I));
 
   auto Convert = [&](Value *V, Type *Ty) -> Value * {
@@ -203,8 +203,8 @@ LoweringResult lowerReverseRequest(const DiffRequest &Request,
   Grads->setDebugLoc(Call.getDebugLoc());
   Value *GradsValue = Grads->getType()->isVoidTy() ? nullptr : Grads;
 
-  Type *Declared = Request.StructReturn ? Request.StructReturnType
-                                        : Call.getType();
+  Type *Declared =
+      Request.StructReturn ? Request.StructReturnType : Call.getType();
   Value *Result = convertGradients(B, GradsValue, Declared, *Request.Fn, Call);
   if (!Result && !Declared->isVoidTy())
     Result = PoisonValue::get(Declared); // A mismatch was reported.

@@ -1,4 +1,5 @@
-//===- RequestLowering.h - Replacing a request by its derivative -*- C++ -*-===//
+//===- RequestLowering.h - Replacing a request by its derivative -*- C++
+//-*-===//
 //
 // Part of the Enzyme toolchain.
 //

@@ -215,12 +215,16 @@ bool Parser::parseParameter(unsigned Param) {
           : M == Marker::Const     ? Activity::Const
                                    : Activity::Out;
     if (++Next >= Call.arg_size())
-      return error(getActivityName(Act) + " must be followed by the value "
-                   "for " + describeParam(Param));
+      return error(getActivityName(Act) +
+                   " must be followed by the value "
+                   "for " +
+                   describeParam(Param));
     V = Call.getArgOperand(Next);
     if (auto Second = markerOf(V))
-      return error(getActivityName(Act) + " must be followed by the value "
-                   "for " + describeParam(Param) + ", not by the marker '" +
+      return error(getActivityName(Act) +
+                   " must be followed by the value "
+                   "for " +
+                   describeParam(Param) + ", not by the marker '" +
                    Second->second + "'");
   } else if (ParamTy->isPointerTy()) {
     Act = Activity::Dup;
@@ -237,7 +241,8 @@ bool Parser::parseParameter(unsigned Param) {
                  " is not; pass pointers with enzyme_dup or enzyme_const");
   if (hasShadow(Act) && !ParamTy->isPointerTy())
     return error(getActivityName(Act) + " needs a pointer parameter, but " +
-                 describeParam(Param) + " is not; pass scalars with "
+                 describeParam(Param) +
+                 " is not; pass scalars with "
                  "enzyme_out or enzyme_const");
 
   Value *Primal = coerce(V, ParamTy, Param);

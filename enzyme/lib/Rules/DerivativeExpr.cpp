@@ -112,8 +112,8 @@ Value *emitMathCall(IRBuilder<> &B, StringRef Name, Type *Ty,
     return B.CreateIntrinsic(ID, {Ty}, Operands);
   Module *M = B.GetInsertBlock()->getModule();
   SmallVector<Type *, 3> ArgTys(Operands.size(), Ty);
-  FunctionCallee Callee =
-      M->getOrInsertFunction(libmName(Name, Ty), FunctionType::get(Ty, ArgTys, false));
+  FunctionCallee Callee = M->getOrInsertFunction(
+      libmName(Name, Ty), FunctionType::get(Ty, ArgTys, false));
   if (auto *F = dyn_cast<Function>(Callee.getCallee())) {
     F->setDoesNotThrow();
     F->setOnlyAccessesInaccessibleMemory();
@@ -128,8 +128,8 @@ bool mentionsResult(const Expr &E) {
   return any_of(E.operands(), mentionsResult);
 }
 
-Value *emitExpr(const Expr &E, IRBuilder<> &B, Type *Ty,
-                ArrayRef<Value *> Args, Value *Result) {
+Value *emitExpr(const Expr &E, IRBuilder<> &B, Type *Ty, ArrayRef<Value *> Args,
+                Value *Result) {
   auto Emit = [&](const Expr &Sub) {
     return emitExpr(Sub, B, Ty, Args, Result);
   };

@@ -34,19 +34,19 @@ using ExprHook = llvm::Value *(*)(llvm::IRBuilder<> &B,
 class Expr {
 public:
   enum class Kind {
-    Argument,  ///< the I-th argument of f
-    Result,    ///< f's result
-    Constant,  ///< a floating-point literal
+    Argument, ///< the I-th argument of f
+    Result,   ///< f's result
+    Constant, ///< a floating-point literal
     Add,
     Sub,
     Mul,
     Div,
     Neg,
-    Math,      ///< a named math function (intrinsic or libm)
-    Less,      ///< 1 if a < b else 0
-    Greater,   ///< 1 if a > b else 0
-    ToFloat,   ///< an integer operand converted to f's type
-    Hook,      ///< a C++ hook
+    Math,    ///< a named math function (intrinsic or libm)
+    Less,    ///< 1 if a < b else 0
+    Greater, ///< 1 if a > b else 0
+    ToFloat, ///< an integer operand converted to f's type
+    Hook,    ///< a C++ hook
   };
 
   Kind kind() const { return Node->K; }
@@ -109,14 +109,14 @@ bool mentionsResult(const Expr &E);
 /// Emits \p E for a call of f whose arguments are \p Args and whose result
 /// is \p Result, in f's floating-point type \p Ty.
 llvm::Value *emitExpr(const Expr &E, llvm::IRBuilder<> &B, llvm::Type *Ty,
-                      llvm::ArrayRef<llvm::Value *> Args,
-                      llvm::Value *Result);
+                      llvm::ArrayRef<llvm::Value *> Args, llvm::Value *Result);
 
 /// Emits a call of the math function \p Name (libm spelling for double,
 /// e.g. "cos") on \p Operands in type \p Ty: the LLVM intrinsic when there is
 /// one, else the libm function with the suffix of \p Ty ("cosf", "cosl").
 llvm::Value *emitMathCall(llvm::IRBuilder<> &B, llvm::StringRef Name,
-                          llvm::Type *Ty, llvm::ArrayRef<llvm::Value *> Operands);
+                          llvm::Type *Ty,
+                          llvm::ArrayRef<llvm::Value *> Operands);
 
 } // namespace enzyme::rules
 

@@ -63,8 +63,8 @@ std::vector<MathRule> buildTable() {
       {"log10", {1.0 / (Ln10 * X)}},
       {"log1p", {1.0 / (1.0 + X)}},
       {"pow", {Y * fn("pow", X, Y - 1.0), R * fn("log", X)}},
-      {"powi", {Expr::toFloat(Y) * fn("pow", X, Expr::toFloat(Y) - 1.0),
-                std::nullopt}},
+      {"powi",
+       {Expr::toFloat(Y) * fn("pow", X, Expr::toFloat(Y) - 1.0), std::nullopt}},
       {"sqrt", {0.5 / R}},
       {"cbrt", {R / (3.0 * X)}},
       {"hypot", {X / R, Y / R}},
@@ -72,8 +72,7 @@ std::vector<MathRule> buildTable() {
       {"fmin", {less(X, Y), 1.0 - less(X, Y)}},
       {"fmax", {greater(X, Y), 1.0 - greater(X, Y)}},
       {"fma", {Y, X, One}},
-      {"copysign",
-       {fn("copysign", One, X) * fn("copysign", One, Y), Zero}},
+      {"copysign", {fn("copysign", One, X) * fn("copysign", One, Y), Zero}},
       {"fmod", {One, -fn("trunc", X / Y)}},
       {"erf", {TwoOverSqrtPi * fn("exp", -(X * X))}},
       {"erfc", {-(TwoOverSqrtPi * fn("exp", -(X * X)))}},
@@ -93,38 +92,73 @@ std::vector<MathRule> buildTable() {
 /// Intrinsics that mean the same as a libm function.
 StringRef libmNameOfIntrinsic(Intrinsic::ID ID) {
   switch (ID) {
-  case Intrinsic::sin: return "sin";
-  case Intrinsic::cos: return "cos";
-  case Intrinsic::tan: return "tan";
-  case Intrinsic::asin: return "asin";
-  case Intrinsic::acos: return "acos";
-  case Intrinsic::atan: return "atan";
-  case Intrinsic::sinh: return "sinh";
-  case Intrinsic::cosh: return "cosh";
-  case Intrinsic::tanh: return "tanh";
-  case Intrinsic::exp: return "exp";
-  case Intrinsic::exp2: return "exp2";
-  case Intrinsic::exp10: return "exp10";
-  case Intrinsic::log: return "log";
-  case Intrinsic::log2: return "log2";
-  case Intrinsic::log10: return "log10";
-  case Intrinsic::pow: return "pow";
-  case Intrinsic::powi: return "powi";
-  case Intrinsic::sqrt: return "sqrt";
-  case Intrinsic::fabs: return "fabs";
-  case Intrinsic::minnum: case Intrinsic::minimum: return "fmin";
-  case Intrinsic::maxnum: case Intrinsic::maximum: return "fmax";
-  case Intrinsic::fma: case Intrinsic::fmuladd: return "fma";
-  case Intrinsic::copysign: return "copysign";
-  case Intrinsic::ldexp: return "ldexp";
-  case Intrinsic::floor: return "floor";
-  case Intrinsic::ceil: return "ceil";
-  case Intrinsic::round: return "round";
-  case Intrinsic::roundeven: return "roundeven";
-  case Intrinsic::trunc: return "trunc";
-  case Intrinsic::rint: return "rint";
-  case Intrinsic::nearbyint: return "nearbyint";
-  default: return "";
+  case Intrinsic::sin:
+    return "sin";
+  case Intrinsic::cos:
+    return "cos";
+  case Intrinsic::tan:
+    return "tan";
+  case Intrinsic::asin:
+    return "asin";
+  case Intrinsic::acos:
+    return "acos";
+  case Intrinsic::atan:
+    return "atan";
+  case Intrinsic::sinh:
+    return "sinh";
+  case Intrinsic::cosh:
+    return "cosh";
+  case Intrinsic::tanh:
+    return "tanh";
+  case Intrinsic::exp:
+    return "exp";
+  case Intrinsic::exp2:
+    return "exp2";
+  case Intrinsic::exp10:
+    return "exp10";
+  case Intrinsic::log:
+    return "log";
+  case Intrinsic::log2:
+    return "log2";
+  case Intrinsic::log10:
+    return "log10";
+  case Intrinsic::pow:
+    return "pow";
+  case Intrinsic::powi:
+    return "powi";
+  case Intrinsic::sqrt:
+    return "sqrt";
+  case Intrinsic::fabs:
+    return "fabs";
+  case Intrinsic::minnum:
+  case Intrinsic::minimum:
+    return "fmin";
+  case Intrinsic::maxnum:
+  case Intrinsic::maximum:
+    return "fmax";
+  case Intrinsic::fma:
+  case Intrinsic::fmuladd:
+    return "fma";
+  case Intrinsic::copysign:
+    return "copysign";
+  case Intrinsic::ldexp:
+    return "ldexp";
+  case Intrinsic::floor:
+    return "floor";
+  case Intrinsic::ceil:
+    return "ceil";
+  case Intrinsic::round:
+    return "round";
+  case Intrinsic::roundeven:
+    return "roundeven";
+  case Intrinsic::trunc:
+    return "trunc";
+  case Intrinsic::rint:
+    return "rint";
+  case Intrinsic::nearbyint:
+    return "nearbyint";
+  default:
+    return "";
   }
 }
 

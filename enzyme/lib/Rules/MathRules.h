@@ -1,4 +1,5 @@
-//===- MathRules.h - Derivatives of math functions and intrinsics -*- C++ -*-===//
+//===- MathRules.h - Derivatives of math functions and intrinsics -*- C++
+//-*-===//
 //
 // Part of the Enzyme toolchain.
 //

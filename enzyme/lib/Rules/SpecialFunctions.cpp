@@ -42,8 +42,7 @@ static Function *getOrCreateDigamma(Module &M, Type *Ty) {
   B.SetInsertPoint(Reflect);
   Value *Mirror = B.CreateCall(F, {B.CreateFSub(C(1.0), X)});
   Value *PiX = B.CreateFMul(C(numbers::pi), X);
-  Value *Cot = B.CreateFDiv(C(numbers::pi),
-                            emitMathCall(B, "tan", Ty, {PiX}));
+  Value *Cot = B.CreateFDiv(C(numbers::pi), emitMathCall(B, "tan", Ty, {PiX}));
   B.CreateRet(B.CreateFSub(Mirror, Cot));
 
   B.SetInsertPoint(Loop);

@@ -7,6 +7,7 @@
 #include "Analysis/MemoryTypes.h"
 
 #include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Metadata.h"
 
@@ -54,6 +55,28 @@ Type *inferFloatElementType(Value *Dst, Value *Src, const Instruction *Access) {
     }
   }
   return nullptr;
+}
+
+CopyLayout analyzeCopyLayout(Value *Dst, Value *Src, Function &F) {
+  const DataLayout &DL = F.getDataLayout();
+  CopyLayout Layout;
+  for (Value *End : {Dst, Src}) {
+    int64_t EndOffset = 0;
+    Value *Base = GetPointerBaseWithConstantOffset(End, EndOffset, DL);
+    for (Instruction &I : instructions(F)) {
+      Value *Ptr = getLoadStorePointerOperand(&I);
+      if (!Ptr)
+        continue;
+      int64_t Offset = 0;
+      if (GetPointerBaseWithConstantOffset(Ptr, Offset, DL) != Base)
+        continue;
+      Type *Ty = getLoadStoreType(&I);
+      Layout.HasPointers |= Ty->isPointerTy();
+      Layout.HasFloats |= Ty->isFloatingPointTy();
+      Layout.Slots.emplace_back(Offset - EndOffset, Ty);
+    }
+  }
+  return Layout;
 }
 
 } // namespace enzyme

@@ -15,7 +15,13 @@
 #ifndef ENZYME_ANALYSIS_MEMORYTYPES_H
 #define ENZYME_ANALYSIS_MEMORYTYPES_H
 
+#include "llvm/ADT/SmallVector.h"
+
+#include <cstdint>
+#include <utility>
+
 namespace llvm {
+class Function;
 class Instruction;
 class Type;
 class Value;
@@ -28,6 +34,19 @@ namespace enzyme {
 /// is the copying instruction, whose TBAA tag is checked first.
 llvm::Type *inferFloatElementType(llvm::Value *Dst, llvm::Value *Src,
                                   const llvm::Instruction *Access = nullptr);
+
+/// What the memory a copy moves holds, offset by offset, as the function's
+/// loads and stores at constant offsets of the same objects show it.
+struct CopyLayout {
+  /// (offset from the start of the copy, type) of every access seen.
+  llvm::SmallVector<std::pair<int64_t, llvm::Type *>, 8> Slots;
+  bool HasPointers = false;
+  bool HasFloats = false;
+};
+
+/// The layout of the bytes copied from \p Src to \p Dst in \p F.
+CopyLayout analyzeCopyLayout(llvm::Value *Dst, llvm::Value *Src,
+                             llvm::Function &F);
 
 } // namespace enzyme
 

@@ -16,6 +16,7 @@
 #include "Modes/FunctionDifferentiator.h"
 
 #include "Analysis/KnownFunctions.h"
+#include "Analysis/MemoryTypes.h"
 #include "Core/Diagnostics.h"
 #include "Core/LibcCalls.h"
 
@@ -126,7 +127,54 @@ Value *FunctionDifferentiator::createShadow(Instruction &I, IRBuilder<> &B) {
   return nullptr;
 }
 
+/// The distinct offsets in [0, Length) of the slots of type kind \p Want.
+static SmallVector<std::pair<int64_t, Type *>, 8>
+slotsWithin(const CopyLayout &Layout, uint64_t Length,
+            function_ref<bool(Type *)> Want) {
+  SmallVector<std::pair<int64_t, Type *>, 8> Result;
+  for (auto [Offset, Ty] : Layout.Slots)
+    if (Want(Ty) && Offset >= 0 && uint64_t(Offset) < Length &&
+        none_of(Result, [&](auto &S) { return S.first == Offset; }))
+      Result.emplace_back(Offset, Ty);
+  return Result;
+}
+
+bool FunctionDifferentiator::augmentMemoryTransfer(MemTransferInst &Mem) {
+  if (!Activity.isShadowed(Mem.getDest()) ||
+      !Activity.isShadowed(Mem.getSource()))
+    return true;
+  CopyLayout Layout = analyzeCopyLayout(Mem.getDest(), Mem.getSource(), Prep);
+  if (!Layout.HasPointers)
+    return true; // Floats: the reverse pass moves their adjoints.
+  // Shadow memory mirrors the primal's pointers, so copied pointers take
+  // their shadows along; copied floats' shadows must not move forward (they
+  // hold the adjoints the caller seeded).
+  auto *AugMem = cast<MemTransferInst>(AugValues[&Mem]);
+  IRBuilder<> B(AugMem->getNextNode());
+  Value *Dst = augmentedShadow(Mem.getDest());
+  Value *Src = augmentedShadow(Mem.getSource());
+  if (!Layout.HasFloats) {
+    B.CreateMemCpy(Dst, MaybeAlign(), Src, MaybeAlign(), AugMem->getLength());
+    return true;
+  }
+  auto *Length = dyn_cast<ConstantInt>(Mem.getLength());
+  if (!Length)
+    return fail(&Mem, "cannot differentiate a copy of memory holding both "
+                      "pointers and floating-point values whose size is not "
+                      "a compile-time constant");
+  for (auto [Offset, Ty] :
+       slotsWithin(Layout, Length->getZExtValue(),
+                   [](Type *T) { return T->isPointerTy(); })) {
+    Value *From = B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Src, Offset);
+    Value *To = B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Dst, Offset);
+    B.CreateStore(B.CreateLoad(Ty, From), To);
+  }
+  return true;
+}
+
 bool FunctionDifferentiator::augmentCall(CallBase &Call) {
+  if (auto *Mem = dyn_cast<MemTransferInst>(&Call))
+    return augmentMemoryTransfer(*Mem);
   auto *AugCall = cast<CallBase>(AugValues[&Call]);
   if (classifyCall(Call) != CallKind::Differentiated)
     return true;

@@ -36,6 +36,7 @@
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/Transforms/Utils/ValueMapper.h"
 
 #include <optional>
@@ -94,6 +95,7 @@ private:
   llvm::Value *createShadow(llvm::Instruction &I, llvm::IRBuilder<> &B);
   llvm::Value *augmentedShadow(llvm::Value *PrimalInPrepared);
   bool augmentCall(llvm::CallBase &Call);
+  bool augmentMemoryTransfer(llvm::MemTransferInst &Mem);
   void augmentStore(llvm::StoreInst &Store);
   void addTapePushes();
 

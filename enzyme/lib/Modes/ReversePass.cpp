@@ -197,9 +197,31 @@ void FunctionDifferentiator::reverseMemoryTransfer(CallBase &Call,
     B.CreateMemSet(Dst, B.getInt8(0), Len, MaybeAlign());
     return;
   }
+  Value *Src = shadow(Mem.getSource());
+  CopyLayout Layout = analyzeCopyLayout(Mem.getDest(), Mem.getSource(), Prep);
+  if (Layout.HasPointers && !Layout.HasFloats)
+    return; // Only shadow pointers moved; no adjoints to return.
+  if (Layout.HasPointers) {
+    // Mixed contents (checked constant-sized in the forward pass): move the
+    // adjoints of the floating-point fields only.
+    uint64_t Length = cast<ConstantInt>(Mem.getLength())->getZExtValue();
+    SmallVector<int64_t, 8> Done;
+    for (auto [Offset, Ty] : Layout.Slots) {
+      if (!Ty->isFloatingPointTy() || Offset < 0 ||
+          uint64_t(Offset) >= Length || is_contained(Done, Offset))
+        continue;
+      Done.push_back(Offset);
+      Value *DstE = B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Dst, Offset);
+      Value *SrcE = B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Src, Offset);
+      Value *D = B.CreateLoad(Ty, DstE);
+      B.CreateStore(Constant::getNullValue(Ty), DstE);
+      B.CreateStore(B.CreateFAdd(B.CreateLoad(Ty, SrcE), D), SrcE);
+    }
+    return;
+  }
   Function *Adjoint =
       getMemcpyAdjoint(*Prep.getParent(), copiedElementType(Mem));
-  B.CreateCall(Adjoint, {Dst, shadow(Mem.getSource()), Len});
+  B.CreateCall(Adjoint, {Dst, Src, Len});
 }
 
 bool FunctionDifferentiator::reverseCall(CallBase &Call, IRBuilder<> &B) {

@@ -423,6 +423,24 @@ bool FunctionDifferentiator::reverseInstruction(Instruction &I,
         B);
     return true;
   }
+  case Instruction::ExtractElement: {
+    auto &EE = cast<ExtractElementInst>(I);
+    Value *Vec = EE.getVectorOperand();
+    addAdjoint(Vec,
+               B.CreateInsertElement(zeroAdjoint(Vec->getType()), D,
+                                     primal(EE.getIndexOperand())),
+               B);
+    return true;
+  }
+  case Instruction::InsertElement: {
+    auto &IE = cast<InsertElementInst>(I);
+    Value *Index = primal(IE.getOperand(2));
+    Value *Elt = IE.getOperand(1);
+    addAdjoint(Elt, B.CreateExtractElement(D, Index), B);
+    addAdjoint(IE.getOperand(0),
+               B.CreateInsertElement(D, zeroAdjoint(Elt->getType()), Index), B);
+    return true;
+  }
   case Instruction::InsertValue: {
     auto &IV = cast<InsertValueInst>(I);
     Value *Elt = IV.getInsertedValueOperand();

@@ -134,6 +134,14 @@ void FunctionDifferentiator::collectNeeds(Instruction &I,
       if (IsActive(&I) && !isDifferentiableType(Load->getType()))
         Needs.push_back(shadowOf(Load->getPointerOperand()));
     return;
+  case Instruction::ExtractElement:
+    if (IsActive(&I))
+      Needs.push_back(primalOf(I.getOperand(1)));
+    return;
+  case Instruction::InsertElement:
+    if (IsActive(&I))
+      Needs.push_back(primalOf(I.getOperand(2)));
+    return;
   case Instruction::Select:
     if (IsActive(&I))
       Needs.push_back(primalOf(I.getOperand(0)));

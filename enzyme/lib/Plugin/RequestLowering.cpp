@@ -109,6 +109,8 @@ static Value *convertGradients(IRBuilder<> &B, Value *Grads, Type *To,
 
   if (To->isVoidTy())
     return nullptr;
+  if (Fields.size() == 1 && Fields[0]->getType() == To)
+    return Fields[0]; // One active argument of the declared type.
   if (To->isFloatingPointTy()) {
     if (Fields.size() > 1)
       return Mismatch("'" + displayType(To) + "'");
@@ -121,9 +123,13 @@ static Value *convertGradients(IRBuilder<> &B, Value *Grads, Type *To,
       return Mismatch("a vector of " + Twine(VT->getNumElements()) + " '" +
                       displayType(VT->getElementType()) + "'");
     Value *Result = Constant::getNullValue(To);
-    for (unsigned I = 0; I < Fields.size(); ++I)
-      Result = B.CreateInsertElement(
-          Result, Convert(Fields[I], VT->getElementType()), I);
+    for (unsigned I = 0; I < Fields.size(); ++I) {
+      Value *V = Convert(Fields[I], VT->getElementType());
+      if (!V)
+        return Mismatch("a vector of " + Twine(VT->getNumElements()) + " '" +
+                        displayType(VT->getElementType()) + "'");
+      Result = B.CreateInsertElement(Result, V, I);
+    }
     return Result;
   }
   if (isa<StructType>(To) || isa<ArrayType>(To)) {

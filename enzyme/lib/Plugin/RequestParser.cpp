@@ -228,7 +228,7 @@ bool Parser::parseParameter(unsigned Param) {
                    Second->second + "'");
   } else if (ParamTy->isPointerTy()) {
     Act = Activity::Dup;
-  } else if (ParamTy->isFloatingPointTy()) {
+  } else if (ParamTy->isFPOrFPVectorTy()) {
     Act = Activity::Out;
   } else {
     Act = Activity::Const;

@@ -72,19 +72,23 @@ expandResponseFiles(ArrayRef<const char *> Args) {
   return std::vector<std::string>(Expanded.begin(), Expanded.end());
 }
 
+Expected<std::string> Driver::findPlugin(const CommandLineScan &Scan,
+                                         StringRef Name) const {
+  if (!Scan.PluginOverride)
+    return Tools.findPlugin((Name + PluginVersionSuffix).str());
+  if (!sys::fs::exists(*Scan.PluginOverride))
+    return createStringError("cannot find the Enzyme plugin '%s' given by "
+                             "-fenzyme-plugin=",
+                             Scan.PluginOverride->c_str());
+  return *Scan.PluginOverride;
+}
+
 Error Driver::addEnzymeArguments(const CommandLineScan &Scan,
                                  const std::string &Clang,
                                  ClangCommand &Command) const {
-  std::string PluginName = "ClangEnzyme" + std::string(PluginVersionSuffix);
-  Expected<std::string> Plugin =
-      Scan.PluginOverride ? Expected<std::string>(*Scan.PluginOverride)
-                          : Tools.findPlugin(PluginName);
+  Expected<std::string> Plugin = findPlugin(Scan, "ClangEnzyme");
   if (!Plugin)
     return Plugin.takeError();
-  if (Scan.PluginOverride && !sys::fs::exists(*Plugin))
-    return createStringError("cannot find the Enzyme plugin '%s' given by "
-                             "-fenzyme-plugin=",
-                             Plugin->c_str());
 
   // `-fpass-plugin` places the pass in the pipeline; loading the same file
   // early with `-load` registers its options before clang parses `-mllvm`.
@@ -113,10 +117,7 @@ Error Driver::addEnzymeArguments(const CommandLineScan &Scan,
   if (!Scan.links())
     return Error::success();
 
-  std::string LLDPluginName = "LLDEnzyme" + std::string(PluginVersionSuffix);
-  Expected<std::string> LLDPlugin =
-      Scan.PluginOverride ? Expected<std::string>(*Scan.PluginOverride)
-                          : Tools.findPlugin(LLDPluginName);
+  Expected<std::string> LLDPlugin = findPlugin(Scan, "LLDEnzyme");
   if (!LLDPlugin)
     return LLDPlugin.takeError();
   Expected<std::string> LLD = Tools.findLLD(Clang);

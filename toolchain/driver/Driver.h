@@ -48,6 +48,10 @@ public:
 
 private:
   llvm::Expected<ClangCommand> plan(const CommandLineScan &Scan) const;
+  /// The plugin file named \p Name (`ClangEnzyme`, `LLDEnzyme`), or the one
+  /// `-fenzyme-plugin=` names.
+  llvm::Expected<std::string> findPlugin(const CommandLineScan &Scan,
+                                         llvm::StringRef Name) const;
   llvm::Error addEnzymeArguments(const CommandLineScan &Scan,
                                  const std::string &Clang,
                                  ClangCommand &Command) const;

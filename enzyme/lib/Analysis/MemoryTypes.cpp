@@ -57,6 +57,19 @@ Type *inferFloatElementType(Value *Dst, Value *Src, const Instruction *Access) {
   return nullptr;
 }
 
+SmallVector<std::pair<int64_t, Type *>, 8>
+CopyLayout::slotsWithin(uint64_t Length,
+                        function_ref<bool(Type *)> Want) const {
+  SmallVector<std::pair<int64_t, Type *>, 8> Result;
+  for (const auto &[Offset, Ty] : Slots) {
+    int64_t At = Offset;
+    if (Want(Ty) && At >= 0 && uint64_t(At) < Length &&
+        none_of(Result, [At](const auto &S) { return S.first == At; }))
+      Result.emplace_back(At, Ty);
+  }
+  return Result;
+}
+
 CopyLayout analyzeCopyLayout(Value *Dst, Value *Src, Function &F) {
   const DataLayout &DL = F.getDataLayout();
   CopyLayout Layout;

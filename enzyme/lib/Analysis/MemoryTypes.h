@@ -15,6 +15,7 @@
 #ifndef ENZYME_ANALYSIS_MEMORYTYPES_H
 #define ENZYME_ANALYSIS_MEMORYTYPES_H
 
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
 
 #include <cstdint>
@@ -42,6 +43,11 @@ struct CopyLayout {
   llvm::SmallVector<std::pair<int64_t, llvm::Type *>, 8> Slots;
   bool HasPointers = false;
   bool HasFloats = false;
+
+  /// The slots in [0, Length) whose type satisfies \p Want, one per offset.
+  llvm::SmallVector<std::pair<int64_t, llvm::Type *>, 8>
+  slotsWithin(uint64_t Length,
+              llvm::function_ref<bool(llvm::Type *)> Want) const;
 };
 
 /// The layout of the bytes copied from \p Src to \p Dst in \p F.

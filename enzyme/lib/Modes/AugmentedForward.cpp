@@ -30,9 +30,6 @@ using namespace llvm;
 
 namespace enzyme {
 
-/// The predecessors of \p BB without repetitions, in a fixed order that the
-/// forward pass (which records the index) and the reverse pass (which
-/// branches on it) share.
 SmallVector<BasicBlock *, 4> uniquePredecessors(BasicBlock *BB) {
   SmallVector<BasicBlock *, 4> Preds;
   for (BasicBlock *P : predecessors(BB))
@@ -127,18 +124,6 @@ Value *FunctionDifferentiator::createShadow(Instruction &I, IRBuilder<> &B) {
   return nullptr;
 }
 
-/// The distinct offsets in [0, Length) of the slots of type kind \p Want.
-static SmallVector<std::pair<int64_t, Type *>, 8>
-slotsWithin(const CopyLayout &Layout, uint64_t Length,
-            function_ref<bool(Type *)> Want) {
-  SmallVector<std::pair<int64_t, Type *>, 8> Result;
-  for (auto [Offset, Ty] : Layout.Slots)
-    if (Want(Ty) && Offset >= 0 && uint64_t(Offset) < Length &&
-        none_of(Result, [&](auto &S) { return S.first == Offset; }))
-      Result.emplace_back(Offset, Ty);
-  return Result;
-}
-
 bool FunctionDifferentiator::augmentMemoryTransfer(MemTransferInst &Mem) {
   if (!Activity.isShadowed(Mem.getDest()) ||
       !Activity.isShadowed(Mem.getSource()))
@@ -162,9 +147,8 @@ bool FunctionDifferentiator::augmentMemoryTransfer(MemTransferInst &Mem) {
     return fail(&Mem, "cannot differentiate a copy of memory holding both "
                       "pointers and floating-point values whose size is not "
                       "a compile-time constant");
-  for (auto [Offset, Ty] :
-       slotsWithin(Layout, Length->getZExtValue(),
-                   [](Type *T) { return T->isPointerTy(); })) {
+  for (auto [Offset, Ty] : Layout.slotsWithin(
+           Length->getZExtValue(), [](Type *T) { return T->isPointerTy(); })) {
     Value *From = B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Src, Offset);
     Value *To = B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Dst, Offset);
     B.CreateStore(B.CreateLoad(Ty, From), To);

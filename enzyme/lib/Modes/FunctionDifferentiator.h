@@ -49,6 +49,12 @@ using NeededValue = llvm::PointerIntPair<llvm::Value *, 1, bool>;
 inline NeededValue primalOf(llvm::Value *V) { return NeededValue(V, false); }
 inline NeededValue shadowOf(llvm::Value *V) { return NeededValue(V, true); }
 
+/// The predecessors of \p BB without repetitions, in a fixed order that the
+/// forward pass (which records the index) and the reverse pass (which
+/// branches on it) share.
+llvm::SmallVector<llvm::BasicBlock *, 4>
+uniquePredecessors(llvm::BasicBlock *BB);
+
 class FunctionDifferentiator {
 public:
   FunctionDifferentiator(ReverseModeGenerator &Gen, const ReverseSignature &Sig,
@@ -122,7 +128,6 @@ private:
   const ReverseSignature &Sig;
   llvm::Function &Prep;
   ReversePair Pair;
-  llvm::FunctionAnalysisManager &FAM;
   ActivityAnalysis Activity;
   llvm::DominatorTree &DT;
   llvm::LoopInfo &LI;

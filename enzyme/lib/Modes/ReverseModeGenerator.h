@@ -120,12 +120,9 @@ private:
   TapeBuilder Tape;
   std::map<ReverseSignature, ReversePair> Pairs;
   std::map<ReverseSignature, llvm::Function *> GradientFunctions;
-  /// Generated functions whose bodies are complete.
-  llvm::DenseMap<llvm::Function *, bool> Finished;
   /// Everything generated since the outermost getOrCreate started.
   std::vector<llvm::Function *> Pending;
   std::vector<ReverseSignature> PendingSignatures;
-  unsigned Depth = 0;
 };
 
 } // namespace enzyme

@@ -35,8 +35,6 @@ using namespace llvm;
 
 namespace enzyme {
 
-SmallVector<BasicBlock *, 4> uniquePredecessors(BasicBlock *BB);
-
 /// Adds two adjoints of the same type; non-floating parts are left alone.
 static Value *addAdjoints(IRBuilder<> &B, Value *A, Value *D) {
   Type *Ty = A->getType();
@@ -140,6 +138,17 @@ Value *FunctionDifferentiator::materialize(NeededValue V, IRBuilder<> &B) {
   return B.Insert(Copy, I->getName() + (V.getInt() ? ".shadow.re" : ".re"));
 }
 
+/// Moves the adjoint of one copied element from the destination's shadow
+/// back to the source's: src' += dst', dst' = 0.
+static void moveElementAdjoint(IRBuilder<> &B, Type *Ty, Value *DstShadow,
+                               Value *SrcShadow, MaybeAlign DstAlign = {},
+                               MaybeAlign SrcAlign = {}) {
+  Value *D = B.CreateAlignedLoad(Ty, DstShadow, DstAlign);
+  B.CreateAlignedStore(Constant::getNullValue(Ty), DstShadow, DstAlign);
+  Value *Old = B.CreateAlignedLoad(Ty, SrcShadow, SrcAlign);
+  B.CreateAlignedStore(B.CreateFAdd(Old, D), SrcShadow, SrcAlign);
+}
+
 /// `void enzyme.memcpy.adjoint.T(ptr dst', ptr src', i64 bytes)`: moves the
 /// adjoint of copied floating-point elements back from the destination to
 /// the source and clears the destination's.
@@ -164,11 +173,8 @@ static Function *getMemcpyAdjoint(Module &M, Type *ElemTy) {
   B.SetInsertPoint(Loop);
   PHINode *I = B.CreatePHI(I64, 2);
   I->addIncoming(B.getInt64(0), Entry);
-  Value *DstI = B.CreateGEP(ElemTy, F->getArg(0), I);
-  Value *SrcI = B.CreateGEP(ElemTy, F->getArg(1), I);
-  Value *D = B.CreateLoad(ElemTy, DstI);
-  B.CreateStore(Constant::getNullValue(ElemTy), DstI);
-  B.CreateStore(B.CreateFAdd(B.CreateLoad(ElemTy, SrcI), D), SrcI);
+  moveElementAdjoint(B, ElemTy, B.CreateGEP(ElemTy, F->getArg(0), I),
+                     B.CreateGEP(ElemTy, F->getArg(1), I));
   Value *Next = B.CreateAdd(I, B.getInt64(1));
   I->addIncoming(Next, Loop);
   B.CreateCondBr(B.CreateICmpULT(Next, Count), Loop, Exit);
@@ -205,18 +211,11 @@ void FunctionDifferentiator::reverseMemoryTransfer(CallBase &Call,
     // Mixed contents (checked constant-sized in the forward pass): move the
     // adjoints of the floating-point fields only.
     uint64_t Length = cast<ConstantInt>(Mem.getLength())->getZExtValue();
-    SmallVector<int64_t, 8> Done;
-    for (auto [Offset, Ty] : Layout.Slots) {
-      if (!Ty->isFloatingPointTy() || Offset < 0 ||
-          uint64_t(Offset) >= Length || is_contained(Done, Offset))
-        continue;
-      Done.push_back(Offset);
-      Value *DstE = B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Dst, Offset);
-      Value *SrcE = B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Src, Offset);
-      Value *D = B.CreateLoad(Ty, DstE);
-      B.CreateStore(Constant::getNullValue(Ty), DstE);
-      B.CreateStore(B.CreateFAdd(B.CreateLoad(Ty, SrcE), D), SrcE);
-    }
+    for (auto [Offset, Ty] : Layout.slotsWithin(
+             Length, [](Type *T) { return T->isFloatingPointTy(); }))
+      moveElementAdjoint(
+          B, Ty, B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Dst, Offset),
+          B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Src, Offset));
     return;
   }
   Function *Adjoint =
@@ -327,15 +326,11 @@ bool FunctionDifferentiator::reverseInstruction(Instruction &I,
           DL.getTypeStoreSize(Load->getType()) / DL.getTypeStoreSize(ElemTy);
       Value *Dst = shadow(Store->getPointerOperand());
       Value *Src = shadow(Load->getPointerOperand());
-      for (uint64_t E = 0; E < Count; ++E) {
-        Value *DstE = B.CreateConstInBoundsGEP1_64(ElemTy, Dst, E);
-        Value *SrcE = B.CreateConstInBoundsGEP1_64(ElemTy, Src, E);
-        Value *D = B.CreateAlignedLoad(ElemTy, DstE, Store->getAlign());
-        B.CreateAlignedStore(Constant::getNullValue(ElemTy), DstE,
-                             Store->getAlign());
-        Value *Old = B.CreateAlignedLoad(ElemTy, SrcE, Load->getAlign());
-        B.CreateAlignedStore(B.CreateFAdd(Old, D), SrcE, Load->getAlign());
-      }
+      for (uint64_t E = 0; E < Count; ++E)
+        moveElementAdjoint(B, ElemTy,
+                           B.CreateConstInBoundsGEP1_64(ElemTy, Dst, E),
+                           B.CreateConstInBoundsGEP1_64(ElemTy, Src, E),
+                           Store->getAlign(), Load->getAlign());
       return true;
     }
     Value *Val = Store->getValueOperand();

@@ -38,7 +38,7 @@ FunctionDifferentiator::FunctionDifferentiator(ReverseModeGenerator &Gen,
                                                Function &Prepared,
                                                const ReversePair &Pair,
                                                FunctionAnalysisManager &FAM)
-    : Gen(Gen), Sig(Sig), Prep(Prepared), Pair(Pair), FAM(FAM),
+    : Gen(Gen), Sig(Sig), Prep(Prepared), Pair(Pair),
       Activity(Prepared, Sig.Args),
       DT(FAM.getResult<DominatorTreeAnalysis>(Prepared)),
       LI(FAM.getResult<LoopAnalysis>(Prepared)) {
@@ -182,14 +182,16 @@ void FunctionDifferentiator::collectNeeds(Instruction &I,
     if (!IsActive(Call))
       return;
     const rules::MathRule *Rule = rules::findMathRule(*Call);
-    bool NeedsResult = false;
+    bool AnyActiveArg = false, NeedsResult = false;
     for (unsigned A = 0; A < Call->arg_size(); ++A) {
       if (!Rule->Partials[A] || !IsActive(Call->getArgOperand(A)))
         continue;
+      AnyActiveArg = true;
       NeedsResult |= rules::mentionsResult(*Rule->Partials[A]);
+    }
+    if (AnyActiveArg)
       for (Value *Arg : Call->args())
         Needs.push_back(primalOf(Arg));
-    }
     if (NeedsResult)
       Needs.push_back(primalOf(Call));
     return;

@@ -1,6 +1,7 @@
 ; A load through a duplicated pointer: the reverse pass reads the shadow,
-; adds the load's adjoint and stores it back. The loaded value itself comes
-; from the tape (the memory may change before the reverse pass runs).
+; adds the load's adjoint and stores it back. f never writes *p, so the
+; reverse pass loads the value again (tape-overwritten-load.ll has the case
+; where the memory changes).
 ; RUN: %opt_enzyme -passes=enzyme -S %s | FileCheck %s
 
 target triple = "x86_64-unknown-linux-gnu"
@@ -27,11 +28,12 @@ define double @test(ptr %p, ptr %dp) {
 
 ; CHECK-LABEL: define internal double @f.aug(
 ; CHECK:         %v = load double, ptr
-; CHECK:         store double %v, ptr
+; CHECK-NOT:     store
+; CHECK:         ret double
 
 ; CHECK-LABEL: define internal void @f.rev(
 ; CHECK-SAME:    ptr [[P:%[0-9]+]], ptr [[DP:%[0-9]+]], double [[DRET:%[0-9]+]], ptr
-; CHECK:         [[V:%[0-9]+]] = load double, ptr
+; CHECK:         [[V:%.*]] = load double, ptr [[P]]
 ; CHECK:         [[T:%[0-9]+]] = fmul double [[V]], [[DRET]]
 ; CHECK:         [[DV:%[0-9]+]] = fadd double [[T]], [[T]]
 ; CHECK:         [[OLD:%[0-9]+]] = load double, ptr [[DP]]

@@ -1,9 +1,9 @@
 ; A loop whose trip count is only known at run time (x^n by repeated
 ; multiplication): every iteration of the augmented forward pass pushes the
-; loop-carried value and the header's predecessor index, growing the tape
-; through enzyme.tape.grow (realloc) when it is full; the reverse pass runs a
-; loop that pops one record per iteration until the index says it came from
-; the entry.
+; loop-carried value, growing the tape through enzyme.tape.grow (realloc)
+; when it is full; the counter i is pushed once, when the loop exits. The
+; reverse pass pops one value per iteration and steps i back until it is at
+; its start value again.
 ; RUN: %opt_enzyme -passes=enzyme -S %s | FileCheck %s
 
 target triple = "x86_64-unknown-linux-gnu"
@@ -32,28 +32,33 @@ define double @test(double %x, i64 %n) {
 }
 
 ; The loop body of the augmented forward pass grows the tape when needed and
-; pushes %s (16 bytes a record: the i32 index and the double).
+; pushes %s (8 bytes a record); the exit pushes the last value of i.
 ; CHECK-LABEL: define internal double @f.aug(
 ; CHECK:       loop:
 ; CHECK:         %s = phi double
-; CHECK:         [[NEW:%tape.newsize[0-9]*]] = add {{.*}}i64 {{%.*}}, 16
+; CHECK:         [[NEW:%tape.newsize[0-9]*]] = add {{.*}}i64 {{%.*}}, 8
 ; CHECK:         br i1 {{%.*}}, label %[[GROW:tape.grow[0-9]*]], label %[[PUSH:tape.push[0-9]*]]
 ; CHECK:       [[GROW]]:
 ; CHECK-NEXT:    call void @enzyme.tape.grow(ptr {{.*}}, i64 [[NEW]])
 ; CHECK:       [[PUSH]]:
 ; CHECK:         store double %s, ptr
 ; CHECK:         br i1 %done, label %exit, label %loop
-
-; The reverse loop pops a 16-byte record per iteration.
+; CHECK:       exit:
+; CHECK:         [[LAST:%[0-9]+]] = add i64 %1, -1
+; CHECK:         store i64 [[LAST]], ptr
+; CHECK:         ret double
+; The reverse loop pops an 8-byte record per iteration.
 ; CHECK-LABEL: define internal { double } @f.rev(
 ; CHECK-SAME:    double [[X:%[0-9]+]], i64 {{%[0-9]+}}, double [[DRET:%[0-9]+]], ptr
-; CHECK:       loop.rev:
-; CHECK:         [[POPPED:%tape.newsize[0-9]*]] = add nsw i64 {{%.*}}, -16
-; CHECK:         [[IDX:%[0-9]+]] = load i32, ptr
+; CHECK:         [[END:%[0-9]+]] = load i64, ptr
+; CHECK:       loop.rev.repeated:
+; CHECK:         [[I:%i.slot[0-9.]*]] = phi i64 [ [[PREV:%[0-9]+]], %loop.rev.repeated ], [ [[END]], %exit.rev ]
+; CHECK:         [[PREV]] = add i64 [[I]], -1
+; CHECK:         add nsw i64 {{%.*}}, -8
 ; CHECK:         [[S:%[0-9]+]] = load double, ptr
 ; CHECK:         fmul double {{%.*}}, [[S]]
-; CHECK:         br i1 {{%.*}}, label %return, label %loop.rev
-
+; CHECK:         [[FIRST:%[0-9]+]] = icmp eq i64 [[PREV]], 0
+; CHECK:         br i1 [[FIRST]], label %return, label %loop.rev.repeated
 ; The cold path reallocates the tape's buffer.
 ; CHECK-LABEL: define internal void @enzyme.tape.grow(
 ; CHECK:         call ptr @realloc(

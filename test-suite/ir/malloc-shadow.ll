@@ -44,7 +44,7 @@ define double @test(ptr %x, ptr %dx) {
 ; CHECK:         [[SH:%[0-9]+]] = load ptr, ptr
 ; CHECK:         [[OLD:%[0-9]+]] = load double, ptr [[SH]]
 ; CHECK:         [[DT:%[0-9]+]] = fadd double [[OLD]], {{%[0-9]+}}
-; CHECK:         store double 0.000000e+00, ptr [[SH]]
+; CHECK:         store double -0.000000e+00, ptr [[SH]]
 ; CHECK:         fmul double {{%[0-9]+}}, [[DT]]
 ; CHECK:         store double {{%[0-9]+}}, ptr [[DX]]
 ; CHECK:         call void @free(ptr {{.*}}[[SH]])

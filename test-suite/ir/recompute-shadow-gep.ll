@@ -1,6 +1,5 @@
 ; The shadow of &x[i] is a cheap GEP: the reverse pass recomputes it from the
-; shadow argument and the popped index i instead of caching a pointer on the
-; tape. Each iteration's reverse accumulates into dx[i].
+; shadow argument and the index i instead of caching a pointer on the tape. Each iteration's reverse accumulates into dx[i].
 ; RUN: %opt_enzyme -passes=enzyme -S %s | FileCheck %s
 
 target triple = "x86_64-unknown-linux-gnu"
@@ -32,27 +31,34 @@ define double @test(ptr %x, ptr %dx, i64 %n) {
   ret double %g
 }
 
-; No pointer goes on the tape, only the index and the loaded value.
-; CHECK-LABEL: define internal double @f.aug(
-; CHECK-NOT:     store ptr
-; CHECK:       loop:
-; CHECK-NOT:     store ptr
-; CHECK:         store i64 %i, ptr
-; CHECK-NOT:     store ptr
-; CHECK:         store double %v, ptr
-; CHECK-NOT:     store ptr
-; CHECK:         ret double
+; Nothing goes on the tape inside the loop: x is never written, so the
+; reverse pass reloads x[i]; i is a counter, pushed once when the loop exits
+; and stepped back (i - 1) in the reverse loop, which ends when i is back at
+; its start value 0.
 
+; CHECK-LABEL: define internal double @f.aug(
+; CHECK:       loop:
+; CHECK-NOT:     store
+; CHECK:         br i1 %done, label %exit, label %loop
+; CHECK:       exit:
+; CHECK:         [[LAST:%[0-9]+]] = add i64 %1, -1
+; CHECK:         store i64 [[LAST]], ptr
+; CHECK:         ret double
 ; CHECK-LABEL: define internal void @f.rev(
-; CHECK-SAME:    ptr {{%[0-9]+}}, i64 {{%[0-9]+}}, ptr [[DX:%[0-9]+]], double [[DRET:%[0-9]+]], ptr
+; CHECK-SAME:    ptr [[X:%[0-9]+]], i64 {{%[0-9]+}}, ptr [[DX:%[0-9]+]], double [[DRET:%[0-9]+]], ptr
+; CHECK:       exit.rev:
+; CHECK:         [[END:%[0-9]+]] = load i64, ptr
 ; CHECK:       loop.rev:
-; CHECK:         [[I:%[0-9]+]] = load i64, ptr
-; CHECK:         [[V:%[0-9]+]] = load double, ptr
-; CHECK:         [[DP:%.*]] = getelementptr inbounds double, ptr [[DX]], i64 [[I]]
+; CHECK:         [[I:%.*]] = phi i64 [ [[END]], %exit.rev ], [ [[PREV:%[0-9]+]], %loop.rev ]
+; CHECK-DAG:     [[DP:%.*]] = getelementptr inbounds double, ptr [[DX]], i64 [[I]]
+; CHECK-DAG:     [[P:%.*]] = getelementptr inbounds double, ptr [[X]], i64 [[I]]
+; CHECK:         [[V:%.*]] = load double, ptr [[P]]
 ; CHECK:         [[T:%[0-9]+]] = fmul double [[V]], [[DRET]]
 ; CHECK:         [[DV:%[0-9]+]] = fadd double [[T]], [[T]]
 ; CHECK:         [[OLD:%[0-9]+]] = load double, ptr [[DP]]
 ; CHECK:         [[NEW:%[0-9]+]] = fadd double [[OLD]], [[DV]]
 ; CHECK:         store double [[NEW]], ptr [[DP]]
-; CHECK:         br i1 {{%.*}}, label %return, label %loop.rev
+; CHECK:         [[FIRST:%[0-9]+]] = icmp eq i64 [[I]], 0
+; CHECK:         [[PREV]] = add i64 [[I]], -1
+; CHECK:         br i1 [[FIRST]], label %return, label %loop.rev
 ; CHECK-LABEL: {{^}}define

@@ -9,12 +9,16 @@
 
 #include "llvm/IR/Module.h"
 #include "llvm/Support/MathExtras.h"
+#include "llvm/TargetParser/Triple.h"
 
 using namespace llvm;
 
 namespace enzyme {
 
 static constexpr uint64_t InitialCapacity = 4096;
+/// Larger tapes are freed rather than kept for the next gradient: memory a
+/// program no longer needs should not stay held by a thread.
+static constexpr uint64_t MaxReusableBytes = 256ULL << 20;
 
 TapeBuilder::TapeBuilder(Module &M) : M(M) {
   LLVMContext &Ctx = M.getContext();
@@ -30,16 +34,73 @@ uint64_t TapeBuilder::slotSize(Type *Ty) const {
   return alignTo(M.getDataLayout().getTypeAllocSize(Ty).getFixedValue(), 8);
 }
 
+/// GPU targets have no thread-local storage: their tapes are not reused.
+static bool canReuseStorage(const Module &M) {
+  Triple T(M.getTargetTriple());
+  return !T.isNVPTX() && !T.isAMDGPU() && !T.isSPIR() && !T.isSPIRV();
+}
+
+/// `{ptr data, i64 capacity}`, thread-local: the storage of the last tape
+/// this thread destroyed, kept for its next gradient so that repeated
+/// gradients neither grow a fresh buffer nor fault its pages in again.
+GlobalVariable *TapeBuilder::getOrCreateReusableStorage() const {
+  if (GlobalVariable *GV = M.getGlobalVariable("enzyme.tape.reusable", true))
+    return GV;
+  LLVMContext &Ctx = M.getContext();
+  auto *Ty =
+      StructType::get(PointerType::getUnqual(Ctx), Type::getInt64Ty(Ctx));
+  auto *GV = new GlobalVariable(
+      M, Ty, /*isConstant=*/false, GlobalValue::InternalLinkage,
+      Constant::getNullValue(Ty), "enzyme.tape.reusable");
+  GV->setThreadLocalMode(GlobalValue::InitialExecTLSModel);
+  return GV;
+}
+
 Value *TapeBuilder::createTape(IRBuilder<> &B) const {
   Function *F = B.GetInsertBlock()->getParent();
   IRBuilder<> Entry(&F->getEntryBlock(), F->getEntryBlock().begin());
   Value *Tape = Entry.CreateAlloca(TapeTy, nullptr, "tape");
   B.CreateStore(Constant::getNullValue(TapeTy), Tape);
+  if (!canReuseStorage(M))
+    return Tape;
+  // Take the thread's reusable storage, if any.
+  Type *I64 = B.getInt64Ty();
+  GlobalVariable *Reusable = getOrCreateReusableStorage();
+  Value *Storage = B.CreateThreadLocalAddress(Reusable);
+  Type *StorageTy = Reusable->getValueType();
+  Value *DataPtr = B.CreateStructGEP(StorageTy, Storage, 0);
+  Value *CapPtr = B.CreateStructGEP(StorageTy, Storage, 1);
+  B.CreateStore(B.CreateLoad(B.getPtrTy(), DataPtr),
+                B.CreateStructGEP(TapeTy, Tape, 0));
+  B.CreateStore(B.CreateLoad(I64, CapPtr), B.CreateStructGEP(TapeTy, Tape, 2));
+  B.CreateStore(Constant::getNullValue(B.getPtrTy()), DataPtr);
+  B.CreateStore(B.getInt64(0), CapPtr);
   return Tape;
 }
 
 void TapeBuilder::destroyTape(IRBuilder<> &B, Value *Tape) const {
-  emitFree(B, B.CreateLoad(B.getPtrTy(), B.CreateStructGEP(TapeTy, Tape, 0)));
+  Value *Data = B.CreateLoad(B.getPtrTy(), B.CreateStructGEP(TapeTy, Tape, 0));
+  if (!canReuseStorage(M)) {
+    emitFree(B, Data);
+    return;
+  }
+  // Keep the storage for the thread's next gradient unless it is very large
+  // (the storage slot is empty: the tape took it).
+  Value *Cap = B.CreateLoad(B.getInt64Ty(), B.CreateStructGEP(TapeTy, Tape, 2));
+  GlobalVariable *Reusable = getOrCreateReusableStorage();
+  Value *Storage = B.CreateThreadLocalAddress(Reusable);
+  Type *StorageTy = Reusable->getValueType();
+  Value *Keep = B.CreateICmpULE(Cap, B.getInt64(MaxReusableBytes));
+  Value *OldData =
+      B.CreateLoad(B.getPtrTy(), B.CreateStructGEP(StorageTy, Storage, 0));
+  // A nested gradient may have refilled the slot meanwhile: free that one.
+  emitFree(B, B.CreateSelect(Keep, OldData, Data));
+  B.CreateStore(B.CreateSelect(Keep, Data, OldData),
+                B.CreateStructGEP(StorageTy, Storage, 0));
+  Value *OldCap =
+      B.CreateLoad(B.getInt64Ty(), B.CreateStructGEP(StorageTy, Storage, 1));
+  B.CreateStore(B.CreateSelect(Keep, Cap, OldCap),
+                B.CreateStructGEP(StorageTy, Storage, 1));
 }
 
 /// `void enzyme.tape.grow(ptr tape, i64 needed)`: the cold path of a push,

@@ -30,9 +30,10 @@ public:
 
   llvm::StructType *getTapeType() const { return TapeTy; }
 
-  /// Emits an empty tape in an alloca at \p B's insertion point.
+  /// Emits an empty tape in an alloca at \p B's insertion point; on CPUs it
+  /// starts with the storage the thread's previous tape left.
   llvm::Value *createTape(llvm::IRBuilder<> &B) const;
-  /// Frees the tape's storage.
+  /// Frees the tape's storage, or keeps it for the thread's next tape.
   void destroyTape(llvm::IRBuilder<> &B, llvm::Value *Tape) const;
 
   /// Pushes \p Values as one batch.
@@ -46,6 +47,7 @@ public:
 private:
   uint64_t slotSize(llvm::Type *Ty) const;
   llvm::Function *getOrCreateGrowFunction() const;
+  llvm::GlobalVariable *getOrCreateReusableStorage() const;
 
   llvm::Module &M;
   llvm::StructType *TapeTy;

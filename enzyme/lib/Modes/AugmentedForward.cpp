@@ -220,6 +220,8 @@ void FunctionDifferentiator::addTapePushes() {
     SmallVector<Value *, 8> Values;
     for (NeededValue V : Batches.lookup(&BB))
       Values.push_back(AugValueOf(V));
+    for (NeededValue V : loopExitPushes(&BB))
+      Values.push_back(AugValueOf(V));
     if (&BB == ExitBlock)
       for (NeededValue V : ExitBatch)
         Values.push_back(AugValueOf(V));

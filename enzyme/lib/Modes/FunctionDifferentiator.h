@@ -27,6 +27,8 @@
 #define ENZYME_MODES_FUNCTIONDIFFERENTIATOR_H
 
 #include "Analysis/ActivityAnalysis.h"
+#include "Analysis/ReversibleLoops.h"
+#include "Analysis/UnmodifiedMemory.h"
 #include "Modes/ReverseModeGenerator.h"
 
 #include "llvm/ADT/DenseMap.h"
@@ -73,7 +75,13 @@ private:
                     llvm::SmallVectorImpl<NeededValue> &Needs);
   /// Makes \p V available in the reverse block of \p UseBlock.
   void resolve(NeededValue V, llvm::BasicBlock *UseBlock, unsigned Depth = 0);
-  bool isRecomputable(NeededValue V) const;
+  bool isRecomputable(NeededValue V);
+  /// Keeps \p V in a slot while the reverse pass runs \p RL: pushed when
+  /// the loop exits, read by the reverse of \p UseBlock.
+  void keepInLoopSlot(NeededValue V, const ReversibleLoop &RL,
+                      llvm::BasicBlock *UseBlock);
+  /// The values pushed at \p BB because loops exit into it, in push order.
+  llvm::SmallVector<NeededValue, 4> loopExitPushes(llvm::BasicBlock *BB) const;
   bool isComputedOnce(llvm::Instruction *I) const;
   bool hasMultiplePredecessors(llvm::BasicBlock *BB) const;
   /// The callee signature a call site asks for.
@@ -89,6 +97,9 @@ private:
     Differentiated,
   };
   CallKind classifyCall(llvm::CallBase &Call) const;
+  /// The partial of some active argument of the math call \p Call
+  /// mentions its argument \p Index.
+  bool partialsMentionArgument(llvm::CallBase &Call, unsigned Index) const;
   /// For `store iN (load iN p), q` between shadowed memory holding
   /// floating-point data (as optimised code copies a double), the element
   /// type; nullptr for any other store.
@@ -119,6 +130,7 @@ private:
   llvm::Value *shadow(llvm::Value *V) { return reverseValue(shadowOf(V)); }
   llvm::Value *materialize(NeededValue V, llvm::IRBuilder<> &B);
   llvm::AllocaInst *adjointSlot(llvm::Value *V);
+  llvm::AllocaInst *loopSlot(NeededValue V);
   /// Adds \p Delta to the adjoint of \p V (no-op for inactive values).
   void addAdjoint(llvm::Value *V, llvm::Value *Delta, llvm::IRBuilder<> &B);
   /// Reads the adjoint of \p V and resets it to zero.
@@ -131,6 +143,8 @@ private:
   ActivityAnalysis Activity;
   llvm::DominatorTree &DT;
   llvm::LoopInfo &LI;
+  ReversibleLoops Loops;
+  UnmodifiedMemory Unmodified;
   llvm::BasicBlock *ExitBlock = nullptr;
   DifferentiationFailure *Failure = nullptr;
 
@@ -138,6 +152,11 @@ private:
   llvm::DenseMap<llvm::BasicBlock *, llvm::SetVector<NeededValue>> Batches;
   llvm::SetVector<NeededValue> ExitBatch;
   llvm::DenseMap<llvm::BasicBlock *, llvm::SetVector<NeededValue>> Recomputed;
+  /// Per reversible loop, the values it pushes when it exits (loop-invariant
+  /// values and counters); per block, those its reverse reads from slots.
+  llvm::MapVector<const ReversibleLoop *, llvm::SetVector<NeededValue>>
+      LoopExitValues;
+  llvm::DenseMap<llvm::BasicBlock *, llvm::SetVector<NeededValue>> SlotReads;
   llvm::DenseMap<llvm::Instruction *, llvm::Instruction *> FreedAllocations;
 
   /// Augmented forward: prepared value -> augmented primal / shadow.
@@ -150,6 +169,7 @@ private:
   llvm::DenseMap<NeededValue, llvm::Value *> RevGlobal;
   llvm::DenseMap<NeededValue, llvm::Value *> RevLocal;
   llvm::DenseMap<llvm::Value *, llvm::AllocaInst *> Adjoints;
+  llvm::DenseMap<NeededValue, llvm::AllocaInst *> LoopSlots;
   llvm::DenseMap<llvm::BasicBlock *, llvm::BasicBlock *> RevBlocks;
   llvm::BasicBlock *RevEntry = nullptr;
   llvm::BasicBlock *RevReturn = nullptr;

@@ -15,6 +15,7 @@
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Transforms/Utils/Local.h"
+#include "llvm/Transforms/Utils/LoopSimplify.h"
 #include "llvm/Transforms/Utils/Mem2Reg.h"
 
 using namespace llvm;
@@ -122,6 +123,12 @@ Function *ReverseModeGenerator::prepare(Function &F) {
     }
     ReturnInst::Create(Ctx, Phi, Exit);
   }
+  // Preheaders, single latches and dedicated exits let the reverse pass run
+  // loops backwards without recording every iteration (ReversibleLoops.h).
+  FAM.invalidate(*P, PreservedAnalyses::none());
+  FunctionPassManager Loops;
+  Loops.addPass(LoopSimplifyPass());
+  Loops.run(*P, FAM);
   FAM.invalidate(*P, PreservedAnalyses::none());
   return P;
 }

@@ -53,10 +53,17 @@ struct ReverseSignature {
   bool ReturnActive = false;
   /// The function returns a pointer whose shadow the caller needs.
   bool ReturnShadow = false;
+  /// Nothing writes the function's inputs between its augmented forward and
+  /// its reverse pass (true for a request, whose two passes run back to
+  /// back), so the reverse pass may reload values from memory the function
+  /// itself never writes.
+  bool InputsKeptUntilReverse = false;
 
   bool operator<(const ReverseSignature &O) const {
-    return std::tie(Fn, Args, ReturnActive, ReturnShadow) <
-           std::tie(O.Fn, O.Args, O.ReturnActive, O.ReturnShadow);
+    return std::tie(Fn, Args, ReturnActive, ReturnShadow,
+                    InputsKeptUntilReverse) <
+           std::tie(O.Fn, O.Args, O.ReturnActive, O.ReturnShadow,
+                    O.InputsKeptUntilReverse);
   }
 };
 

@@ -81,6 +81,15 @@ static Constant *zeroAdjoint(Type *Ty) {
   return Constant::getNullValue(Ty);
 }
 
+/// Memory of an alloca or an allocation call of this function.
+static bool isFunctionLocalMemory(Value *Ptr) {
+  Value *Object = getUnderlyingObject(Ptr, 0);
+  if (isa<AllocaInst>(Object))
+    return true;
+  auto *Call = dyn_cast<CallBase>(Object);
+  return Call && isAllocationCall(*Call);
+}
+
 AllocaInst *FunctionDifferentiator::adjointSlot(Value *V) {
   auto It = Adjoints.find(V);
   if (It != Adjoints.end())
@@ -100,6 +109,16 @@ void FunctionDifferentiator::addAdjoint(Value *V, Value *Delta,
   AllocaInst *Slot = adjointSlot(V);
   Value *Old = B.CreateLoad(V->getType(), Slot);
   B.CreateStore(addAdjoints(B, Old, Delta), Slot);
+}
+
+AllocaInst *FunctionDifferentiator::loopSlot(NeededValue V) {
+  AllocaInst *&Slot = LoopSlots[V];
+  if (!Slot) {
+    IRBuilder<> B(RevEntry, RevEntry->begin());
+    Type *Ty = V.getPointer()->getType();
+    Slot = B.CreateAlloca(Ty, nullptr, V.getPointer()->getName() + ".slot");
+  }
+  return Slot;
 }
 
 Value *FunctionDifferentiator::takeAdjoint(Value *V, IRBuilder<> &B) {
@@ -267,8 +286,12 @@ bool FunctionDifferentiator::reverseCall(CallBase &Call, IRBuilder<> &B) {
           Rule->Partials[A] && Activity.isActive(Call.getArgOperand(A));
     if (!AnyActiveArg)
       return true;
-    for (Value *Arg : Call.args())
-      Args.push_back(primal(Arg));
+    for (unsigned A = 0; A < Call.arg_size(); ++A) {
+      Value *Arg = Call.getArgOperand(A);
+      Args.push_back(partialsMentionArgument(Call, A)
+                         ? primal(Arg)
+                         : PoisonValue::get(Arg->getType()));
+    }
     Value *Result = nullptr;
     for (unsigned A = 0; A < Call.arg_size(); ++A) {
       Value *Arg = Call.getArgOperand(A);
@@ -339,10 +362,15 @@ bool FunctionDifferentiator::reverseInstruction(Instruction &I,
       return true;
     // The store overwrote the memory: its adjoint so far belongs to the
     // stored value, and what was there before gets none.
+    // Memory the function allocates itself is never seen by the caller:
+    // there the identity -0.0 lets a following `+=` (the reverse of the
+    // load that read the old value) fold into the store.
     Value *Ptr = shadow(Store->getPointerOperand());
     Value *D = B.CreateAlignedLoad(Val->getType(), Ptr, Store->getAlign());
-    B.CreateAlignedStore(Constant::getNullValue(Val->getType()), Ptr,
-                         Store->getAlign());
+    bool Local = isFunctionLocalMemory(Store->getPointerOperand());
+    B.CreateAlignedStore(Local ? zeroAdjoint(Val->getType())
+                               : Constant::getNullValue(Val->getType()),
+                         Ptr, Store->getAlign());
     addAdjoint(Val, D, B);
     return true;
   }
@@ -469,9 +497,25 @@ void FunctionDifferentiator::branchToPredecessors(BasicBlock &BB,
     if (Activity.isActive(&Phi))
       PhiAdjoints.emplace_back(&Phi, takeAdjoint(&Phi, B));
 
+  // Going back from a loop's header to its latch steps its counters back.
+  const ReversibleLoop *RL = Loops.headedBy(&BB);
+  auto StepCountersBack = [&](BasicBlock *Pred, IRBuilder<> &EB) {
+    if (!RL || Pred != RL->Latch)
+      return;
+    auto It = LoopExitValues.find(RL);
+    if (It == LoopExitValues.end())
+      return;
+    for (const LoopCounter &C : RL->Counters)
+      if (It->second.count(primalOf(C.Phi))) {
+        AllocaInst *Slot = loopSlot(primalOf(C.Phi));
+        Value *Current = EB.CreateLoad(C.Phi->getType(), Slot);
+        EB.CreateStore(EB.CreateSub(Current, C.Step), Slot);
+      }
+  };
   auto PropagateEdge = [&](BasicBlock *Pred, IRBuilder<> &EB) {
     for (auto [Phi, D] : PhiAdjoints)
       addAdjoint(Phi->getIncomingValueForBlock(Pred), D, EB);
+    StepCountersBack(Pred, EB);
     EB.CreateBr(RevBlocks[Pred]);
   };
 
@@ -482,6 +526,21 @@ void FunctionDifferentiator::branchToPredecessors(BasicBlock &BB,
   }
   if (Preds.size() == 1) {
     PropagateEdge(Preds.front(), B);
+    return;
+  }
+  if (const LoopCounter *C = RL ? RL->firstIterationCounter() : nullptr) {
+    BasicBlock *Entered =
+        BasicBlock::Create(Pair.Reverse->getContext(),
+                           BB.getName() + ".rev.entered", Pair.Reverse);
+    BasicBlock *Repeated =
+        BasicBlock::Create(Pair.Reverse->getContext(),
+                           BB.getName() + ".rev.repeated", Pair.Reverse);
+    Value *First = B.CreateICmpEQ(primal(C->Phi), primal(C->Start));
+    B.CreateCondBr(First, Entered, Repeated);
+    IRBuilder<> EB(Entered);
+    PropagateEdge(RL->Preheader, EB);
+    EB.SetInsertPoint(Repeated);
+    PropagateEdge(RL->Latch, EB);
     return;
   }
   Value *Index = reverseValue(NeededValue(&BB, false));
@@ -515,9 +574,21 @@ void FunctionDifferentiator::reverseBlock(BasicBlock &BB) {
     Types.push_back(TypeOf(V));
     Popped.push_back(V);
   }
+  unsigned LocalCount = Popped.size();
+  for (NeededValue V : loopExitPushes(&BB)) {
+    Types.push_back(TypeOf(V));
+    Popped.push_back(V);
+  }
   SmallVector<Value *, 8> Values = Tape.pop(B, RevTape, Types);
-  for (auto [V, Val] : zip(Popped, Values))
-    RevLocal[V] = Val;
+  for (unsigned I = 0; I < Popped.size(); ++I) {
+    if (I < LocalCount)
+      RevLocal[Popped[I]] = Values[I];
+    else // The reverse pass enters a loop here.
+      B.CreateStore(Values[I], loopSlot(Popped[I]));
+  }
+  for (NeededValue V : SlotReads.lookup(&BB))
+    RevLocal[V] = B.CreateLoad(V.getPointer()->getType(), loopSlot(V),
+                               V.getPointer()->getName() + ".cur");
   for (NeededValue V : Recomputed.lookup(&BB))
     RevLocal[V] = materialize(V, B);
 

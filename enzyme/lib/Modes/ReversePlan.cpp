@@ -20,6 +20,7 @@
 #include "Core/Diagnostics.h"
 #include "Rules/MathRules.h"
 
+#include "llvm/Analysis/AliasAnalysis.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/CFG.h"
 #include "llvm/IR/InstIterator.h"
@@ -41,7 +42,14 @@ FunctionDifferentiator::FunctionDifferentiator(ReverseModeGenerator &Gen,
     : Gen(Gen), Sig(Sig), Prep(Prepared), Pair(Pair),
       Activity(Prepared, Sig.Args),
       DT(FAM.getResult<DominatorTreeAnalysis>(Prepared)),
-      LI(FAM.getResult<LoopAnalysis>(Prepared)) {
+      LI(FAM.getResult<LoopAnalysis>(Prepared)), Loops(LI),
+      Unmodified(Prepared, FAM.getResult<AAManager>(Prepared),
+                 [](const CallBase &Call) {
+                   return rules::findMathRule(Call) &&
+                          none_of(Call.args(), [](const Use &U) {
+                            return U->getType()->isPointerTy();
+                          });
+                 }) {
   for (BasicBlock &BB : Prep)
     if (isa<ReturnInst>(BB.getTerminator()))
       ExitBlock = &BB;
@@ -189,9 +197,9 @@ void FunctionDifferentiator::collectNeeds(Instruction &I,
       AnyActiveArg = true;
       NeedsResult |= rules::mentionsResult(*Rule->Partials[A]);
     }
-    if (AnyActiveArg)
-      for (Value *Arg : Call->args())
-        Needs.push_back(primalOf(Arg));
+    for (unsigned A = 0; A < Call->arg_size(); ++A)
+      if (AnyActiveArg && partialsMentionArgument(*Call, A))
+        Needs.push_back(primalOf(Call->getArgOperand(A)));
     if (NeedsResult)
       Needs.push_back(primalOf(Call));
     return;
@@ -227,6 +235,16 @@ void FunctionDifferentiator::collectNeeds(Instruction &I,
   }
 }
 
+bool FunctionDifferentiator::partialsMentionArgument(CallBase &Call,
+                                                     unsigned Index) const {
+  const rules::MathRule *Rule = rules::findMathRule(Call);
+  for (unsigned A = 0; A < Call.arg_size(); ++A)
+    if (Rule->Partials[A] && Activity.isActive(Call.getArgOperand(A)) &&
+        rules::mentionsArgument(*Rule->Partials[A], Index))
+      return true;
+  return false;
+}
+
 Type *FunctionDifferentiator::integerCopyElementType(StoreInst &Store) const {
   auto *Load = dyn_cast<LoadInst>(Store.getValueOperand());
   if (!Load || !Load->getType()->isIntegerTy() ||
@@ -242,7 +260,7 @@ Type *FunctionDifferentiator::integerCopyElementType(StoreInst &Store) const {
   return ElemTy;
 }
 
-bool FunctionDifferentiator::isRecomputable(NeededValue V) const {
+bool FunctionDifferentiator::isRecomputable(NeededValue V) {
   auto *I = dyn_cast<Instruction>(V.getPointer());
   if (!I)
     return false;
@@ -270,6 +288,9 @@ bool FunctionDifferentiator::isRecomputable(NeededValue V) const {
   case Instruction::ExtractValue:
   case Instruction::Freeze:
     return true;
+  case Instruction::Load:
+    return Sig.InputsKeptUntilReverse &&
+           Unmodified.isUnmodified(cast<LoadInst>(*I));
   default:
     return isa<CastInst>(I);
   }
@@ -301,10 +322,35 @@ void FunctionDifferentiator::resolve(NeededValue V, BasicBlock *UseBlock,
     Recomputed[UseBlock].insert(V);
     return;
   }
-  if (isComputedOnce(I))
+  if (isComputedOnce(I)) {
     ExitBatch.insert(V);
-  else
-    Batches[UseBlock].insert(V);
+    return;
+  }
+  // A loop counter steps back in the reverse of its loop.
+  const ReversibleLoop *RL = nullptr;
+  if (auto *Phi = dyn_cast<PHINode>(I); Phi && !V.getInt())
+    if (Loops.counter(Phi, &RL) && RL->L->contains(UseBlock))
+      return keepInLoopSlot(V, *RL, UseBlock);
+  // A value from before a loop is pushed once, when the loop exits.
+  if ((RL = Loops.outermostEnteredAfter(I->getParent(), UseBlock)))
+    return keepInLoopSlot(V, *RL, UseBlock);
+  Batches[UseBlock].insert(V);
+}
+
+void FunctionDifferentiator::keepInLoopSlot(NeededValue V,
+                                            const ReversibleLoop &RL,
+                                            BasicBlock *UseBlock) {
+  LoopExitValues[&RL].insert(V);
+  SlotReads[UseBlock].insert(V);
+}
+
+SmallVector<NeededValue, 4>
+FunctionDifferentiator::loopExitPushes(BasicBlock *BB) const {
+  SmallVector<NeededValue, 4> Values;
+  for (const auto &[RL, Exiting] : LoopExitValues)
+    if (is_contained(RL->ExitBlocks, BB))
+      Values.append(Exiting.begin(), Exiting.end());
+  return Values;
 }
 
 bool FunctionDifferentiator::plan() {
@@ -327,8 +373,17 @@ bool FunctionDifferentiator::plan() {
   for (BasicBlock &BB : Prep) {
     // The reverse of a block with several predecessors must know which one
     // the forward pass came from.
-    if (hasMultiplePredecessors(&BB))
-      resolve(NeededValue(&BB, false), &BB);
+    if (hasMultiplePredecessors(&BB)) {
+      // A counter that cannot wrap tells the first iteration of a loop
+      // from the others; any other join records where it came from.
+      const ReversibleLoop *RL = Loops.headedBy(&BB);
+      if (const LoopCounter *C = RL ? RL->firstIterationCounter() : nullptr) {
+        resolve(primalOf(C->Phi), &BB);
+        resolve(primalOf(C->Start), &BB);
+      } else {
+        resolve(NeededValue(&BB, false), &BB);
+      }
+    }
     for (Instruction &I : BB) {
       if (auto *Call = dyn_cast<CallBase>(&I)) {
         CallKind Kind = classifyCall(*Call);

@@ -23,7 +23,9 @@
 #include "Modes/ReverseModeGenerator.h"
 
 #include "llvm/ADT/SetVector.h"
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Transforms/Utils/Cloning.h"
@@ -155,6 +157,19 @@ static Value *convertGradients(IRBuilder<> &B, Value *Grads, Type *To,
   return Mismatch("'" + displayType(To) + "'");
 }
 
+/// \p F loads memory it did not allocate itself (through an argument, a
+/// global or a loaded pointer).
+static bool loadsCallerMemory(Function &F) {
+  for (Instruction &I : instructions(F))
+    if (auto *Load = dyn_cast<LoadInst>(&I)) {
+      const Value *Object = getUnderlyingObject(Load->getPointerOperand(), 0);
+      if (isa<Argument>(Object) || isa<GlobalVariable>(Object) ||
+          isa<LoadInst>(Object))
+        return true;
+    }
+  return false;
+}
+
 LoweringResult lowerReverseRequest(const DiffRequest &Request,
                                    ReverseModeGenerator &Gen,
                                    bool AllowDeferral) {
@@ -162,6 +177,10 @@ LoweringResult lowerReverseRequest(const DiffRequest &Request,
   Sig.Fn = Request.Fn;
   Sig.Args.assign(Request.Activities.begin(), Request.Activities.end());
   Sig.ReturnActive = Request.Fn->getReturnType()->isFloatingPointTy();
+  // The gradient function runs the reverse pass right after the forward.
+  // (For a function that loads nothing from its caller's memory the flag
+  // changes nothing; leaving it off lets recursive calls share the pair.)
+  Sig.InputsKeptUntilReverse = loadsCallerMemory(*Request.Fn);
 
   DifferentiationFailure Failure;
   const ReversePair *Pair = Gen.getOrCreate(Sig, Failure);

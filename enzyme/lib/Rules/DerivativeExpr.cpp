@@ -128,6 +128,13 @@ bool mentionsResult(const Expr &E) {
   return any_of(E.operands(), mentionsResult);
 }
 
+bool mentionsArgument(const Expr &E, unsigned Index) {
+  if (E.kind() == Expr::Kind::Argument)
+    return E.argumentIndex() == Index;
+  return any_of(E.operands(),
+                [&](const Expr &Op) { return mentionsArgument(Op, Index); });
+}
+
 Value *emitExpr(const Expr &E, IRBuilder<> &B, Type *Ty, ArrayRef<Value *> Args,
                 Value *Result) {
   auto Emit = [&](const Expr &Sub) {

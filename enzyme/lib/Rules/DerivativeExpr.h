@@ -105,6 +105,8 @@ inline Expr operator/(Expr A, double B) { return A / Expr::constant(B); }
 
 /// True when \p E mentions f's result.
 bool mentionsResult(const Expr &E);
+/// True when \p E mentions f's argument \p Index.
+bool mentionsArgument(const Expr &E, unsigned Index);
 
 /// Emits \p E for a call of f whose arguments are \p Args and whose result
 /// is \p Result, in f's floating-point type \p Ty.

@@ -1,0 +1,116 @@
+//===- ReversibleLoops.cpp - Loops the reverse pass runs backwards --------===//
+//
+// Part of the Enzyme toolchain.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Analysis/ReversibleLoops.h"
+
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/Operator.h"
+
+using namespace llvm;
+
+namespace enzyme {
+
+const LoopCounter *ReversibleLoop::firstIterationCounter() const {
+  for (const LoopCounter &C : Counters)
+    if (C.NoWrap)
+      return &C;
+  return nullptr;
+}
+
+/// `%i = phi [Start, Preheader], [%i + Step, Latch]` with a constant,
+/// non-zero Step.
+static std::optional<LoopCounter> matchCounter(PHINode &Phi,
+                                               const ReversibleLoop &RL) {
+  if (!Phi.getType()->isIntegerTy() || Phi.getNumIncomingValues() != 2)
+    return std::nullopt;
+  auto *Next = dyn_cast<BinaryOperator>(Phi.getIncomingValueForBlock(RL.Latch));
+  if (!Next || Next->getOpcode() != Instruction::Add)
+    return std::nullopt;
+  Value *Other = Next->getOperand(0) == &Phi   ? Next->getOperand(1)
+                 : Next->getOperand(1) == &Phi ? Next->getOperand(0)
+                                               : nullptr;
+  auto *Step = dyn_cast_or_null<ConstantInt>(Other);
+  if (!Step || Step->isZero())
+    return std::nullopt;
+  LoopCounter C;
+  C.Phi = &Phi;
+  C.Start = Phi.getIncomingValueForBlock(RL.Preheader);
+  C.Step = Step;
+  // A 64-bit counter moving by less than 2^32 per iteration would need more
+  // than 2^32 iterations to come back to its start.
+  C.NoWrap = Next->hasNoSignedWrap() || Next->hasNoUnsignedWrap() ||
+             (Phi.getType()->getIntegerBitWidth() >= 64 &&
+              Step->getValue().abs().ult(APInt(64, 1ULL << 32)));
+  return C;
+}
+
+static std::optional<ReversibleLoop> analyzeLoop(Loop &L) {
+  ReversibleLoop RL;
+  RL.L = &L;
+  RL.Preheader = L.getLoopPreheader();
+  RL.Latch = L.getLoopLatch();
+  if (!RL.Preheader || !RL.Latch || !L.hasDedicatedExits())
+    return std::nullopt;
+  BasicBlock *Header = L.getHeader();
+  for (BasicBlock *Pred : predecessors(Header))
+    if (Pred != RL.Preheader && Pred != RL.Latch)
+      return std::nullopt;
+  L.getUniqueExitBlocks(RL.ExitBlocks);
+  if (RL.ExitBlocks.empty())
+    return std::nullopt;
+  if (RL.Preheader != RL.Latch)
+    for (PHINode &Phi : Header->phis())
+      if (std::optional<LoopCounter> C = matchCounter(Phi, RL))
+        RL.Counters.push_back(*C);
+  return RL;
+}
+
+ReversibleLoops::ReversibleLoops(LoopInfo &LI) : LI(LI) {
+  for (Loop *L : LI.getLoopsInPreorder())
+    if (std::optional<ReversibleLoop> RL = analyzeLoop(*L)) {
+      Index[L] = Loops.size();
+      Loops.push_back(std::move(*RL));
+    }
+}
+
+const ReversibleLoop *ReversibleLoops::get(const Loop *L) const {
+  auto It = Index.find(L);
+  return It == Index.end() ? nullptr : &Loops[It->second];
+}
+
+const ReversibleLoop *ReversibleLoops::headedBy(const BasicBlock *BB) const {
+  const Loop *L = LI.getLoopFor(BB);
+  return L && L->getHeader() == BB ? get(L) : nullptr;
+}
+
+const LoopCounter *ReversibleLoops::counter(const PHINode *Phi,
+                                            const ReversibleLoop **Loop) const {
+  const ReversibleLoop *RL = headedBy(Phi->getParent());
+  if (!RL)
+    return nullptr;
+  for (const LoopCounter &C : RL->Counters)
+    if (C.Phi == Phi) {
+      if (Loop)
+        *Loop = RL;
+      return &C;
+    }
+  return nullptr;
+}
+
+const ReversibleLoop *
+ReversibleLoops::outermostEnteredAfter(const BasicBlock *Def,
+                                       const BasicBlock *Use) const {
+  const ReversibleLoop *Outermost = nullptr;
+  for (const Loop *L = LI.getLoopFor(Use); L && !L->contains(Def);
+       L = L->getParentLoop())
+    if (const ReversibleLoop *RL = get(L))
+      Outermost = RL;
+  return Outermost;
+}
+
+} // namespace enzyme

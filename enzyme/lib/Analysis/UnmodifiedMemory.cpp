@@ -1,0 +1,73 @@
+//===- UnmodifiedMemory.cpp - Memory a function never writes --------------===//
+//
+// Part of the Enzyme toolchain.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Analysis/UnmodifiedMemory.h"
+#include "Analysis/KnownFunctions.h"
+
+#include "llvm/Analysis/AliasAnalysis.h"
+#include "llvm/Analysis/MemoryLocation.h"
+#include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/GlobalVariable.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
+
+using namespace llvm;
+
+namespace enzyme {
+
+UnmodifiedMemory::UnmodifiedMemory(
+    Function &F, AAResults &AA,
+    function_ref<bool(const CallBase &)> OnlyWritesErrno)
+    : AA(AA) {
+  for (Instruction &I : instructions(F)) {
+    if (!I.mayWriteToMemory())
+      continue;
+    // Allocating a block writes no existing memory.
+    if (auto *Call = dyn_cast<CallBase>(&I);
+        Call && (isAllocationCall(*Call) && !isReallocCall(*Call) ||
+                 OnlyWritesErrno(*Call)))
+      continue;
+    Writers.push_back(&I);
+  }
+}
+
+/// What \p W may write: a freed block, or what alias analysis says.
+static bool mayModify(AAResults &AA, Instruction *W,
+                      const MemoryLocation &Whole) {
+  auto *Call = dyn_cast<CallBase>(W);
+  if (Call && isDeallocationCall(*Call) && Call->arg_size() > 0) {
+    Value *Freed = Call->getArgOperand(0);
+    return !AA.isNoAlias(MemoryLocation::getBeforeOrAfter(Freed), Whole);
+  }
+  return isModSet(AA.getModRefInfo(W, Whole));
+}
+
+bool UnmodifiedMemory::isUnmodified(const LoadInst &Load) {
+  if (!Load.isSimple())
+    return false;
+  const Value *Object = getUnderlyingObject(Load.getPointerOperand(), 0);
+  // Memory the function allocates itself may be freed before the reverse
+  // pass runs; argument and global memory outlives the call.
+  if (auto *GV = dyn_cast<GlobalVariable>(Object)) {
+    if (GV->isThreadLocal())
+      return false;
+  } else if (!isa<Argument>(Object) && !isa<LoadInst>(Object)) {
+    return false;
+  }
+  auto [It, Inserted] = UnmodifiedObjects.try_emplace(Object, true);
+  if (!Inserted)
+    return It->second;
+  MemoryLocation Whole = MemoryLocation::getBeforeOrAfter(Object);
+  for (Instruction *W : Writers)
+    if (mayModify(AA, W, Whole)) {
+      It = UnmodifiedObjects.find(Object);
+      It->second = false;
+      return false;
+    }
+  return true;
+}
+
+} // namespace enzyme

@@ -1,0 +1,70 @@
+//===- ba.cpp - Bundle-adjustment Jacobian through the Enzyme ABI ---------===//
+//
+// The sparse Jacobian of the BA residuals, computed as ADBench does: per
+// observation, one reverse sweep per reprojection row (the 2-element error
+// output seeded with a unit vector), giving the row's 15 nonzeros, then one
+// for the weight row.
+//
+// Jacobian layout (flat array J of 2P·15 + P values):
+//   J[(2i + r)·15 + col], r = 0, 1: row r of the reprojection error of
+//     observation i; col 0..10 its camera's parameters, 11..13 its point's,
+//     14 its weight;
+//   J[2P·15 + i]: the weight row of observation i (d w_err_i / d w_i).
+//
+//===----------------------------------------------------------------------===//
+
+#include "../common/enzyme_abi.hpp"
+#include "ba.hpp"
+
+int main(int argc, char **argv) {
+  bench::Options O = bench::parse_options(argc, argv);
+  ba::Input In = ba::read(O.Input);
+  const int P = In.P;
+  std::vector<double> ReprojErr((size_t)2 * P), WErr((size_t)P);
+  std::vector<double> J((size_t)2 * P * ba::RowNnz + P);
+
+  auto Primal = [&] {
+    ba::objective<double>(P, In.Cams.data(), In.Points.data(),
+                          In.Weights.data(), In.Obs.data(), In.Feats.data(),
+                          ReprojErr.data(), WErr.data());
+  };
+  auto Jacobian = [&] {
+    double Err[2], Seed[2];
+    for (int I = 0; I < P; ++I) {
+      const double *Cam = &In.Cams[(size_t)In.Obs[2 * I] * ba::CamSize];
+      const double *Point = &In.Points[(size_t)In.Obs[2 * I + 1] * 3];
+      const double *Feat = &In.Feats[(size_t)2 * I];
+      for (int Row = 0; Row < 2; ++Row) {
+        double *JRow = &J[((size_t)2 * I + Row) * ba::RowNnz];
+        std::fill(JRow, JRow + ba::RowNnz, 0.0); // shadows accumulate
+        Seed[0] = Row == 0;
+        Seed[1] = Row == 1;
+        __enzyme_autodiff((void *)ba::reproj_error<double>, enzyme_dup, Cam,
+                          JRow, enzyme_dup, Point, JRow + ba::CamSize,
+                          enzyme_dup, &In.Weights[I], JRow + ba::CamSize + 3,
+                          enzyme_const, Feat, enzyme_dupnoneed, Err, Seed);
+      }
+    }
+    double *JW = &J[(size_t)2 * P * ba::RowNnz];
+    for (int I = 0; I < P; ++I) {
+      double Err, Seed = 1.0;
+      JW[I] = 0.0;
+      __enzyme_autodiff((void *)ba::weight_error<double>, enzyme_dup,
+                        &In.Weights[I], JW + I, enzyme_dupnoneed, &Err, &Seed);
+    }
+  };
+
+  Jacobian();
+  bench::FdCheck Check("ba");
+  ba::check_jacobian(Check, In, J);
+
+  double TPrimal = bench::time_median(O, [&] {
+    Primal();
+    bench::Sink = ReprojErr[0] + WErr[P - 1];
+  });
+  double TJacobian = bench::time_median(O, [&] {
+    Jacobian();
+    bench::Sink = J[0];
+  });
+  return bench::print_result("ba", O, TPrimal, TJacobian, 2, Check);
+}

@@ -1,0 +1,213 @@
+//===- bench.hpp - Timing, finite-difference checks and result lines ------===//
+//
+// Shared by every benchmark program, whatever computes its derivative (our
+// compiler, another Enzyme-ABI compiler, ADOL-C). Plain C++17, no project
+// headers, so that any compiler builds it.
+//
+// A benchmark program:
+//   - parses its options with BenchOptions (--tool NAME --input PATH
+//     --label NAME --quick --min-time S),
+//   - checks the derivative against central finite differences on a few
+//     components (FdCheck), and
+//   - times primal and derivative with time_median, then prints one result
+//     line (print_result) that scripts/bench reads:
+//       RESULT <bench> <input> <tool> <primal s> <derivative s> <sweeps>
+//              <fd ok|FAIL> <max fd error>
+//
+// The process exits non-zero when the derivative disagrees with finite
+// differences, so a wrong gradient can never produce a timing that looks
+// good.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ENZYME_BENCH_HPP
+#define ENZYME_BENCH_HPP
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+namespace bench {
+
+struct Options {
+  std::string Tool = "enzyme";
+  std::string Input;
+  std::string Label; // how the input is named in the table
+  bool Quick = false; // one repetition: smoke tests
+  double MinTime = 0.5; // seconds spent timing each side
+  int MinReps = 5;
+};
+
+inline Options parse_options(int argc, char **argv) {
+  Options O;
+  for (int I = 1; I < argc; ++I) {
+    std::string A = argv[I];
+    auto Next = [&]() -> std::string {
+      if (I + 1 >= argc) {
+        std::fprintf(stderr, "bench: %s needs a value\n", A.c_str());
+        std::exit(2);
+      }
+      return argv[++I];
+    };
+    if (A == "--tool")
+      O.Tool = Next();
+    else if (A == "--input")
+      O.Input = Next();
+    else if (A == "--label")
+      O.Label = Next();
+    else if (A == "--quick")
+      O.Quick = true;
+    else if (A == "--min-time")
+      O.MinTime = std::atof(Next().c_str());
+    else {
+      std::fprintf(stderr, "bench: unknown option %s\n", A.c_str());
+      std::exit(2);
+    }
+  }
+  if (O.Quick) {
+    O.MinTime = 0;
+    O.MinReps = 1;
+  }
+  if (O.Label.empty()) {
+    std::string Base = O.Input.substr(O.Input.find_last_of('/') + 1);
+    O.Label = Base.substr(0, Base.find_last_of('.'));
+  }
+  return O;
+}
+
+// Keeps results alive so that the optimiser cannot drop a timed call.
+inline volatile double Sink;
+
+// Runs F once to warm caches, then repeatedly until both MinReps runs and
+// MinTime seconds are done (at most 1000 runs); returns the median.
+template <class F> double time_median(const Options &O, F &&Fn) {
+  using Clock = std::chrono::steady_clock;
+  Fn();
+  std::vector<double> Times;
+  double Total = 0;
+  while ((int)Times.size() < O.MinReps ||
+         (Total < O.MinTime && Times.size() < 1000)) {
+    auto Start = Clock::now();
+    Fn();
+    double T = std::chrono::duration<double>(Clock::now() - Start).count();
+    Times.push_back(T);
+    Total += T;
+  }
+  std::sort(Times.begin(), Times.end());
+  size_t N = Times.size();
+  return N % 2 ? Times[N / 2] : 0.5 * (Times[N / 2 - 1] + Times[N / 2]);
+}
+
+// Central finite differences on chosen components of a derivative.
+// Step h = 1e-5 max(1, |x|) balances truncation (h^2) and rounding
+// (eps |f| / h); the tolerance covers both with a wide margin, so a failure
+// means a wrong derivative, not noise.
+class FdCheck {
+public:
+  explicit FdCheck(const char *Bench) : Bench(Bench) {}
+
+  // Eval() returns the function at the current value of *X.
+  template <class F>
+  void component(const char *Name, double *X, double Derivative, F &&Eval) {
+    double Saved = *X;
+    double H = 1e-5 * std::max(1.0, std::fabs(Saved));
+    *X = Saved + H;
+    double Fp = Eval();
+    *X = Saved - H;
+    double Fm = Eval();
+    *X = Saved;
+    double F0 = Eval();
+    double Fd = (Fp - Fm) / (2 * H);
+    double Rounding = 1e3 * 2.2e-16 * (1 + std::fabs(F0)) / H;
+    double Tol = 1e-5 * std::max(std::fabs(Fd), std::fabs(Derivative)) +
+                 Rounding + 1e-9;
+    double Err = std::fabs(Derivative - Fd);
+    double Rel = Err / std::max(1e-300, std::fabs(Fd) + Rounding + 1e-9);
+    MaxErr = std::max(MaxErr, Rel);
+    ++Checked;
+    if (!(Err <= Tol)) {
+      ++Failed;
+      std::fprintf(stderr,
+                   "%s: derivative %s = %.12g, finite differences %.12g "
+                   "(tolerance %.3g)\n",
+                   Bench, Name, Derivative, Fd, Tol);
+    }
+  }
+
+  // Checks N components spread evenly over Derivative[0..Size).
+  template <class F>
+  void spread(const char *Group, double *X, const double *Derivative,
+              size_t Size, int N, F &&Eval) {
+    if (Size == 0)
+      return;
+    int Count = std::min<size_t>(N, Size);
+    for (int I = 0; I < Count; ++I) {
+      size_t Index = Count == 1 ? 0 : I * (Size - 1) / (Count - 1);
+      char Name[128];
+      std::snprintf(Name, sizeof Name, "%s[%zu]", Group, Index);
+      component(Name, X + Index, Derivative[Index], Eval);
+    }
+  }
+
+  bool ok() const { return Failed == 0 && Checked > 0; }
+  double max_error() const { return MaxErr; }
+
+private:
+  const char *Bench;
+  int Checked = 0;
+  int Failed = 0;
+  double MaxErr = 0;
+};
+
+// Prints the result line and returns the process exit status.
+inline int print_result(const char *Bench, const Options &O, double Primal,
+                        double Derivative, int Sweeps, const FdCheck &Check) {
+  std::printf("RESULT %s %s %s %.9g %.9g %d %s %.3g\n", Bench,
+              O.Label.c_str(), O.Tool.c_str(), Primal, Derivative, Sweeps,
+              Check.ok() ? "ok" : "FAIL", Check.max_error());
+  std::fflush(stdout);
+  return Check.ok() ? 0 : 1;
+}
+
+// Whitespace-separated numbers, as the ADBench inputs are written.
+class NumberReader {
+public:
+  explicit NumberReader(const std::string &Path) : Path(Path) {
+    File = std::fopen(Path.c_str(), "r");
+    if (!File) {
+      std::fprintf(stderr, "bench: cannot open %s\n", Path.c_str());
+      std::exit(2);
+    }
+  }
+  ~NumberReader() { std::fclose(File); }
+  NumberReader(const NumberReader &) = delete;
+  NumberReader &operator=(const NumberReader &) = delete;
+
+  double real() {
+    double V;
+    if (std::fscanf(File, "%lf", &V) != 1) {
+      std::fprintf(stderr, "bench: %s: truncated or malformed input\n",
+                   Path.c_str());
+      std::exit(2);
+    }
+    return V;
+  }
+  int integer() { return (int)real(); }
+  void reals(double *Out, size_t N) {
+    for (size_t I = 0; I < N; ++I)
+      Out[I] = real();
+  }
+
+private:
+  std::string Path;
+  FILE *File;
+};
+
+} // namespace bench
+
+#endif // ENZYME_BENCH_HPP

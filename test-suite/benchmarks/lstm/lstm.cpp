@@ -1,0 +1,39 @@
+//===- lstm.cpp - LSTM gradient through the Enzyme ABI --------------------===//
+//
+// Gradient of the LSTM loss with respect to the main and extra parameters.
+//
+//===----------------------------------------------------------------------===//
+
+#include "../common/enzyme_abi.hpp"
+#include "lstm.hpp"
+
+int main(int argc, char **argv) {
+  bench::Options O = bench::parse_options(argc, argv);
+  lstm::Input In = lstm::read(O.Input);
+  std::vector<double> DMain(In.Main.size()), DExtra(In.Extra.size());
+
+  auto Primal = [&] {
+    return lstm::objective<double>(In.L, In.C, In.B, In.Main.data(),
+                                   In.Extra.data(), In.State.data(),
+                                   In.Seq.data());
+  };
+  auto Gradient = [&] {
+    std::fill(DMain.begin(), DMain.end(), 0.0);
+    std::fill(DExtra.begin(), DExtra.end(), 0.0);
+    __enzyme_autodiff((void *)lstm::objective<double>, enzyme_const, In.L,
+                      enzyme_const, In.C, enzyme_const, In.B, enzyme_dup,
+                      In.Main.data(), DMain.data(), enzyme_dup,
+                      In.Extra.data(), DExtra.data(), enzyme_const,
+                      In.State.data(), enzyme_const, In.Seq.data());
+  };
+
+  Gradient();
+  bench::FdCheck Check("lstm");
+  Check.spread("main", In.Main.data(), DMain.data(), DMain.size(), 6, Primal);
+  Check.spread("extra", In.Extra.data(), DExtra.data(), DExtra.size(), 4,
+               Primal);
+
+  double TPrimal = bench::time_median(O, [&] { bench::Sink = Primal(); });
+  double TGradient = bench::time_median(O, Gradient);
+  return bench::print_result("lstm", O, TPrimal, TGradient, 1, Check);
+}

@@ -13,6 +13,7 @@
 #include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
 
 using namespace llvm;
 
@@ -34,9 +35,32 @@ UnmodifiedMemory::UnmodifiedMemory(
   }
 }
 
+/// \p Ptr points into blocks allocated by this function call only (through
+/// phis and selects, which alias analysis gives up on sooner).
+static bool pointsIntoFreshBlocks(const Value *Ptr) {
+  SmallVector<const Value *, 4> Objects;
+  getUnderlyingObjects(Ptr, Objects);
+  return all_of(Objects, [](const Value *O) {
+    if (isa<AllocaInst>(O))
+      return true;
+    auto *Call = dyn_cast<CallBase>(O);
+    return Call && isAllocationCall(*Call) && !isReallocCall(*Call);
+  });
+}
+
 /// What \p W may write: a freed block, or what alias analysis says.
-static bool mayModify(AAResults &AA, Instruction *W,
+static bool mayModify(AAResults &AA, Instruction *W, const Value *Object,
                       const MemoryLocation &Whole) {
+  // A block allocated during the call is never the caller's memory.
+  if (isa<Argument>(Object) || isa<GlobalVariable>(Object)) {
+    const Value *Written = nullptr;
+    if (auto *Store = dyn_cast<StoreInst>(W))
+      Written = Store->getPointerOperand();
+    else if (auto *Mem = dyn_cast<MemIntrinsic>(W))
+      Written = Mem->getDest();
+    if (Written && pointsIntoFreshBlocks(Written))
+      return false;
+  }
   auto *Call = dyn_cast<CallBase>(W);
   if (Call && isDeallocationCall(*Call) && Call->arg_size() > 0) {
     Value *Freed = Call->getArgOperand(0);
@@ -62,7 +86,7 @@ bool UnmodifiedMemory::isUnmodified(const LoadInst &Load) {
     return It->second;
   MemoryLocation Whole = MemoryLocation::getBeforeOrAfter(Object);
   for (Instruction *W : Writers)
-    if (mayModify(AA, W, Whole)) {
+    if (mayModify(AA, W, Object, Whole)) {
       It = UnmodifiedObjects.find(Object);
       It->second = false;
       return false;

@@ -55,6 +55,6 @@ define double @test(double %x) {
 ; CHECK-LABEL: define internal { double } @square.rev(
 ; CHECK-SAME:    double [[A:%[0-9]+]], double [[DA:%[0-9]+]], ptr
 ; CHECK:         [[T:%[0-9]+]] = fmul double [[A]], [[DA]]
-; CHECK:         fadd double [[T]], [[T]]
+; CHECK:         fadd reassoc double [[T]], [[T]]
 ; CHECK:         ret { double }
 ; CHECK-LABEL: {{^}}define

@@ -50,6 +50,6 @@ define { double, double } @test(double %x, double %y) {
 ; CHECK-DAG:     [[D1:%[0-9]+]] = extractvalue { double, double } [[DS]], 1
 ; CHECK-DAG:     [[D0:%[0-9]+]] = extractvalue { double, double } [[DS]], 0
 ; CHECK-DAG:     [[T:%[0-9]+]] = fmul double [[D1]], [[Y]]
-; CHECK-DAG:     fadd double [[T]], [[T]]
+; CHECK-DAG:     fadd reassoc double [[T]], [[T]]
 ; CHECK:         ret { double, double }
 ; CHECK-LABEL: {{^}}define

@@ -19,6 +19,6 @@ define double @test(double %x) {
 ; CHECK-LABEL: define internal { double } @f.rev(
 ; CHECK-SAME:    double [[X:%[0-9]+]], double [[DRET:%[0-9]+]], ptr
 ; CHECK:         [[P:%[0-9]+]] = fmul double [[X]], [[DRET]]
-; CHECK:         fadd double [[P]], [[P]]
+; CHECK:         fadd reassoc double [[P]], [[P]]
 ; CHECK:         ret { double }
 ; CHECK-LABEL: {{^}}define

@@ -35,7 +35,7 @@ define double @test(ptr %p, ptr %dp) {
 ; CHECK-SAME:    ptr [[P:%[0-9]+]], ptr [[DP:%[0-9]+]], double [[DRET:%[0-9]+]], ptr
 ; CHECK:         [[V:%.*]] = load double, ptr [[P]]
 ; CHECK:         [[T:%[0-9]+]] = fmul double [[V]], [[DRET]]
-; CHECK:         [[DV:%[0-9]+]] = fadd double [[T]], [[T]]
+; CHECK:         [[DV:%[0-9]+]] = fadd reassoc double [[T]], [[T]]
 ; CHECK:         [[OLD:%[0-9]+]] = load double, ptr [[DP]]
 ; CHECK:         [[NEW:%[0-9]+]] = fadd double [[OLD]], [[DV]]
 ; CHECK:         store double [[NEW]], ptr [[DP]]

@@ -49,7 +49,7 @@ define double @test(double %x, i32 %c) {
 ; CHECK:         [[G1:%[0-9]+]] = fmul double [[COS]], [[DRET]]
 ; CHECK:       else.rev:
 ; CHECK:         [[T:%[0-9]+]] = fmul double [[X]], [[DRET]]
-; CHECK:         [[G2:%[0-9]+]] = fadd double [[T]], [[T]]
+; CHECK:         [[G2:%[0-9]+]] = fadd reassoc double [[T]], [[T]]
 ; CHECK:       return:
 ; CHECK:         phi double [ [[G2]], %else.rev ], [ [[G1]], %then.rev ]
 ; CHECK:         ret { double }

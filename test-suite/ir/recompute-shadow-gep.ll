@@ -54,7 +54,7 @@ define double @test(ptr %x, ptr %dx, i64 %n) {
 ; CHECK-DAG:     [[P:%.*]] = getelementptr inbounds double, ptr [[X]], i64 [[I]]
 ; CHECK:         [[V:%.*]] = load double, ptr [[P]]
 ; CHECK:         [[T:%[0-9]+]] = fmul double [[V]], [[DRET]]
-; CHECK:         [[DV:%[0-9]+]] = fadd double [[T]], [[T]]
+; CHECK:         [[DV:%[0-9]+]] = fadd reassoc double [[T]], [[T]]
 ; CHECK:         [[OLD:%[0-9]+]] = load double, ptr [[DP]]
 ; CHECK:         [[NEW:%[0-9]+]] = fadd double [[OLD]], [[DV]]
 ; CHECK:         store double [[NEW]], ptr [[DP]]

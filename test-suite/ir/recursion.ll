@@ -46,6 +46,6 @@ define double @test(double %x, i32 %n) {
 ; CHECK-DAG:     [[DX:%[0-9]+]] = fmul double [[P]], [[DRET]]
 ; CHECK:         [[G:%[0-9]+]] = tail call { double } @pw.rev(double [[X]], i32 [[M]], double [[DP]], ptr {{.*}}[[TAPE]])
 ; CHECK:         [[GX:%[0-9]+]] = extractvalue { double } [[G]], 0
-; CHECK:         fadd double [[DX]], [[GX]]
+; CHECK:         fadd reassoc double [[DX]], [[GX]]
 ; CHECK:         ret { double }
 ; CHECK-LABEL: {{^}}define

@@ -108,6 +108,13 @@ void FunctionDifferentiator::addAdjoint(Value *V, Value *Delta,
     return;
   AllocaInst *Slot = adjointSlot(V);
   Value *Old = B.CreateLoad(V->getType(), Slot);
+  // The order in which contributions reach an adjoint is the engine's
+  // choice, not the program's: a loop that accumulates one may be
+  // vectorised as a reduction.
+  FastMathFlags Reassoc;
+  Reassoc.setAllowReassoc();
+  IRBuilder<>::FastMathFlagGuard Guard(B);
+  B.setFastMathFlags(Reassoc);
   B.CreateStore(addAdjoints(B, Old, Delta), Slot);
 }
 

@@ -11,6 +11,7 @@
 #define ENZYME_BENCH_GMM_HPP
 
 #include "../common/bench.hpp"
+#include "../common/logsumexp.hpp"
 
 #include <cmath>
 #include <vector>
@@ -60,18 +61,6 @@ template <class T> T sqnorm(const T *V, int N) {
   return R;
 }
 
-// Stable log(sum exp(v)).
-template <class T> T logsumexp(const T *V, int N) {
-  T Max = V[0];
-  for (int I = 1; I < N; ++I)
-    if (V[I] > Max)
-      Max = V[I];
-  T Sum = 0.0;
-  for (int I = 0; I < N; ++I)
-    Sum += exp(V[I] - Max);
-  return log(Sum) + Max;
-}
-
 // Out = Q X with Q = diag(QDiag) + L, L strictly lower triangular, stored
 // column by column.
 template <class T>
@@ -111,10 +100,10 @@ T objective(int D, int K, int N, const T *Alphas, const T *Means, const T *Icf,
                 QXCentered);
       MainTerm[Ik] = Alphas[Ik] + SumQs[Ik] - 0.5 * sqnorm(QXCentered, D);
     }
-    SumLse += logsumexp(MainTerm, K);
+    SumLse += bench::logsumexp(MainTerm, K);
   }
 
-  T LseAlphas = logsumexp(Alphas, K);
+  T LseAlphas = bench::logsumexp(Alphas, K);
 
   // Wishart prior.
   int NPrior = D + M + 1;

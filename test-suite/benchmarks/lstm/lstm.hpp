@@ -18,6 +18,7 @@
 #define ENZYME_BENCH_LSTM_HPP
 
 #include "../common/bench.hpp"
+#include "../common/logsumexp.hpp"
 
 #include <cmath>
 #include <vector>
@@ -47,18 +48,6 @@ inline Input read(const std::string &Path) {
 }
 
 template <class T> T sigmoid(const T &X) { return 1.0 / (1.0 + exp(-X)); }
-
-// Stable log(sum exp(v)).
-template <class T> T logsumexp(const T *V, int N) {
-  T Max = V[0];
-  for (int I = 1; I < N; ++I)
-    if (V[I] > Max)
-      Max = V[I];
-  T Sum = 0.0;
-  for (int I = 0; I < N; ++I)
-    Sum += exp(V[I] - Max);
-  return log(Sum) + Max;
-}
 
 // One layer step: updates hidden H and cell S in place from input X. Every
 // operation is elementwise, so H[j] and S[j] can be overwritten as soon as
@@ -108,7 +97,7 @@ T objective(int L, int C, int B, const T *Main, const T *Extra,
   T Total = 0.0;
   for (int T0 = 0; T0 + 1 < C; ++T0) {
     predict(L, B, Main, Extra, St, Seq + (size_t)T0 * B, Scratch, YPred);
-    T Lse = logsumexp(YPred, B);
+    T Lse = bench::logsumexp(YPred, B);
     const double *Target = Seq + (size_t)(T0 + 1) * B;
     for (int J = 0; J < B; ++J)
       Total += Target[J] * (YPred[J] - Lse);

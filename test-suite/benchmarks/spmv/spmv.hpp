@@ -33,49 +33,6 @@
 
 namespace spmv {
 
-// Reads a size spec "a<int>_b<int>..." into Values, one per letter of Keys
-// (each required, each positive, no other letter allowed).
-inline void parse_spec(const std::string &Spec, const char *Keys,
-                       long *Values) {
-  size_t NKeys = std::strlen(Keys);
-  std::vector<bool> Seen(NKeys, false);
-  size_t Pos = 0;
-  while (Pos < Spec.size()) {
-    const char *Key = Spec[Pos] ? std::strchr(Keys, Spec[Pos]) : nullptr;
-    size_t End = Pos + 1;
-    while (End < Spec.size() && std::isdigit((unsigned char)Spec[End]))
-      ++End;
-    bool Ok =
-        Key && !Seen[Key - Keys] && End > Pos + 1 && End - Pos <= 10 &&
-        (End == Spec.size() || (Spec[End] == '_' && End + 1 < Spec.size()));
-    long V = Ok ? std::stol(Spec.substr(Pos + 1, End - Pos - 1)) : 0;
-    if (V <= 0) {
-      std::fprintf(stderr, "bench: bad size spec '%s' (keys '%s')\n",
-                   Spec.c_str(), Keys);
-      std::exit(2);
-    }
-    Seen[Key - Keys] = true;
-    Values[Key - Keys] = V;
-    Pos = End + 1;
-  }
-  for (size_t I = 0; I < NKeys; ++I)
-    if (!Seen[I]) {
-      std::fprintf(stderr, "bench: size spec '%s' lacks '%c'\n", Spec.c_str(),
-                   Keys[I]);
-      std::exit(2);
-    }
-}
-
-// A fixed 64-bit LCG (Knuth's MMIX constants); uniform() is in [0, 1).
-struct Lcg {
-  uint64_t State;
-  explicit Lcg(uint64_t Seed) : State(Seed) {}
-  double uniform() {
-    State = State * 6364136223846793005ULL + 1442695040888963407ULL;
-    return (double)(State >> 11) * (1.0 / 9007199254740992.0);
-  }
-};
-
 struct Input {
   int N = 0, Iterations = 0;
   std::vector<int> RowStart;  // N + 1 offsets into Column and Values
@@ -86,11 +43,11 @@ struct Input {
 
 inline Input make(const std::string &Spec) {
   long V[2];
-  parse_spec(Spec, "nk", V);
+  bench::parse_spec(Spec, "nk", V);
   Input In;
   In.N = (int)V[0];
   In.Iterations = (int)V[1];
-  Lcg R(0x5a3cu);
+  bench::Lcg R(0x5a3cu);
   In.RowStart.push_back(0);
   for (int Row = 0; Row < In.N; ++Row) {
     // 6 to 10 nonzeros, at distinct random columns, kept sorted.

@@ -8,8 +8,10 @@
 #ifndef ENZYME_BENCH_ADOLC_TAPE_HPP
 #define ENZYME_BENCH_ADOLC_TAPE_HPP
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <vector>
 
 namespace bench {
 
@@ -46,6 +48,68 @@ struct TapeBuffers {
       Ops *= 4, Locs *= 4, Vals *= 4, Tays *= 4;
     }
   }
+};
+
+/// The gradient of a scalar objective of several parameter groups. The
+/// objectives branch on values, so every evaluation records the tape again
+/// at the groups' current values (taken from where the groups live, which
+/// the finite-difference check perturbs) and then runs the reverse sweep.
+/// The objective is called with the groups' variables one after another.
+class TapedGradient {
+public:
+  struct Group {
+    const double *Data;
+    size_t Size;
+  };
+
+  explicit TapedGradient(std::vector<Group> Groups) : Groups(Groups) {
+    size_t N = 0;
+    for (const Group &G : Groups)
+      N += G.Size;
+    Point.resize(N);
+    Grad.resize(N);
+  }
+
+  /// Sizes the tape buffers (untimed); call once before timing.
+  template <class F> void calibrate(F &&Objective) {
+    Buffers.calibrate([&] { record(Objective); });
+  }
+
+  template <class F> void operator()(F &&Objective) {
+    record(Objective);
+    ::gradient(Buffers.Tag, (int)Point.size(), Point.data(), Grad.data());
+  }
+
+  /// The gradient with respect to group \p Index.
+  const double *gradient(size_t Index) const {
+    size_t Offset = 0;
+    for (size_t I = 0; I < Index; ++I)
+      Offset += Groups[I].Size;
+    return Grad.data() + Offset;
+  }
+
+private:
+  template <class F> void record(F &Objective) {
+    size_t Offset = 0;
+    for (const Group &G : Groups) {
+      std::copy(G.Data, G.Data + G.Size, Point.begin() + Offset);
+      Offset += G.Size;
+    }
+    Buffers.trace_on();
+    {
+      std::vector<adouble> Vars(Point.size());
+      for (size_t I = 0; I < Point.size(); ++I)
+        Vars[I] <<= Point[I];
+      adouble Y = Objective(static_cast<const adouble *>(Vars.data()));
+      double Value;
+      Y >>= Value;
+    }
+    trace_off();
+  }
+
+  std::vector<Group> Groups;
+  std::vector<double> Point, Grad;
+  TapeBuffers Buffers;
 };
 
 } // namespace bench

@@ -24,10 +24,10 @@
 #define ENZYME_BENCH_HPP
 
 #include <algorithm>
-#include <cstdint>
 #include <cctype>
 #include <chrono>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -39,8 +39,8 @@ namespace bench {
 struct Options {
   std::string Tool = "enzyme";
   std::string Input;
-  std::string Label; // how the input is named in the table
-  bool Quick = false; // one repetition: smoke tests
+  std::string Label;    // how the input is named in the table
+  bool Quick = false;   // one repetition: smoke tests
   double MinTime = 0.5; // seconds spent timing each side
   int MinReps = 5;
 };
@@ -126,8 +126,8 @@ public:
     double F0 = Eval();
     double Fd = (Fp - Fm) / (2 * H);
     double Rounding = 1e3 * 2.2e-16 * (1 + std::fabs(F0)) / H;
-    double Tol = 1e-5 * std::max(std::fabs(Fd), std::fabs(Derivative)) +
-                 Rounding + 1e-9;
+    double Tol =
+        1e-5 * std::max(std::fabs(Fd), std::fabs(Derivative)) + Rounding + 1e-9;
     double Err = std::fabs(Derivative - Fd);
     double Rel = Err / std::max(1e-300, std::fabs(Fd) + Rounding + 1e-9);
     MaxErr = std::max(MaxErr, Rel);
@@ -169,8 +169,8 @@ private:
 // Prints the result line and returns the process exit status.
 inline int print_result(const char *Bench, const Options &O, double Primal,
                         double Derivative, int Sweeps, const FdCheck &Check) {
-  std::printf("RESULT %s %s %s %.9g %.9g %d %s %.3g\n", Bench,
-              O.Label.c_str(), O.Tool.c_str(), Primal, Derivative, Sweeps,
+  std::printf("RESULT %s %s %s %.9g %.9g %d %s %.3g\n", Bench, O.Label.c_str(),
+              O.Tool.c_str(), Primal, Derivative, Sweeps,
               Check.ok() ? "ok" : "FAIL", Check.max_error());
   std::fflush(stdout);
   return Check.ok() ? 0 : 1;

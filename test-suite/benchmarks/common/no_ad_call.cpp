@@ -16,9 +16,9 @@ int main(int argc, char **argv) {
     return 2;
   }
   gmm::Input In = gmm::read(argv[1]);
-  std::printf("%.17g\n", gmm::objective<double>(
-                             In.D, In.K, In.N, In.Alphas.data(),
-                             In.Means.data(), In.Icf.data(), In.X.data(),
-                             In.Gamma, In.M));
+  std::printf("%.17g\n",
+              gmm::objective<double>(In.D, In.K, In.N, In.Alphas.data(),
+                                     In.Means.data(), In.Icf.data(),
+                                     In.X.data(), In.Gamma, In.M));
   return 0;
 }

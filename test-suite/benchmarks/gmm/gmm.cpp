@@ -4,8 +4,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "../common/enzyme_abi.hpp"
 #include "gmm.hpp"
+#include "../common/enzyme_abi.hpp"
 
 #include <cstring>
 

@@ -20,61 +20,36 @@
 
 #include <algorithm>
 
-namespace {
-
-const short Tag = 1;
-
-} // namespace
-
 int main(int argc, char **argv) {
   bench::Options O = bench::parse_options(argc, argv);
   if (O.Tool == "enzyme")
     O.Tool = "adolc";
   gmm::Input In = gmm::read(O.Input);
-
-  const int D = In.D, K = In.K;
   const size_t NAlphas = In.Alphas.size(), NMeans = In.Means.size(),
-               NIcf = In.Icf.size(), NVars = NAlphas + NMeans + NIcf;
-  std::vector<double> Point(NVars), Grad(NVars);
-  bench::TapeBuffers Buffers;
+               NIcf = In.Icf.size();
 
   auto Primal = [&] {
     return gmm::objective<double>(In.D, In.K, In.N, In.Alphas.data(),
                                   In.Means.data(), In.Icf.data(), In.X.data(),
                                   In.Gamma, In.M);
   };
-  // Records the tape at the current parameters.
-  auto Record = [&] {
-    std::copy(In.Alphas.begin(), In.Alphas.end(), Point.begin());
-    std::copy(In.Means.begin(), In.Means.end(), Point.begin() + NAlphas);
-    std::copy(In.Icf.begin(), In.Icf.end(), Point.begin() + NAlphas + NMeans);
-    Buffers.trace_on();
-    {
-      std::vector<adouble> Vars(NVars);
-      for (size_t I = 0; I < NVars; ++I)
-        Vars[I] <<= Point[I];
-      const adouble *A = Vars.data();
-      adouble Y = gmm::objective<adouble>(D, K, In.N, A, A + NAlphas,
-                                          A + NAlphas + NMeans, In.X.data(),
-                                          In.Gamma, In.M);
-      double Value;
-      Y >>= Value;
-    }
-    trace_off();
+  auto Objective = [&](const adouble *A) {
+    return gmm::objective<adouble>(In.D, In.K, In.N, A, A + NAlphas,
+                                   A + NAlphas + NMeans, In.X.data(), In.Gamma,
+                                   In.M);
   };
-  auto Gradient = [&] {
-    Record();
-    gradient(Tag, (int)NVars, Point.data(), Grad.data());
-  };
+  bench::TapedGradient Taped({{In.Alphas.data(), NAlphas},
+                              {In.Means.data(), NMeans},
+                              {In.Icf.data(), NIcf}});
+  auto Gradient = [&] { Taped(Objective); };
 
-  Buffers.calibrate(Record);
+  Taped.calibrate(Objective);
   Gradient();
-  const double *DAlphas = Grad.data(), *DMeans = DAlphas + NAlphas,
-               *DIcf = DMeans + NMeans;
   bench::FdCheck Check("gmm");
-  Check.spread("alphas", In.Alphas.data(), DAlphas, NAlphas, 3, Primal);
-  Check.spread("means", In.Means.data(), DMeans, NMeans, 4, Primal);
-  Check.spread("icf", In.Icf.data(), DIcf, NIcf, 5, Primal);
+  Check.spread("alphas", In.Alphas.data(), Taped.gradient(0), NAlphas, 3,
+               Primal);
+  Check.spread("means", In.Means.data(), Taped.gradient(1), NMeans, 4, Primal);
+  Check.spread("icf", In.Icf.data(), Taped.gradient(2), NIcf, 5, Primal);
 
   double TPrimal = bench::time_median(O, [&] { bench::Sink = Primal(); });
   double TGradient = bench::time_median(O, Gradient);

@@ -23,49 +23,28 @@
 
 #include <algorithm>
 
-namespace {
-
-const short Tag = 1;
-
-} // namespace
-
 int main(int argc, char **argv) {
   bench::Options O = bench::parse_options(argc, argv);
   if (O.Tool == "enzyme")
     O.Tool = "adolc";
   heat::Input In = heat::make(O.Input);
-  const size_t NU = In.U0.size(), NVars = 1 + NU;
-  std::vector<double> Point(NVars), Grad(NVars);
-  bench::TapeBuffers Buffers;
+  const size_t NU = In.U0.size();
 
   auto Primal = [&] {
     return heat::objective<double>(In.N, In.Steps, &In.Alpha, In.U0.data(),
                                    In.Weight.data());
   };
-  // Records the tape at the current coefficient and initial field.
-  auto Record = [&] {
-    Point[0] = In.Alpha;
-    std::copy(In.U0.begin(), In.U0.end(), Point.begin() + 1);
-    Buffers.trace_on();
-    {
-      std::vector<adouble> Vars(NVars);
-      for (size_t I = 0; I < NVars; ++I)
-        Vars[I] <<= Point[I];
-      adouble Y = heat::objective<adouble>(In.N, In.Steps, Vars.data(),
-                                           Vars.data() + 1, In.Weight.data());
-      double Value;
-      Y >>= Value;
-    }
-    trace_off();
+  // The coefficient, then the initial field.
+  auto Objective = [&](const adouble *Vars) {
+    return heat::objective<adouble>(In.N, In.Steps, Vars, Vars + 1,
+                                    In.Weight.data());
   };
-  auto Gradient = [&] {
-    Record();
-    gradient(Tag, (int)NVars, Point.data(), Grad.data());
-  };
+  bench::TapedGradient Taped({{&In.Alpha, 1}, {In.U0.data(), NU}});
+  auto Gradient = [&] { Taped(Objective); };
 
-  Buffers.calibrate(Record);
+  Taped.calibrate(Objective);
   Gradient();
-  const double DAlpha = Grad[0], *DU0 = Grad.data() + 1;
+  const double DAlpha = *Taped.gradient(0), *DU0 = Taped.gradient(1);
   bench::FdCheck Check("heat");
   Check.component("alpha", &In.Alpha, DAlpha, Primal);
   Check.spread("u0", In.U0.data(), DU0, NU, 5, Primal);

@@ -20,46 +20,27 @@
 
 #include <algorithm>
 
-namespace {
-
-const short Tag = 1;
-
-} // namespace
-
 int main(int argc, char **argv) {
   bench::Options O = bench::parse_options(argc, argv);
   if (O.Tool == "enzyme")
     O.Tool = "adolc";
   lse::Input In = lse::make(O.Input);
   const size_t N = In.X.size();
-  std::vector<double> DX(N);
-  bench::TapeBuffers Buffers;
 
   auto Primal = [&] {
     return lse::objective<double>(In.N, In.X.data(), In.P.data());
   };
-  // Records the tape at the current logits.
-  auto Record = [&] {
-    Buffers.trace_on();
-    {
-      std::vector<adouble> X(N);
-      for (size_t I = 0; I < N; ++I)
-        X[I] <<= In.X[I];
-      adouble Y = lse::objective<adouble>(In.N, X.data(), In.P.data());
-      double Value;
-      Y >>= Value;
-    }
-    trace_off();
+  auto Objective = [&](const adouble *X) {
+    return lse::objective<adouble>(In.N, X, In.P.data());
   };
-  auto Gradient = [&] {
-    Record();
-    gradient(Tag, (int)N, In.X.data(), DX.data());
-  };
+  bench::TapedGradient Taped({{In.X.data(), N}});
+  auto Gradient = [&] { Taped(Objective); };
 
-  Buffers.calibrate(Record);
+  Taped.calibrate(Objective);
   Gradient();
+  const double *DX = Taped.gradient(0);
   bench::FdCheck Check("lse");
-  Check.spread("x", In.X.data(), DX.data(), DX.size(), 5, Primal);
+  Check.spread("x", In.X.data(), DX, N, 5, Primal);
   size_t ArgMax = std::max_element(In.X.begin(), In.X.end()) - In.X.begin();
   Check.component("x[argmax]", &In.X[ArgMax], DX[ArgMax], Primal);
 

@@ -4,8 +4,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "../common/enzyme_abi.hpp"
 #include "lstm.hpp"
+#include "../common/enzyme_abi.hpp"
 
 int main(int argc, char **argv) {
   bench::Options O = bench::parse_options(argc, argv);
@@ -22,9 +22,9 @@ int main(int argc, char **argv) {
     std::fill(DExtra.begin(), DExtra.end(), 0.0);
     __enzyme_autodiff((void *)lstm::objective<double>, enzyme_const, In.L,
                       enzyme_const, In.C, enzyme_const, In.B, enzyme_dup,
-                      In.Main.data(), DMain.data(), enzyme_dup,
-                      In.Extra.data(), DExtra.data(), enzyme_const,
-                      In.State.data(), enzyme_const, In.Seq.data());
+                      In.Main.data(), DMain.data(), enzyme_dup, In.Extra.data(),
+                      DExtra.data(), enzyme_const, In.State.data(),
+                      enzyme_const, In.Seq.data());
   };
 
   Gradient();

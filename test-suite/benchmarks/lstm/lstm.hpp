@@ -53,8 +53,7 @@ template <class T> T sigmoid(const T &X) { return 1.0 / (1.0 + exp(-X)); }
 // operation is elementwise, so H[j] and S[j] can be overwritten as soon as
 // they are read.
 template <class T>
-void layer_step(int B, const T *Weight, const T *Bias, const T *X, T *H,
-                T *S) {
+void layer_step(int B, const T *Weight, const T *Bias, const T *X, T *H, T *S) {
   for (int J = 0; J < B; ++J) {
     T Forget = sigmoid(X[J] * Weight[J] + Bias[J]);
     T Ingate = sigmoid(H[J] * Weight[B + J] + Bias[B + J]);

@@ -5,8 +5,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "../common/enzyme_abi.hpp"
 #include "ode.hpp"
+#include "../common/enzyme_abi.hpp"
 
 int main(int argc, char **argv) {
   bench::Options O = bench::parse_options(argc, argv);

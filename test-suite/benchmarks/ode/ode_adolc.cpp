@@ -22,49 +22,27 @@
 
 #include <algorithm>
 
-namespace {
-
-const short Tag = 1;
-
-} // namespace
-
 int main(int argc, char **argv) {
   bench::Options O = bench::parse_options(argc, argv);
   if (O.Tool == "enzyme")
     O.Tool = "adolc";
   ode::Input In = ode::make(O.Input);
-  const size_t NY = In.Y0.size(), NP = In.Params.size(), NVars = NY + NP;
-  std::vector<double> Point(NVars), Grad(NVars);
-  bench::TapeBuffers Buffers;
+  const size_t NY = In.Y0.size(), NP = In.Params.size();
 
   auto Primal = [&] {
     return ode::objective<double>(In.M, In.Steps, In.Dt, In.Y0.data(),
                                   In.Params.data(), In.Target.data());
   };
-  // Records the tape at the current initial state and parameters.
-  auto Record = [&] {
-    std::copy(In.Y0.begin(), In.Y0.end(), Point.begin());
-    std::copy(In.Params.begin(), In.Params.end(), Point.begin() + NY);
-    Buffers.trace_on();
-    {
-      std::vector<adouble> Vars(NVars);
-      for (size_t I = 0; I < NVars; ++I)
-        Vars[I] <<= Point[I];
-      adouble Y = ode::objective<adouble>(In.M, In.Steps, In.Dt, Vars.data(),
-                                          Vars.data() + NY, In.Target.data());
-      double Value;
-      Y >>= Value;
-    }
-    trace_off();
+  auto Objective = [&](const adouble *Vars) {
+    return ode::objective<adouble>(In.M, In.Steps, In.Dt, Vars, Vars + NY,
+                                   In.Target.data());
   };
-  auto Gradient = [&] {
-    Record();
-    gradient(Tag, (int)NVars, Point.data(), Grad.data());
-  };
+  bench::TapedGradient Taped({{In.Y0.data(), NY}, {In.Params.data(), NP}});
+  auto Gradient = [&] { Taped(Objective); };
 
-  Buffers.calibrate(Record);
+  Taped.calibrate(Objective);
   Gradient();
-  const double *DY0 = Grad.data(), *DParams = DY0 + NY;
+  const double *DY0 = Taped.gradient(0), *DParams = Taped.gradient(1);
   bench::FdCheck Check("ode");
   Check.spread("y0", In.Y0.data(), DY0, NY, 4, Primal);
   Check.spread("params", In.Params.data(), DParams, NP, 4, Primal);

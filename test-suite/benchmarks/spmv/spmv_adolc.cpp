@@ -23,52 +23,29 @@
 
 #include <algorithm>
 
-namespace {
-
-const short Tag = 1;
-
-} // namespace
-
 int main(int argc, char **argv) {
   bench::Options O = bench::parse_options(argc, argv);
   if (O.Tool == "enzyme")
     O.Tool = "adolc";
   spmv::Input In = spmv::make(O.Input);
-  const size_t NValues = In.Values.size(), NX = In.X0.size(),
-               NVars = NValues + NX;
-  std::vector<double> Point(NVars), Grad(NVars);
-  bench::TapeBuffers Buffers;
+  const size_t NValues = In.Values.size(), NX = In.X0.size();
 
   auto Primal = [&] {
     return spmv::objective<double>(In.N, In.Iterations, In.RowStart.data(),
                                    In.Column.data(), In.Values.data(),
                                    In.X0.data());
   };
-  // Records the tape at the current matrix values and starting vector.
-  auto Record = [&] {
-    std::copy(In.Values.begin(), In.Values.end(), Point.begin());
-    std::copy(In.X0.begin(), In.X0.end(), Point.begin() + NValues);
-    Buffers.trace_on();
-    {
-      std::vector<adouble> Vars(NVars);
-      for (size_t I = 0; I < NVars; ++I)
-        Vars[I] <<= Point[I];
-      adouble Y = spmv::objective<adouble>(In.N, In.Iterations,
-                                           In.RowStart.data(), In.Column.data(),
-                                           Vars.data(), Vars.data() + NValues);
-      double Value;
-      Y >>= Value;
-    }
-    trace_off();
+  // The matrix values, then the starting vector.
+  auto Objective = [&](const adouble *Vars) {
+    return spmv::objective<adouble>(In.N, In.Iterations, In.RowStart.data(),
+                                    In.Column.data(), Vars, Vars + NValues);
   };
-  auto Gradient = [&] {
-    Record();
-    gradient(Tag, (int)NVars, Point.data(), Grad.data());
-  };
+  bench::TapedGradient Taped({{In.Values.data(), NValues}, {In.X0.data(), NX}});
+  auto Gradient = [&] { Taped(Objective); };
 
-  Buffers.calibrate(Record);
+  Taped.calibrate(Objective);
   Gradient();
-  const double *DValues = Grad.data(), *DX0 = DValues + NValues;
+  const double *DValues = Taped.gradient(0), *DX0 = Taped.gradient(1);
   bench::FdCheck Check("spmv");
   Check.spread("x0", In.X0.data(), DX0, NX, 5, Primal);
   Check.spread("values", In.Values.data(), DValues, NValues, 5, Primal);

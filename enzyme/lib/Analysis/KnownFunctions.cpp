@@ -39,6 +39,10 @@ bool isReallocCall(const CallBase &Call) {
   return calleeName(Call) == "realloc";
 }
 
+bool isFreshAllocationCall(const CallBase &Call) {
+  return isAllocationCall(Call) && !isReallocCall(Call);
+}
+
 bool isDeallocationCall(const CallBase &Call) {
   static const StringSet<> Names = {"free",
                                     "_ZdlPv",

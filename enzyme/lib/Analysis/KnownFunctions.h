@@ -24,6 +24,8 @@ namespace enzyme {
 bool isAllocationCall(const llvm::CallBase &Call);
 /// realloc: an allocation that also frees its first argument.
 bool isReallocCall(const llvm::CallBase &Call);
+/// An allocation that returns a new block and frees none (not realloc).
+bool isFreshAllocationCall(const llvm::CallBase &Call);
 /// free, operator delete / delete[] (sized and unsized).
 bool isDeallocationCall(const llvm::CallBase &Call);
 /// Calls that never carry derivatives and need nothing in the reverse pass:

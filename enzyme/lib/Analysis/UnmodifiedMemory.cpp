@@ -28,8 +28,7 @@ UnmodifiedMemory::UnmodifiedMemory(
       continue;
     // Allocating a block writes no existing memory.
     if (auto *Call = dyn_cast<CallBase>(&I);
-        Call && (isAllocationCall(*Call) && !isReallocCall(*Call) ||
-                 OnlyWritesErrno(*Call)))
+        Call && (isFreshAllocationCall(*Call) || OnlyWritesErrno(*Call)))
       continue;
     Writers.push_back(&I);
   }
@@ -44,7 +43,7 @@ static bool pointsIntoFreshBlocks(const Value *Ptr) {
     if (isa<AllocaInst>(O))
       return true;
     auto *Call = dyn_cast<CallBase>(O);
-    return Call && isAllocationCall(*Call) && !isReallocCall(*Call);
+    return Call && isFreshAllocationCall(*Call);
   });
 }
 
@@ -86,11 +85,8 @@ bool UnmodifiedMemory::isUnmodified(const LoadInst &Load) {
     return It->second;
   MemoryLocation Whole = MemoryLocation::getBeforeOrAfter(Object);
   for (Instruction *W : Writers)
-    if (mayModify(AA, W, Object, Whole)) {
-      It = UnmodifiedObjects.find(Object);
-      It->second = false;
-      return false;
-    }
+    if (mayModify(AA, W, Object, Whole))
+      return It->second = false;
   return true;
 }
 

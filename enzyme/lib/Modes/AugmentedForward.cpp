@@ -300,7 +300,8 @@ bool FunctionDifferentiator::buildAugmented() {
 
   // Which predecessor the forward pass came from, for the reverse branch.
   for (BasicBlock &BB : Prep) {
-    if (!hasMultiplePredecessors(&BB))
+    auto Batch = Batches.find(&BB);
+    if (Batch == Batches.end() || !Batch->second.count(NeededValue(&BB, false)))
       continue;
     auto *AugBB = cast<BasicBlock>(AugValues[&BB]);
     IRBuilder<> B(AugBB, AugBB->getFirstNonPHIIt());

@@ -27,6 +27,7 @@
 #define ENZYME_MODES_FUNCTIONDIFFERENTIATOR_H
 
 #include "Analysis/ActivityAnalysis.h"
+#include "Analysis/BranchJoins.h"
 #include "Analysis/ReversibleLoops.h"
 #include "Analysis/UnmodifiedMemory.h"
 #include "Modes/ReverseModeGenerator.h"
@@ -158,6 +159,9 @@ private:
       LoopExitValues;
   llvm::DenseMap<llvm::BasicBlock *, llvm::SetVector<NeededValue>> SlotReads;
   llvm::DenseMap<llvm::Instruction *, llvm::Instruction *> FreedAllocations;
+  /// Joins whose reverse branches on a recomputed or taped condition
+  /// instead of a recorded predecessor index.
+  llvm::DenseMap<llvm::BasicBlock *, DecidedJoin> DecidedJoins;
 
   /// Augmented forward: prepared value -> augmented primal / shadow.
   llvm::ValueToValueMapTy AugValues;

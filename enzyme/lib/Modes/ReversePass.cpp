@@ -535,31 +535,34 @@ void FunctionDifferentiator::branchToPredecessors(BasicBlock &BB,
     PropagateEdge(Preds.front(), B);
     return;
   }
+  // The reverse of the edge from \p Pred, in a block of its own.
+  auto EdgeFrom = [&](BasicBlock *Pred, const Twine &Name) {
+    BasicBlock *Edge =
+        BasicBlock::Create(Pair.Reverse->getContext(), Name, Pair.Reverse);
+    IRBuilder<> EB(Edge);
+    PropagateEdge(Pred, EB);
+    return Edge;
+  };
   if (const LoopCounter *C = RL ? RL->firstIterationCounter() : nullptr) {
-    BasicBlock *Entered =
-        BasicBlock::Create(Pair.Reverse->getContext(),
-                           BB.getName() + ".rev.entered", Pair.Reverse);
-    BasicBlock *Repeated =
-        BasicBlock::Create(Pair.Reverse->getContext(),
-                           BB.getName() + ".rev.repeated", Pair.Reverse);
     Value *First = B.CreateICmpEQ(primal(C->Phi), primal(C->Start));
-    B.CreateCondBr(First, Entered, Repeated);
-    IRBuilder<> EB(Entered);
-    PropagateEdge(RL->Preheader, EB);
-    EB.SetInsertPoint(Repeated);
-    PropagateEdge(RL->Latch, EB);
+    B.CreateCondBr(First,
+                   EdgeFrom(RL->Preheader, BB.getName() + ".rev.entered"),
+                   EdgeFrom(RL->Latch, BB.getName() + ".rev.repeated"));
+    return;
+  }
+  if (auto It = DecidedJoins.find(&BB); It != DecidedJoins.end()) {
+    const DecidedJoin &Join = It->second;
+    B.CreateCondBr(primal(Join.Condition),
+                   EdgeFrom(Join.FromIfTrue, BB.getName() + ".from." +
+                                                 Join.FromIfTrue->getName()),
+                   EdgeFrom(Join.FromIfFalse, BB.getName() + ".from." +
+                                                  Join.FromIfFalse->getName()));
     return;
   }
   Value *Index = reverseValue(NeededValue(&BB, false));
-  Function *Rev = Pair.Reverse;
   SmallVector<BasicBlock *, 4> Edges;
-  for (BasicBlock *P : Preds) {
-    BasicBlock *Edge = BasicBlock::Create(
-        Rev->getContext(), BB.getName() + ".from." + P->getName(), Rev);
-    IRBuilder<> EB(Edge);
-    PropagateEdge(P, EB);
-    Edges.push_back(Edge);
-  }
+  for (BasicBlock *P : Preds)
+    Edges.push_back(EdgeFrom(P, BB.getName() + ".from." + P->getName()));
   SwitchInst *Switch = B.CreateSwitch(Index, Edges.front(), Edges.size() - 1);
   for (unsigned I = 1; I < Edges.size(); ++I)
     Switch->addCase(B.getInt32(I), Edges[I]);

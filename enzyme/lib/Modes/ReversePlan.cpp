@@ -380,6 +380,10 @@ bool FunctionDifferentiator::plan() {
       if (const LoopCounter *C = RL ? RL->firstIterationCounter() : nullptr) {
         resolve(primalOf(C->Phi), &BB);
         resolve(primalOf(C->Start), &BB);
+      } else if (auto Join = findDecidingBranch(&BB, DT)) {
+        // A branch whose condition the reverse pass knows decides it.
+        DecidedJoins[&BB] = *Join;
+        resolve(primalOf(Join->Condition), &BB);
       } else {
         resolve(NeededValue(&BB, false), &BB);
       }

@@ -70,11 +70,40 @@ static std::optional<ReversibleLoop> analyzeLoop(Loop &L) {
   return RL;
 }
 
+/// How cheaply the reverse pass has \p V when it leaves a loop backwards:
+/// 0 for constants and arguments, 1 for counters of enclosing loops (kept in
+/// slots) and simple arithmetic on them, 2 for values it must take from the
+/// tape.
+static unsigned startCost(const Value *V, const ReversibleLoops &Loops,
+                          unsigned Depth = 0) {
+  if (isa<Constant>(V) || isa<Argument>(V))
+    return 0;
+  if (auto *Phi = dyn_cast<PHINode>(V); Phi && Loops.counter(Phi))
+    return 1;
+  auto *I = dyn_cast<Instruction>(V);
+  if (!I || Depth == 2 ||
+      !(isa<CastInst>(I) || I->getOpcode() == Instruction::Add ||
+        I->getOpcode() == Instruction::Sub))
+    return 2;
+  unsigned Cost = 0;
+  for (const Value *Op : I->operands())
+    Cost = std::max(Cost, startCost(Op, Loops, Depth + 1));
+  return std::max(Cost, 1u);
+}
+
 ReversibleLoops::ReversibleLoops(LoopInfo &LI) : LI(LI) {
+  // Outer loops first, so an inner loop's counters can start from theirs.
   for (Loop *L : LI.getLoopsInPreorder())
     if (std::optional<ReversibleLoop> RL = analyzeLoop(*L)) {
       Index[L] = Loops.size();
       Loops.push_back(std::move(*RL));
+      // The first-iteration test compares with the counter's start, which
+      // the reverse pass then needs: prefer a start it has for free.
+      stable_sort(Loops.back().Counters,
+                  [&](const LoopCounter &A, const LoopCounter &B) {
+                    return startCost(A.Start, *this) <
+                           startCost(B.Start, *this);
+                  });
     }
 }
 

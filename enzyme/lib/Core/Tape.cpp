@@ -7,6 +7,9 @@
 #include "Core/Tape.h"
 #include "Core/LibcCalls.h"
 
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/MDBuilder.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/MathExtras.h"
 #include "llvm/TargetParser/Triple.h"
@@ -28,6 +31,40 @@ TapeBuilder::TapeBuilder(Module &M) : M(M) {
                                 {PointerType::getUnqual(Ctx),
                                  Type::getInt64Ty(Ctx), Type::getInt64Ty(Ctx)},
                                 "enzyme.tape");
+  // Named scopes are uniqued, so every function of the module (and of a
+  // link) shares them, and inlined tape accesses keep their meaning.
+  MDBuilder MDB(Ctx);
+  MDNode *Domain = MDB.createAliasScopeDomain("enzyme.tape");
+  MDNode *Header = MDB.createAliasScope("enzyme.tape.header", Domain);
+  MDNode *Data = MDB.createAliasScope("enzyme.tape.data", Domain);
+  HeaderScopes = MDNode::get(Ctx, {Header});
+  DataScopes = MDNode::get(Ctx, {Data});
+  AllScopes = MDNode::get(Ctx, {Header, Data});
+}
+
+Instruction *TapeBuilder::header(Instruction *I) const {
+  I->setMetadata(LLVMContext::MD_alias_scope, HeaderScopes);
+  I->setMetadata(LLVMContext::MD_noalias, DataScopes);
+  return I;
+}
+
+Instruction *TapeBuilder::data(Instruction *I) const {
+  I->setMetadata(LLVMContext::MD_alias_scope, DataScopes);
+  I->setMetadata(LLVMContext::MD_noalias, HeaderScopes);
+  return I;
+}
+
+void TapeBuilder::markDisjointFromTape(Function &F) const {
+  for (Instruction &I : instructions(F)) {
+    if (!isa<LoadInst>(I) && !isa<StoreInst>(I) && !isa<MemIntrinsic>(I))
+      continue;
+    MDNode *Scope = I.getMetadata(LLVMContext::MD_alias_scope);
+    if (Scope == HeaderScopes || Scope == DataScopes)
+      continue;
+    I.setMetadata(LLVMContext::MD_noalias,
+                  MDNode::concatenate(I.getMetadata(LLVMContext::MD_noalias),
+                                      AllScopes));
+  }
 }
 
 uint64_t TapeBuilder::slotSize(Type *Ty) const {
@@ -60,7 +97,7 @@ Value *TapeBuilder::createTape(IRBuilder<> &B) const {
   Function *F = B.GetInsertBlock()->getParent();
   IRBuilder<> Entry(&F->getEntryBlock(), F->getEntryBlock().begin());
   Value *Tape = Entry.CreateAlloca(TapeTy, nullptr, "tape");
-  B.CreateStore(Constant::getNullValue(TapeTy), Tape);
+  header(B.CreateStore(Constant::getNullValue(TapeTy), Tape));
   if (!canReuseStorage(M))
     return Tape;
   // Take the thread's reusable storage, if any.
@@ -70,23 +107,26 @@ Value *TapeBuilder::createTape(IRBuilder<> &B) const {
   Type *StorageTy = Reusable->getValueType();
   Value *DataPtr = B.CreateStructGEP(StorageTy, Storage, 0);
   Value *CapPtr = B.CreateStructGEP(StorageTy, Storage, 1);
-  B.CreateStore(B.CreateLoad(B.getPtrTy(), DataPtr),
-                B.CreateStructGEP(TapeTy, Tape, 0));
-  B.CreateStore(B.CreateLoad(I64, CapPtr), B.CreateStructGEP(TapeTy, Tape, 2));
+  header(B.CreateStore(B.CreateLoad(B.getPtrTy(), DataPtr),
+                       B.CreateStructGEP(TapeTy, Tape, 0)));
+  header(B.CreateStore(B.CreateLoad(I64, CapPtr),
+                       B.CreateStructGEP(TapeTy, Tape, 2)));
   B.CreateStore(Constant::getNullValue(B.getPtrTy()), DataPtr);
   B.CreateStore(B.getInt64(0), CapPtr);
   return Tape;
 }
 
 void TapeBuilder::destroyTape(IRBuilder<> &B, Value *Tape) const {
-  Value *Data = B.CreateLoad(B.getPtrTy(), B.CreateStructGEP(TapeTy, Tape, 0));
+  Value *Data = header(
+      B.CreateLoad(B.getPtrTy(), B.CreateStructGEP(TapeTy, Tape, 0)));
   if (!canReuseStorage(M)) {
     emitFree(B, Data);
     return;
   }
   // Keep the storage for the thread's next gradient unless it is very large
   // (the storage slot is empty: the tape took it).
-  Value *Cap = B.CreateLoad(B.getInt64Ty(), B.CreateStructGEP(TapeTy, Tape, 2));
+  Value *Cap = header(
+      B.CreateLoad(B.getInt64Ty(), B.CreateStructGEP(TapeTy, Tape, 2)));
   GlobalVariable *Reusable = getOrCreateReusableStorage();
   Value *Storage = B.CreateThreadLocalAddress(Reusable);
   Type *StorageTy = Reusable->getValueType();
@@ -143,10 +183,10 @@ void TapeBuilder::push(IRBuilder<> &B, Value *Tape,
 
   Type *I64 = B.getInt64Ty();
   Value *SizePtr = B.CreateStructGEP(TapeTy, Tape, 1);
-  Value *Size = B.CreateLoad(I64, SizePtr, "tape.size");
+  Value *Size = header(B.CreateLoad(I64, SizePtr, "tape.size"));
   Value *NewSize =
       B.CreateAdd(Size, B.getInt64(Bytes), "tape.newsize", true, true);
-  Value *Cap = B.CreateLoad(I64, B.CreateStructGEP(TapeTy, Tape, 2));
+  Value *Cap = header(B.CreateLoad(I64, B.CreateStructGEP(TapeTy, Tape, 2)));
   Value *Full = B.CreateICmpUGT(NewSize, Cap);
 
   // Grow on a cold path: split the block at the insertion point (which must
@@ -163,15 +203,16 @@ void TapeBuilder::push(IRBuilder<> &B, Value *Tape,
   B.CreateBr(Cont);
   B.SetInsertPoint(Cont, Cont->getFirstInsertionPt());
 
-  Value *Data = B.CreateLoad(B.getPtrTy(), B.CreateStructGEP(TapeTy, Tape, 0));
+  Value *Data = header(
+      B.CreateLoad(B.getPtrTy(), B.CreateStructGEP(TapeTy, Tape, 0)));
   Value *Slot = B.CreateInBoundsGEP(B.getInt8Ty(), Data, Size);
   uint64_t Offset = 0;
   for (Value *V : Values) {
     Value *Ptr = B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Slot, Offset);
-    B.CreateAlignedStore(V, Ptr, Align(8));
+    data(B.CreateAlignedStore(V, Ptr, Align(8)));
     Offset += slotSize(V->getType());
   }
-  B.CreateStore(NewSize, SizePtr);
+  header(B.CreateStore(NewSize, SizePtr));
 }
 
 SmallVector<Value *, 8> TapeBuilder::pop(IRBuilder<> &B, Value *Tape,
@@ -184,16 +225,17 @@ SmallVector<Value *, 8> TapeBuilder::pop(IRBuilder<> &B, Value *Tape,
     Bytes += slotSize(Ty);
   Type *I64 = B.getInt64Ty();
   Value *SizePtr = B.CreateStructGEP(TapeTy, Tape, 1);
-  Value *Size = B.CreateLoad(I64, SizePtr, "tape.size");
+  Value *Size = header(B.CreateLoad(I64, SizePtr, "tape.size"));
   Value *NewSize =
       B.CreateSub(Size, B.getInt64(Bytes), "tape.newsize", true, true);
-  B.CreateStore(NewSize, SizePtr);
-  Value *Data = B.CreateLoad(B.getPtrTy(), B.CreateStructGEP(TapeTy, Tape, 0));
+  header(B.CreateStore(NewSize, SizePtr));
+  Value *Data = header(
+      B.CreateLoad(B.getPtrTy(), B.CreateStructGEP(TapeTy, Tape, 0)));
   Value *Slot = B.CreateInBoundsGEP(B.getInt8Ty(), Data, NewSize);
   uint64_t Offset = 0;
   for (Type *Ty : Types) {
     Value *Ptr = B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Slot, Offset);
-    Result.push_back(B.CreateAlignedLoad(Ty, Ptr, Align(8)));
+    Result.push_back(data(B.CreateAlignedLoad(Ty, Ptr, Align(8))));
     Offset += slotSize(Ty);
   }
   return Result;

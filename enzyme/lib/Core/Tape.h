@@ -13,6 +13,10 @@
 /// trip counts, so loops with unknown counts, recursion and callees all
 /// follow one rule. Each value takes a slot rounded up to 8 bytes.
 ///
+/// Tape accesses carry alias scopes (header, data) so that LLVM knows the
+/// header never aliases the data nor any user memory: the size then stays in
+/// a register across a loop's pushes and pops.
+///
 //===----------------------------------------------------------------------===//
 
 #ifndef ENZYME_CORE_TAPE_H
@@ -44,13 +48,21 @@ public:
   pop(llvm::IRBuilder<> &B, llvm::Value *Tape,
       llvm::ArrayRef<llvm::Type *> Types) const;
 
+  /// Tells LLVM that the loads, stores and memory intrinsics of \p F that
+  /// are not tape accesses never touch the tape.
+  void markDisjointFromTape(llvm::Function &F) const;
+
 private:
   uint64_t slotSize(llvm::Type *Ty) const;
+  /// Tags \p I as an access to the tape's header, or to its data.
+  llvm::Instruction *header(llvm::Instruction *I) const;
+  llvm::Instruction *data(llvm::Instruction *I) const;
   llvm::Function *getOrCreateGrowFunction() const;
   llvm::GlobalVariable *getOrCreateReusableStorage() const;
 
   llvm::Module &M;
   llvm::StructType *TapeTy;
+  llvm::MDNode *HeaderScopes, *DataScopes, *AllScopes;
 };
 
 } // namespace enzyme

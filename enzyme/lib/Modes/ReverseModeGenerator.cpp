@@ -140,6 +140,7 @@ void ReverseModeGenerator::discard(Function *F) {
 }
 
 void ReverseModeGenerator::cleanup(Function &F) {
+  Tape.markDisjointFromTape(F);
   FAM.invalidate(F, PreservedAnalyses::none());
   if (Cleanup) {
     Cleanup->run(F, FAM);

@@ -17,6 +17,7 @@
 
 #include "Analysis/KnownFunctions.h"
 #include "Analysis/MemoryTypes.h"
+#include "Analysis/TripCount.h"
 #include "Core/Diagnostics.h"
 #include "Core/LibcCalls.h"
 
@@ -216,6 +217,7 @@ void FunctionDifferentiator::addTapePushes() {
       return augmentedShadow(Val);
     return AugValues[Val];
   };
+  MapVector<BasicBlock *, SmallVector<Value *, 8>> Pushes;
   for (BasicBlock &BB : Prep) {
     SmallVector<Value *, 8> Values;
     for (NeededValue V : Batches.lookup(&BB))
@@ -225,12 +227,71 @@ void FunctionDifferentiator::addTapePushes() {
     if (&BB == ExitBlock)
       for (NeededValue V : ExitBatch)
         Values.push_back(AugValueOf(V));
-    if (Values.empty())
-      continue;
-    auto *AugBB = cast<BasicBlock>(AugValues[&BB]);
-    IRBuilder<> B(AugBB->getTerminator());
-    Tape.push(B, AugTape, Values);
+    if (!Values.empty())
+      Pushes[&BB] = std::move(Values);
   }
+
+  // Loops whose trip count is known on entry reserve room for their
+  // pushes there, so the pushes inside skip the capacity check.
+  SmallVector<std::pair<Loop *, Value *>, 4> Reservations;
+  DenseSet<const Loop *> Reserved;
+  for (auto &[L, Bytes] : loopPushBytes(Pushes)) {
+    auto *AugPreheader = cast<BasicBlock>(AugValues[L->getLoopPreheader()]);
+    IRBuilder<> B(AugPreheader->getTerminator());
+    Value *Trips = emitTripCount(*L, SE, B, [&](Value *V) {
+      Value *Aug = AugValues.lookup(V);
+      return Aug ? Aug : V;
+    });
+    if (!Trips)
+      continue;
+    Reservations.emplace_back(L, B.CreateMul(Trips, B.getInt64(Bytes)));
+    Reserved.insert(L);
+  }
+
+  DenseMap<BasicBlock *, BasicBlock *> AugTail;
+  for (auto &[BB, Values] : Pushes) {
+    auto *AugBB = cast<BasicBlock>(AugValues[BB]);
+    IRBuilder<> B(AugBB->getTerminator());
+    Tape.push(B, AugTape, Values, Reserved.count(LI.getLoopFor(BB)));
+    AugTail[BB] = B.GetInsertBlock();
+  }
+  // After the preheader's own pushes, which the reservation must not cover.
+  for (auto [L, Bytes] : Reservations) {
+    BasicBlock *Preheader = L->getLoopPreheader();
+    BasicBlock *Tail = AugTail.lookup(Preheader);
+    if (!Tail)
+      Tail = cast<BasicBlock>(AugValues[Preheader]);
+    IRBuilder<> B(Tail->getTerminator());
+    Tape.reserve(B, AugTape, Bytes);
+  }
+}
+
+MapVector<Loop *, uint64_t> FunctionDifferentiator::loopPushBytes(
+    const MapVector<BasicBlock *, SmallVector<Value *, 8>> &Pushes) const {
+  // A loop may reserve when everything it pushes is pushed by its own
+  // blocks (at most once per iteration): inner loops and callees that push
+  // as well would eat into the room.
+  MapVector<Loop *, uint64_t> Bytes;
+  DenseSet<const Loop *> Excluded;
+  for (auto &[BB, Values] : Pushes) {
+    Loop *L = LI.getLoopFor(BB);
+    if (!L)
+      continue;
+    Bytes[L] += Gen.tape().batchSize(Values);
+    for (Loop *Outer = L->getParentLoop(); Outer;
+         Outer = Outer->getParentLoop())
+      Excluded.insert(Outer);
+  }
+  for (BasicBlock &BB : Prep)
+    for (Instruction &I : BB)
+      if (auto *Call = dyn_cast<CallBase>(&I);
+          Call && classifyCall(*Call) == CallKind::Differentiated)
+        for (Loop *L = LI.getLoopFor(&BB); L; L = L->getParentLoop())
+          Excluded.insert(L);
+  Bytes.remove_if([&](const std::pair<Loop *, uint64_t> &Entry) {
+    return Excluded.count(Entry.first) || !Entry.first->getLoopPreheader();
+  });
+  return Bytes;
 }
 
 bool FunctionDifferentiator::buildAugmented() {
@@ -256,6 +317,10 @@ bool FunctionDifferentiator::buildAugmented() {
     for (Attribute::AttrKind Kind : {Attribute::ByVal, Attribute::StructRet})
       if (Cloned.hasParamAttr(A, Kind))
         Aug->addParamAttr(A, Cloned.getParamAttr(A, Kind));
+  // It also copied the calling convention (internal functions are often
+  // fastcc after IPO), but the engine calls the augmented function with the
+  // C convention: a mismatch would make every such call undefined.
+  Aug->setCallingConv(CallingConv::C);
 
   // Shadows, in an order where operands come first; phis get their incoming
   // shadows once every block has been visited.

@@ -61,9 +61,9 @@ void TapeBuilder::markDisjointFromTape(Function &F) const {
     MDNode *Scope = I.getMetadata(LLVMContext::MD_alias_scope);
     if (Scope == HeaderScopes || Scope == DataScopes)
       continue;
-    I.setMetadata(LLVMContext::MD_noalias,
-                  MDNode::concatenate(I.getMetadata(LLVMContext::MD_noalias),
-                                      AllScopes));
+    I.setMetadata(
+        LLVMContext::MD_noalias,
+        MDNode::concatenate(I.getMetadata(LLVMContext::MD_noalias), AllScopes));
   }
 }
 
@@ -117,16 +117,16 @@ Value *TapeBuilder::createTape(IRBuilder<> &B) const {
 }
 
 void TapeBuilder::destroyTape(IRBuilder<> &B, Value *Tape) const {
-  Value *Data = header(
-      B.CreateLoad(B.getPtrTy(), B.CreateStructGEP(TapeTy, Tape, 0)));
+  Value *Data =
+      header(B.CreateLoad(B.getPtrTy(), B.CreateStructGEP(TapeTy, Tape, 0)));
   if (!canReuseStorage(M)) {
     emitFree(B, Data);
     return;
   }
   // Keep the storage for the thread's next gradient unless it is very large
   // (the storage slot is empty: the tape took it).
-  Value *Cap = header(
-      B.CreateLoad(B.getInt64Ty(), B.CreateStructGEP(TapeTy, Tape, 2)));
+  Value *Cap =
+      header(B.CreateLoad(B.getInt64Ty(), B.CreateStructGEP(TapeTy, Tape, 2)));
   GlobalVariable *Reusable = getOrCreateReusableStorage();
   Value *Storage = B.CreateThreadLocalAddress(Reusable);
   Type *StorageTy = Reusable->getValueType();
@@ -173,21 +173,11 @@ Function *TapeBuilder::getOrCreateGrowFunction() const {
   return F;
 }
 
-void TapeBuilder::push(IRBuilder<> &B, Value *Tape,
-                       ArrayRef<Value *> Values) const {
-  if (Values.empty())
-    return;
-  uint64_t Bytes = 0;
-  for (Value *V : Values)
-    Bytes += slotSize(V->getType());
-
-  Type *I64 = B.getInt64Ty();
-  Value *SizePtr = B.CreateStructGEP(TapeTy, Tape, 1);
-  Value *Size = header(B.CreateLoad(I64, SizePtr, "tape.size"));
-  Value *NewSize =
-      B.CreateAdd(Size, B.getInt64(Bytes), "tape.newsize", true, true);
-  Value *Cap = header(B.CreateLoad(I64, B.CreateStructGEP(TapeTy, Tape, 2)));
-  Value *Full = B.CreateICmpUGT(NewSize, Cap);
+void TapeBuilder::ensureCapacity(IRBuilder<> &B, Value *Tape,
+                                 Value *Needed) const {
+  Value *Cap = header(B.CreateLoad(
+      B.getInt64Ty(), B.CreateStructGEP(TapeTy, Tape, 2), "tape.capacity"));
+  Value *Full = B.CreateICmpUGT(Needed, Cap);
 
   // Grow on a cold path: split the block at the insertion point (which must
   // be before the block's terminator) and branch around the call.
@@ -199,12 +189,40 @@ void TapeBuilder::push(IRBuilder<> &B, Value *Tape,
   B.SetInsertPoint(Cur);
   B.CreateCondBr(Full, GrowBB, Cont);
   B.SetInsertPoint(GrowBB);
-  B.CreateCall(getOrCreateGrowFunction(), {Tape, NewSize});
+  B.CreateCall(getOrCreateGrowFunction(), {Tape, Needed});
   B.CreateBr(Cont);
   B.SetInsertPoint(Cont, Cont->getFirstInsertionPt());
+}
 
-  Value *Data = header(
-      B.CreateLoad(B.getPtrTy(), B.CreateStructGEP(TapeTy, Tape, 0)));
+uint64_t TapeBuilder::batchSize(ArrayRef<Value *> Values) const {
+  uint64_t Bytes = 0;
+  for (Value *V : Values)
+    Bytes += slotSize(V->getType());
+  return Bytes;
+}
+
+void TapeBuilder::reserve(IRBuilder<> &B, Value *Tape, Value *Bytes) const {
+  Value *Size = header(B.CreateLoad(
+      B.getInt64Ty(), B.CreateStructGEP(TapeTy, Tape, 1), "tape.size"));
+  ensureCapacity(B, Tape, B.CreateAdd(Size, Bytes, "tape.reserved"));
+}
+
+void TapeBuilder::push(IRBuilder<> &B, Value *Tape, ArrayRef<Value *> Values,
+                       bool Reserved) const {
+  if (Values.empty())
+    return;
+  uint64_t Bytes = batchSize(Values);
+
+  Type *I64 = B.getInt64Ty();
+  Value *SizePtr = B.CreateStructGEP(TapeTy, Tape, 1);
+  Value *Size = header(B.CreateLoad(I64, SizePtr, "tape.size"));
+  Value *NewSize =
+      B.CreateAdd(Size, B.getInt64(Bytes), "tape.newsize", true, true);
+  if (!Reserved)
+    ensureCapacity(B, Tape, NewSize);
+
+  Value *Data =
+      header(B.CreateLoad(B.getPtrTy(), B.CreateStructGEP(TapeTy, Tape, 0)));
   Value *Slot = B.CreateInBoundsGEP(B.getInt8Ty(), Data, Size);
   uint64_t Offset = 0;
   for (Value *V : Values) {
@@ -229,8 +247,8 @@ SmallVector<Value *, 8> TapeBuilder::pop(IRBuilder<> &B, Value *Tape,
   Value *NewSize =
       B.CreateSub(Size, B.getInt64(Bytes), "tape.newsize", true, true);
   header(B.CreateStore(NewSize, SizePtr));
-  Value *Data = header(
-      B.CreateLoad(B.getPtrTy(), B.CreateStructGEP(TapeTy, Tape, 0)));
+  Value *Data =
+      header(B.CreateLoad(B.getPtrTy(), B.CreateStructGEP(TapeTy, Tape, 0)));
   Value *Slot = B.CreateInBoundsGEP(B.getInt8Ty(), Data, NewSize);
   uint64_t Offset = 0;
   for (Type *Ty : Types) {

@@ -40,9 +40,15 @@ public:
   /// Frees the tape's storage, or keeps it for the thread's next tape.
   void destroyTape(llvm::IRBuilder<> &B, llvm::Value *Tape) const;
 
-  /// Pushes \p Values as one batch.
+  /// Pushes \p Values as one batch; a \p Reserved push skips the capacity
+  /// check because reserve() made room for it.
   void push(llvm::IRBuilder<> &B, llvm::Value *Tape,
-            llvm::ArrayRef<llvm::Value *> Values) const;
+            llvm::ArrayRef<llvm::Value *> Values, bool Reserved = false) const;
+  /// Makes room for \p Bytes (an i64) more bytes of pushes.
+  void reserve(llvm::IRBuilder<> &B, llvm::Value *Tape,
+               llvm::Value *Bytes) const;
+  /// The bytes a batch of \p Values takes.
+  uint64_t batchSize(llvm::ArrayRef<llvm::Value *> Values) const;
   /// Pops a batch pushed with values of \p Types; returns them in push order.
   llvm::SmallVector<llvm::Value *, 8>
   pop(llvm::IRBuilder<> &B, llvm::Value *Tape,
@@ -54,6 +60,10 @@ public:
 
 private:
   uint64_t slotSize(llvm::Type *Ty) const;
+  /// Grows the storage on a cold path unless it holds \p Needed bytes;
+  /// leaves \p B in the block after the check.
+  void ensureCapacity(llvm::IRBuilder<> &B, llvm::Value *Tape,
+                      llvm::Value *Needed) const;
   /// Tags \p I as an access to the tape's header, or to its data.
   llvm::Instruction *header(llvm::Instruction *I) const;
   llvm::Instruction *data(llvm::Instruction *I) const;

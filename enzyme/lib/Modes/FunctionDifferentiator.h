@@ -37,6 +37,7 @@
 #include "llvm/ADT/PointerIntPair.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/IntrinsicInst.h"
@@ -116,6 +117,11 @@ private:
   bool augmentMemoryTransfer(llvm::MemTransferInst &Mem);
   void augmentStore(llvm::StoreInst &Store);
   void addTapePushes();
+  /// Per loop that can reserve tape room on entry, the bytes one iteration
+  /// pushes (\p Pushes: the batch each block pushes).
+  llvm::MapVector<llvm::Loop *, uint64_t> loopPushBytes(
+      const llvm::MapVector<llvm::BasicBlock *,
+                            llvm::SmallVector<llvm::Value *, 8>> &Pushes) const;
 
   // --- Reverse (ReversePass.cpp) ----------------------------------------
   bool buildReverse();
@@ -144,6 +150,7 @@ private:
   ActivityAnalysis Activity;
   llvm::DominatorTree &DT;
   llvm::LoopInfo &LI;
+  llvm::ScalarEvolution &SE;
   ReversibleLoops Loops;
   UnmodifiedMemory Unmodified;
   llvm::BasicBlock *ExitBlock = nullptr;

@@ -42,7 +42,8 @@ FunctionDifferentiator::FunctionDifferentiator(ReverseModeGenerator &Gen,
     : Gen(Gen), Sig(Sig), Prep(Prepared), Pair(Pair),
       Activity(Prepared, Sig.Args),
       DT(FAM.getResult<DominatorTreeAnalysis>(Prepared)),
-      LI(FAM.getResult<LoopAnalysis>(Prepared)), Loops(LI),
+      LI(FAM.getResult<LoopAnalysis>(Prepared)),
+      SE(FAM.getResult<ScalarEvolutionAnalysis>(Prepared)), Loops(LI),
       Unmodified(Prepared, FAM.getResult<AAManager>(Prepared),
                  [](const CallBase &Call) {
                    return rules::findMathRule(Call) &&

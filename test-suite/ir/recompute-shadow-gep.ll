@@ -31,25 +31,20 @@ define double @test(ptr %x, ptr %dx, i64 %n) {
   ret double %g
 }
 
-; Nothing goes on the tape inside the loop: x is never written, so the
-; reverse pass reloads x[i]; i is a counter, pushed once when the loop exits
-; and stepped back (i - 1) in the reverse loop, which ends when i is back at
-; its start value 0.
+; Nothing goes on the tape: x is never written, so the reverse pass reloads
+; x[i]; i is a counter whose last value scalar evolution knows (n - 1), so
+; the reverse loop starts from it, steps i back (i - 1) and ends when i is
+; back at its start value 0.
 
 ; CHECK-LABEL: define internal double @f.aug(
-; CHECK:       loop:
 ; CHECK-NOT:     store
-; CHECK:         br i1 %done, label %exit, label %loop
-; CHECK:       exit:
-; CHECK:         [[LAST:%[0-9]+]] = add i64 %1, -1
-; CHECK:         store i64 [[LAST]], ptr
 ; CHECK:         ret double
 ; CHECK-LABEL: define internal void @f.rev(
-; CHECK-SAME:    ptr [[X:%[0-9]+]], i64 {{%[0-9]+}}, ptr [[DX:%[0-9]+]], double [[DRET:%[0-9]+]], ptr
-; CHECK:       exit.rev:
-; CHECK:         [[END:%[0-9]+]] = load i64, ptr
+; CHECK-SAME:    ptr [[X:%[0-9]+]], i64 [[N:%[0-9]+]], ptr [[DX:%[0-9]+]], double [[DRET:%[0-9]+]], ptr
+; CHECK-NOT:     load i64
 ; CHECK:       loop.rev:
-; CHECK:         [[I:%.*]] = phi i64 [ [[END]], %exit.rev ], [ [[PREV:%[0-9]+]], %loop.rev ]
+; CHECK:         [[IN:%.*]] = phi i64 [ [[N]], %exit.rev ], [ [[I:%[a-z0-9.]+]], %loop.rev ]
+; CHECK:         [[I]] = add i64 [[IN]], -1
 ; CHECK-DAG:     [[DP:%.*]] = getelementptr inbounds double, ptr [[DX]], i64 [[I]]
 ; CHECK-DAG:     [[P:%.*]] = getelementptr inbounds double, ptr [[X]], i64 [[I]]
 ; CHECK:         [[V:%.*]] = load double, ptr [[P]]
@@ -59,6 +54,5 @@ define double @test(ptr %x, ptr %dx, i64 %n) {
 ; CHECK:         [[NEW:%[0-9]+]] = fadd double [[OLD]], [[DV]]
 ; CHECK:         store double [[NEW]], ptr [[DP]]
 ; CHECK:         [[FIRST:%[0-9]+]] = icmp eq i64 [[I]], 0
-; CHECK:         [[PREV]] = add i64 [[I]], -1
 ; CHECK:         br i1 [[FIRST]], label %return, label %loop.rev
 ; CHECK-LABEL: {{^}}define

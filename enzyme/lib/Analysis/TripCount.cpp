@@ -1,4 +1,4 @@
-//===- TripCount.cpp - A loop's trip count as IR --------------------------===//
+//===- TripCount.cpp - Loop trip counts and final counter values as IR ----===//
 //
 // Part of the Enzyme toolchain.
 //
@@ -16,14 +16,16 @@ namespace enzyme {
 
 namespace {
 
-/// Straight-line code for loop-invariant SCEV expressions. Unlike
-/// SCEVExpander it never adds induction variables to the function, and it
-/// emits into a function other than the one analysed (through Map).
+/// Straight-line code for SCEV expressions invariant in a loop. Unlike
+/// SCEVExpander it never adds induction variables to the function (a
+/// recurrence of an enclosing loop is the header phi it describes), and it
+/// emits into any function: Map gives the value to use for each leaf.
+/// Without a builder it only checks that it could, visiting every leaf.
 class InvariantExpander {
 public:
-  InvariantExpander(const Loop &L, IRBuilder<> &B,
+  InvariantExpander(const Loop &L, ScalarEvolution &SE, IRBuilder<> *B,
                     function_ref<Value *(Value *)> Map)
-      : L(L), B(B), Map(Map) {}
+      : L(L), SE(SE), B(B), Map(Map) {}
 
   Value *expand(const SCEV *S) {
     if (auto *C = dyn_cast<SCEVConstant>(S))
@@ -34,101 +36,124 @@ public:
         return nullptr;
       return Map(U->getValue());
     }
-    if (auto *Cast = dyn_cast<SCEVCastExpr>(S)) {
-      Value *Op = expand(Cast->getOperand(0));
-      if (!Op)
+    if (auto *Rec = dyn_cast<SCEVAddRecExpr>(S)) {
+      const Loop *Outer = Rec->getLoop();
+      if (Outer == &L || !Outer->contains(&L))
         return nullptr;
-      switch (S->getSCEVType()) {
-      case scTruncate:
-        return B.CreateTrunc(Op, S->getType());
-      case scZeroExtend:
-        return B.CreateZExt(Op, S->getType());
-      case scSignExtend:
-        return B.CreateSExt(Op, S->getType());
-      case scPtrToInt:
-        return B.CreatePtrToInt(Op, S->getType());
-      default:
-        return nullptr;
-      }
+      for (PHINode &Phi : Outer->getHeader()->phis())
+        if (SE.isSCEVable(Phi.getType()) && SE.getSCEV(&Phi) == S)
+          return Map(&Phi);
+      return nullptr;
     }
     if (auto *Div = dyn_cast<SCEVUDivExpr>(S)) {
       auto *Divisor = dyn_cast<SCEVConstant>(Div->getRHS());
       Value *LHS = expand(Div->getLHS());
       if (!Divisor || Divisor->getValue()->isZero() || !LHS)
         return nullptr;
-      return B.CreateUDiv(LHS, Divisor->getValue());
+      return B ? B->CreateUDiv(LHS, Divisor->getValue()) : LHS;
+    }
+    if (auto *Cast = dyn_cast<SCEVCastExpr>(S)) {
+      Value *Op = expand(Cast->getOperand(0));
+      if (!Op || !B)
+        return Op;
+      switch (S->getSCEVType()) {
+      case scTruncate:
+        return B->CreateTrunc(Op, S->getType());
+      case scZeroExtend:
+        return B->CreateZExt(Op, S->getType());
+      case scSignExtend:
+        return B->CreateSExt(Op, S->getType());
+      case scPtrToInt:
+        return B->CreatePtrToInt(Op, S->getType());
+      default:
+        return nullptr;
+      }
     }
     auto *NAry = dyn_cast<SCEVNAryExpr>(S);
-    if (!NAry)
+    if (!NAry || isa<SCEVSequentialMinMaxExpr>(S))
       return nullptr;
-    std::optional<Intrinsic::ID> MinMax;
-    switch (S->getSCEVType()) {
-    case scAddExpr:
-    case scMulExpr:
-      break;
-    case scSMaxExpr:
-      MinMax = Intrinsic::smax;
-      break;
-    case scUMaxExpr:
-      MinMax = Intrinsic::umax;
-      break;
-    case scSMinExpr:
-      MinMax = Intrinsic::smin;
-      break;
-    case scUMinExpr:
-      MinMax = Intrinsic::umin;
-      break;
-    default: // Recurrences and poison-blocking minimums.
-      return nullptr;
-    }
     Value *Result = nullptr;
     for (const SCEV *Op : NAry->operands()) {
       Value *V = expand(Op);
       if (!V)
         return nullptr;
-      if (!Result)
-        Result = V;
-      else if (MinMax)
-        Result = B.CreateBinaryIntrinsic(*MinMax, Result, V);
-      else if (S->getSCEVType() == scAddExpr)
-        Result = B.CreateAdd(Result, V);
-      else
-        Result = B.CreateMul(Result, V);
+      Result = !Result || !B ? V : combine(S->getSCEVType(), Result, V);
     }
     return Result;
   }
 
 private:
+  Value *combine(SCEVTypes Kind, Value *L, Value *R) {
+    switch (Kind) {
+    case scAddExpr:
+      return B->CreateAdd(L, R);
+    case scMulExpr:
+      return B->CreateMul(L, R);
+    case scSMaxExpr:
+      return B->CreateBinaryIntrinsic(Intrinsic::smax, L, R);
+    case scUMaxExpr:
+      return B->CreateBinaryIntrinsic(Intrinsic::umax, L, R);
+    case scSMinExpr:
+      return B->CreateBinaryIntrinsic(Intrinsic::smin, L, R);
+    case scUMinExpr:
+      return B->CreateBinaryIntrinsic(Intrinsic::umin, L, R);
+    default:
+      llvm_unreachable("not an n-ary expression the expander emits");
+    }
+  }
+
   const Loop &L;
-  IRBuilder<> &B;
+  ScalarEvolution &SE;
+  IRBuilder<> *B;
   function_ref<Value *(Value *)> Map;
 };
+
+/// A usable backedge-taken count of \p L, or null.
+const SCEV *takenCount(Loop &L, ScalarEvolution &SE) {
+  const SCEV *Taken = SE.getBackedgeTakenCount(&L);
+  if (isa<SCEVCouldNotCompute>(Taken) || !Taken->getType()->isIntegerTy() ||
+      Taken->getType()->getIntegerBitWidth() > 64)
+    return nullptr;
+  return Taken;
+}
 
 } // namespace
 
 Value *emitTripCount(Loop &L, ScalarEvolution &SE, IRBuilder<> &B,
                      function_ref<Value *(Value *)> Map) {
-  const SCEV *Taken = SE.getBackedgeTakenCount(&L);
-  if (isa<SCEVCouldNotCompute>(Taken) || !Taken->getType()->isIntegerTy() ||
-      Taken->getType()->getIntegerBitWidth() > 64)
+  const SCEV *Taken = takenCount(L, SE);
+  if (!Taken || !InvariantExpander(L, SE, nullptr, Map).expand(Taken))
     return nullptr;
-  BasicBlock *BB = B.GetInsertBlock();
-  BasicBlock::iterator End = B.GetInsertPoint();
-  bool AtStart = End == BB->begin();
-  Instruction *Before = AtStart ? nullptr : &*std::prev(End);
-  Value *Count = InvariantExpander(L, B, Map).expand(Taken);
-  if (!Count) {
-    // Leave nothing behind: erase what was emitted, last first.
-    while (true) {
-      BasicBlock::iterator Last = std::prev(B.GetInsertPoint());
-      if (B.GetInsertPoint() == BB->begin() || &*Last == Before)
-        break;
-      Last->eraseFromParent();
-    }
-    return nullptr;
-  }
+  Value *Count = InvariantExpander(L, SE, &B, Map).expand(Taken);
   return B.CreateAdd(B.CreateZExt(Count, B.getInt64Ty()), B.getInt64(1),
                      "trip.count");
+}
+
+const SCEV *counterFinalValue(PHINode &Counter, Loop &L, ScalarEvolution &SE,
+                              SmallVectorImpl<Value *> &Leaves) {
+  // With one exit, at the latch, the counter's last value is its value in
+  // iteration number `backedge-taken count`.
+  if (L.getExitingBlock() != L.getLoopLatch() ||
+      !SE.isSCEVable(Counter.getType()))
+    return nullptr;
+  const SCEV *Taken = takenCount(L, SE);
+  auto *Rec = dyn_cast<SCEVAddRecExpr>(SE.getSCEV(&Counter));
+  if (!Taken || !Rec || Rec->getLoop() != &L || !Rec->isAffine())
+    return nullptr;
+  const SCEV *Final = Rec->evaluateAtIteration(Taken, SE);
+  Leaves.clear();
+  auto Collect = [&](Value *V) -> Value * {
+    Leaves.push_back(V);
+    return V;
+  };
+  if (!InvariantExpander(L, SE, nullptr, Collect).expand(Final))
+    return nullptr;
+  return Final;
+}
+
+Value *emitInvariant(const SCEV *S, Loop &L, ScalarEvolution &SE,
+                     IRBuilder<> &B, function_ref<Value *(Value *)> Map) {
+  return InvariantExpander(L, SE, &B, Map).expand(S);
 }
 
 } // namespace enzyme

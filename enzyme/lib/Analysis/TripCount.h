@@ -1,13 +1,15 @@
-//===- TripCount.h - A loop's trip count as IR -----------------*- C++ -*-===//
+//===- TripCount.h - Loop trip counts and final counter values -*- C++ -*-===//
 //
 // Part of the Enzyme toolchain.
 //
 //===----------------------------------------------------------------------===//
 ///
 /// \file
-/// Emits the exact number of iterations of a loop, from scalar evolution,
-/// before the loop runs: the augmented forward pass reserves tape space for
-/// a loop's pushes once, so the pushes inside need no capacity check.
+/// What scalar evolution knows of a loop before it runs, as IR: the exact
+/// number of iterations (the augmented forward pass reserves tape room for a
+/// loop's pushes once, so the pushes inside need no capacity check) and the
+/// last value of a counter (the reverse pass computes where to start
+/// stepping the counter back instead of taking it from the tape).
 ///
 //===----------------------------------------------------------------------===//
 
@@ -19,6 +21,8 @@
 
 namespace llvm {
 class Loop;
+class PHINode;
+class SCEV;
 class ScalarEvolution;
 } // namespace llvm
 
@@ -32,6 +36,21 @@ namespace enzyme {
 llvm::Value *
 emitTripCount(llvm::Loop &L, llvm::ScalarEvolution &SE, llvm::IRBuilder<> &B,
               llvm::function_ref<llvm::Value *(llvm::Value *)> Map);
+
+/// The value \p Counter, a counter of \p L, has in the loop's last
+/// iteration, when the loop has one exit (at its latch) and an exact trip
+/// count; null otherwise. \p Leaves receives the values it is computed from
+/// (values from outside the loop and header phis of enclosing loops).
+const llvm::SCEV *
+counterFinalValue(llvm::PHINode &Counter, llvm::Loop &L,
+                  llvm::ScalarEvolution &SE,
+                  llvm::SmallVectorImpl<llvm::Value *> &Leaves);
+
+/// Emits \p S, a value counterFinalValue() gave for a counter of \p L, at
+/// \p B's insertion point, with \p Map giving each leaf's value there.
+llvm::Value *emitInvariant(const llvm::SCEV *S, llvm::Loop &L,
+                           llvm::ScalarEvolution &SE, llvm::IRBuilder<> &B,
+                           llvm::function_ref<llvm::Value *(llvm::Value *)> Map);
 
 } // namespace enzyme
 

@@ -82,6 +82,12 @@ private:
   /// the loop exits, read by the reverse of \p UseBlock.
   void keepInLoopSlot(NeededValue V, const ReversibleLoop &RL,
                       llvm::BasicBlock *UseBlock);
+  /// Plans to compute the last value of \p Counter when the reverse pass
+  /// enters \p RL, instead of pushing it; false if that is not cheap.
+  bool planCounterFinal(llvm::PHINode &Counter, const ReversibleLoop &RL,
+                        unsigned Depth);
+  /// The counter of \p RL has a slot in the reverse pass.
+  bool hasCounterSlot(const ReversibleLoop &RL, llvm::PHINode *Counter) const;
   /// The values pushed at \p BB because loops exit into it, in push order.
   llvm::SmallVector<NeededValue, 4> loopExitPushes(llvm::BasicBlock *BB) const;
   bool isComputedOnce(llvm::Instruction *I) const;
@@ -165,6 +171,11 @@ private:
   llvm::MapVector<const ReversibleLoop *, llvm::SetVector<NeededValue>>
       LoopExitValues;
   llvm::DenseMap<llvm::BasicBlock *, llvm::SetVector<NeededValue>> SlotReads;
+  /// Per reversible loop, the counters whose last value the reverse pass
+  /// computes (from scalar evolution) when it enters the loop.
+  llvm::DenseMap<const ReversibleLoop *,
+                 llvm::MapVector<llvm::PHINode *, const llvm::SCEV *>>
+      CounterFinals;
   llvm::DenseMap<llvm::Instruction *, llvm::Instruction *> FreedAllocations;
   /// Joins whose reverse branches on a recomputed or taped condition
   /// instead of a recorded predecessor index.

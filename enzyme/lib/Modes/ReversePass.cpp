@@ -21,6 +21,8 @@
 
 #include "Modes/FunctionDifferentiator.h"
 
+#include "Analysis/TripCount.h"
+
 #include "Analysis/KnownFunctions.h"
 #include "Analysis/MemoryTypes.h"
 #include "Core/LibcCalls.h"
@@ -133,6 +135,15 @@ Value *FunctionDifferentiator::takeAdjoint(Value *V, IRBuilder<> &B) {
   Value *D = B.CreateLoad(V->getType(), Slot, V->getName() + ".d");
   B.CreateStore(zeroAdjoint(V->getType()), Slot);
   return D;
+}
+
+bool FunctionDifferentiator::hasCounterSlot(const ReversibleLoop &RL,
+                                            PHINode *Counter) const {
+  auto Pushed = LoopExitValues.find(&RL);
+  auto Computed = CounterFinals.find(&RL);
+  return (Pushed != LoopExitValues.end() &&
+          Pushed->second.count(primalOf(Counter))) ||
+         (Computed != CounterFinals.end() && Computed->second.count(Counter));
 }
 
 Value *FunctionDifferentiator::reverseValue(NeededValue V) {
@@ -509,11 +520,8 @@ void FunctionDifferentiator::branchToPredecessors(BasicBlock &BB,
   auto StepCountersBack = [&](BasicBlock *Pred, IRBuilder<> &EB) {
     if (!RL || Pred != RL->Latch)
       return;
-    auto It = LoopExitValues.find(RL);
-    if (It == LoopExitValues.end())
-      return;
     for (const LoopCounter &C : RL->Counters)
-      if (It->second.count(primalOf(C.Phi))) {
+      if (hasCounterSlot(*RL, C.Phi)) {
         AllocaInst *Slot = loopSlot(primalOf(C.Phi));
         Value *Current = EB.CreateLoad(C.Phi->getType(), Slot);
         EB.CreateStore(EB.CreateSub(Current, C.Step), Slot);
@@ -601,6 +609,13 @@ void FunctionDifferentiator::reverseBlock(BasicBlock &BB) {
                                V.getPointer()->getName() + ".cur");
   for (NeededValue V : Recomputed.lookup(&BB))
     RevLocal[V] = materialize(V, B);
+  // Entering a loop backwards: counters start from their last value.
+  for (auto &[RL, Finals] : CounterFinals)
+    if (is_contained(RL->ExitBlocks, &BB))
+      for (auto [Counter, Final] : Finals)
+        B.CreateStore(emitInvariant(Final, *RL->L, SE, B,
+                                    [&](Value *Leaf) { return primal(Leaf); }),
+                      loopSlot(primalOf(Counter)));
 
   if (&BB == ExitBlock && RevReturnAdjoint)
     if (Value *Ret = cast<ReturnInst>(BB.getTerminator())->getReturnValue())

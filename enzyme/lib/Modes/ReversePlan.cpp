@@ -17,6 +17,7 @@
 
 #include "Analysis/KnownFunctions.h"
 #include "Analysis/MemoryTypes.h"
+#include "Analysis/TripCount.h"
 #include "Core/Diagnostics.h"
 #include "Rules/MathRules.h"
 
@@ -330,8 +331,14 @@ void FunctionDifferentiator::resolve(NeededValue V, BasicBlock *UseBlock,
   // A loop counter steps back in the reverse of its loop.
   const ReversibleLoop *RL = nullptr;
   if (auto *Phi = dyn_cast<PHINode>(I); Phi && !V.getInt())
-    if (Loops.counter(Phi, &RL) && RL->L->contains(UseBlock))
-      return keepInLoopSlot(V, *RL, UseBlock);
+    if (Loops.counter(Phi, &RL) && RL->L->contains(UseBlock)) {
+      // It starts from its last value: computed when the reverse pass
+      // enters the loop if scalar evolution knows it, else pushed.
+      if (!planCounterFinal(*Phi, *RL, Depth))
+        LoopExitValues[RL].insert(V);
+      SlotReads[UseBlock].insert(V);
+      return;
+    }
   // A value from before a loop is pushed once, when the loop exits.
   if ((RL = Loops.outermostEnteredAfter(I->getParent(), UseBlock)))
     return keepInLoopSlot(V, *RL, UseBlock);
@@ -343,6 +350,34 @@ void FunctionDifferentiator::keepInLoopSlot(NeededValue V,
                                             BasicBlock *UseBlock) {
   LoopExitValues[&RL].insert(V);
   SlotReads[UseBlock].insert(V);
+}
+
+bool FunctionDifferentiator::planCounterFinal(PHINode &Counter,
+                                              const ReversibleLoop &RL,
+                                              unsigned Depth) {
+  auto &Finals = CounterFinals[&RL];
+  if (Finals.count(&Counter))
+    return true;
+  SmallVector<Value *, 4> Leaves;
+  const SCEV *Final = counterFinalValue(Counter, *RL.L, SE, Leaves);
+  if (!Final)
+    return false;
+  // Only when the reverse pass has every leaf for free there: arguments,
+  // constants, and counters of loops around the exit (kept in slots).
+  for (BasicBlock *Exit : RL.ExitBlocks)
+    for (Value *Leaf : Leaves) {
+      if (isa<Constant>(Leaf) || isa<Argument>(Leaf))
+        continue;
+      const ReversibleLoop *Outer = nullptr;
+      auto *Phi = dyn_cast<PHINode>(Leaf);
+      if (!Phi || !Loops.counter(Phi, &Outer) || !Outer->L->contains(Exit))
+        return false;
+    }
+  Finals[&Counter] = Final;
+  for (BasicBlock *Exit : RL.ExitBlocks)
+    for (Value *Leaf : Leaves)
+      resolve(primalOf(Leaf), Exit, Depth + 1);
+  return true;
 }
 
 SmallVector<NeededValue, 4>

@@ -427,6 +427,16 @@ bool FunctionDifferentiator::reverseInstruction(Instruction &I,
     }
     return true;
   }
+  case Instruction::FRem: {
+    // a - b * trunc(a / b): d/da = 1, d/db = -trunc(a / b), as fmod.
+    addAdjoint(Op(0), D, B);
+    if (Activity.isActive(Op(1))) {
+      Value *Quotient = B.CreateUnaryIntrinsic(
+          Intrinsic::trunc, B.CreateFDiv(primal(Op(0)), primal(Op(1))));
+      addAdjoint(Op(1), B.CreateFNeg(B.CreateFMul(D, Quotient)), B);
+    }
+    return true;
+  }
   case Instruction::FNeg:
     addAdjoint(Op(0), B.CreateFNeg(D), B);
     return true;

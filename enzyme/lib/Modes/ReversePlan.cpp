@@ -139,6 +139,12 @@ void FunctionDifferentiator::collectNeeds(Instruction &I,
     if (IsActive(I.getOperand(1)))
       Needs.push_back(primalOf(I.getOperand(0)));
     return;
+  case Instruction::FRem:
+    if (IsActive(I.getOperand(1))) {
+      Needs.push_back(primalOf(I.getOperand(0)));
+      Needs.push_back(primalOf(I.getOperand(1)));
+    }
+    return;
   case Instruction::BitCast:
     if (auto *Load = dyn_cast<LoadInst>(I.getOperand(0)))
       if (IsActive(&I) && !isDifferentiableType(Load->getType()))

@@ -99,11 +99,10 @@ ReversibleLoops::ReversibleLoops(LoopInfo &LI) : LI(LI) {
       Loops.push_back(std::move(*RL));
       // The first-iteration test compares with the counter's start, which
       // the reverse pass then needs: prefer a start it has for free.
-      stable_sort(Loops.back().Counters,
-                  [&](const LoopCounter &A, const LoopCounter &B) {
-                    return startCost(A.Start, *this) <
-                           startCost(B.Start, *this);
-                  });
+      stable_sort(Loops.back().Counters, [&](const LoopCounter &A,
+                                             const LoopCounter &B) {
+        return startCost(A.Start, *this) < startCost(B.Start, *this);
+      });
     }
 }
 

@@ -48,9 +48,10 @@ counterFinalValue(llvm::PHINode &Counter, llvm::Loop &L,
 
 /// Emits \p S, a value counterFinalValue() gave for a counter of \p L, at
 /// \p B's insertion point, with \p Map giving each leaf's value there.
-llvm::Value *emitInvariant(const llvm::SCEV *S, llvm::Loop &L,
-                           llvm::ScalarEvolution &SE, llvm::IRBuilder<> &B,
-                           llvm::function_ref<llvm::Value *(llvm::Value *)> Map);
+llvm::Value *
+emitInvariant(const llvm::SCEV *S, llvm::Loop &L, llvm::ScalarEvolution &SE,
+              llvm::IRBuilder<> &B,
+              llvm::function_ref<llvm::Value *(llvm::Value *)> Map);
 
 } // namespace enzyme
 

@@ -8,6 +8,7 @@
 #include "Core/Diagnostics.h"
 #include "Modes/FunctionDifferentiator.h"
 
+#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Transforms/Scalar/EarlyCSE.h"
 #include "llvm/Transforms/Scalar/SROA.h"
@@ -72,6 +73,17 @@ static void copyCodegenAttributes(const Function &From, Function &To) {
   if (From.hasFnAttribute(Attribute::UWTable))
     To.addFnAttr(From.getFnAttribute(Attribute::UWTable));
   To.addFnAttr(Attribute::NoUnwind);
+}
+
+/// The first instruction of \p F that produces or takes a scalable vector.
+static const Instruction *findScalableVectorUse(const Function &F) {
+  auto IsScalable = [](const Type *Ty) { return isa<ScalableVectorType>(Ty); };
+  for (const Instruction &I : instructions(F))
+    if (IsScalable(I.getType()) || any_of(I.operands(), [&](const Use &U) {
+          return IsScalable(U->getType());
+        }))
+      return &I;
+  return nullptr;
 }
 
 static Function *createFunction(Module &M, FunctionType *FT, const Twine &Name,
@@ -164,6 +176,17 @@ ReverseModeGenerator::generate(const ReverseSignature &Sig,
                       "': it has no definition in this module and no "
                       "derivative rule";
     Failure.MissingDefinition = true;
+    return nullptr;
+  }
+
+  // LLVM 19's simplifycfg, which preparation runs, aborts on some code
+  // with scalable vectors; the engine does not differentiate them anyway.
+  if (const Instruction *I = findScalableVectorUse(F)) {
+    Failure.Message = "'" + displayName(F.getName()) +
+                      "' uses scalable vectors, which the engine does not "
+                      "support";
+    Failure.HasOffending = true;
+    Failure.OffendingLocation = describeLocation(I->getDebugLoc());
     return nullptr;
   }
 

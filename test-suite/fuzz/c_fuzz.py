@@ -1,0 +1,189 @@
+"""The C program fuzzer: generate (c_program), build with enzyme-clang, run the
+built-in oracle (c_oracle) and classify.
+
+  run_case(seed, opt, workdir, tools) -> Result    one program, one file pair
+  run_batch(seeds, opt, workdir, tools) -> [Result] several programs in one
+                                                   translation unit
+  minimise(result, tools) -> Path | None           see c_reduce
+
+A case lives in its own folder: fz<S>.c (the generated program),
+fz<S>_main.c (the oracle, which #includes it) and the binary.
+"""
+
+import pathlib
+import signal
+import time
+
+import c_oracle
+import c_program
+from common import (CRASH, DIAGNOSED, MISMATCH, PASSED, UNRELIABLE, Result, crashed,
+                    crash_signature, run)
+
+KIND = "c"
+COMPILE_TIMEOUT = 180
+RUN_TIMEOUT = 10   # a program runs in milliseconds; longer is a hang
+
+# Words in an error that the AD engine (not clang's front end) reported.
+PLUGIN_LOAD_ERRORS = ("unable to load plugin", "Could not load library", "cannot open shared object")
+ENGINE_ERROR_WORDS = ("__enzyme_autodiff", "differentiate", "enzyme", "shadow", "undefined symbol")
+
+
+def compile_command(tools, opt, source, exe):
+    return [tools.clang, "-fenzyme", "-" + opt, source.name, "-o", exe.name, "-lm"]
+
+
+def build(tools, opt, source, exe, timeout=COMPILE_TIMEOUT):
+    """Compiles and links; a plugin that cannot be loaded (the build is being
+    redone) is waited for rather than counted."""
+    for attempt in range(6):
+        rc, out = run(compile_command(tools, opt, source, exe), timeout=timeout, cwd=source.parent)
+        if not any(m in out for m in PLUGIN_LOAD_ERRORS):
+            break
+        time.sleep(20)
+    return rc, out
+
+
+def classify_compile(rc, out):
+    """(outcome, detail) of a failed compilation, or None when it succeeded."""
+    if rc == 0 and not crashed(rc, out):
+        return None
+    if crashed(rc, out):
+        if rc == -9:
+            return CRASH, "compiler timed out"
+        return CRASH, "compiler crashed: " + crash_signature(out)
+    errors = [l for l in out.splitlines() if "error:" in l]
+    first = errors[0] if errors else out.strip().splitlines()[-1] if out.strip() else "exit %d" % rc
+    if not any(w in first for w in ENGINE_ERROR_WORDS):
+        first = "[not an AD error: generator bug?] " + first
+    return DIAGNOSED, first.split("error:", 1)[-1].strip() if "error:" in first else first
+
+
+def describe_exit(rc):
+    if rc == -9:
+        return "timed out"
+    if rc < 0:
+        try:
+            return "killed by " + signal.Signals(-rc).name
+        except ValueError:
+            return "killed by signal %d" % -rc
+    return "exit status %d" % rc
+
+
+def write_case(program, folder):
+    case = folder / ("%s.c" % program.name)
+    main = folder / ("%s_main.c" % program.name)
+    case.write_text(program.code)
+    main.write_text(c_oracle.standalone_main(program, case.name))
+    return case, main
+
+
+def run_case(seed, opt, workdir, tools):
+    """Generates program `seed`, builds it at -`opt` (e.g. "O2") and judges it."""
+    workdir = pathlib.Path(workdir).resolve()
+    workdir.mkdir(parents=True, exist_ok=True)
+    program = c_program.generate(seed)
+    case, main = write_case(program, workdir)
+    exe = workdir / program.name
+    result = Result(PASSED, seed, opt, KIND, source=case)
+
+    rc, out = build(tools, opt, main, exe)
+    failed = classify_compile(rc, out)
+    if failed:
+        result.outcome, result.detail = failed
+        result.log = out
+        return result
+
+    rc, out = run([exe], timeout=RUN_TIMEOUT, cwd=workdir)
+    verdicts, stage = c_oracle.parse(out)
+    if rc != 0 or seed not in verdicts:
+        where = "in the %s stage" % stage[1] if stage else "before the oracle ran"
+        result.outcome = CRASH
+        result.detail = "program %s %s" % (describe_exit(rc), where)
+        result.log = out
+        return result
+    return judged(result, verdicts[seed], out)
+
+
+def judged(result, verdict, log):
+    word, rest = verdict
+    result.outcome = {"pass": PASSED, "unreliable": UNRELIABLE, "mismatch": MISMATCH}[word]
+    result.detail = rest if word != "pass" else ""
+    if result.outcome == MISMATCH:
+        result.log = log
+    return result
+
+
+def run_batch(seeds, opt, workdir, tools):
+    """Judges several programs built as one translation unit, so compiling and
+    linking cost is shared. A failure is re-run on its own (in
+    workdir/<seed>/) to name the seed and leave a one-program reproducer;
+    programs that use a documented-unsupported feature run alone from the
+    start (their clean error would stop the whole batch)."""
+    workdir = pathlib.Path(workdir).resolve()
+    workdir.mkdir(parents=True, exist_ok=True)
+    programs = [c_program.generate(s) for s in seeds]
+    alone = [p.seed for p in programs if p.expect_diagnostic]
+    together = [p for p in programs if not p.expect_diagnostic]
+    results = {s: run_case(s, opt, workdir / str(s), tools) for s in alone}
+    if len(together) == 1:
+        together_seed = together[0].seed
+        results[together_seed] = run_case(together_seed, opt, workdir / str(together_seed), tools)
+    elif together:
+        for r in _batch(together, opt, workdir, tools):
+            results[r.seed] = r
+    return [results[s] for s in seeds]
+
+
+def _batch(programs, opt, workdir, tools):
+    first = programs[0].seed
+    source = workdir / ("batch%d.c" % first)
+    source.write_text(c_oracle.batch_source(programs))
+    exe = workdir / ("batch%d" % first)
+    rc, out = build(tools, opt, source, exe, timeout=COMPILE_TIMEOUT * 2)
+    if classify_compile(rc, out):
+        # Which program? Each on its own.
+        return [run_case(p.seed, opt, workdir / str(p.seed), tools) for p in programs]
+
+    rc, out = run([exe], timeout=RUN_TIMEOUT * 2, cwd=workdir)
+    verdicts, _ = c_oracle.parse(out)
+    results = []
+    for i, p in enumerate(programs):
+        if p.seed not in verdicts:
+            # The batch stopped here (crash or hang): this one alone, the rest
+            # as a new batch.
+            results.append(run_case(p.seed, opt, workdir / str(p.seed), tools))
+            rest = programs[i + 1:]
+            if len(rest) > 1:
+                results += _batch(rest, opt, workdir, tools)
+            else:
+                results += [run_case(q.seed, opt, workdir / str(q.seed), tools) for q in rest]
+            return results
+        base = Result(PASSED, p.seed, opt, KIND)
+        judged(base, verdicts[p.seed], "")
+        if base.outcome == MISMATCH:
+            alone = run_case(p.seed, opt, workdir / str(p.seed), tools)
+            if alone.outcome == PASSED or alone.outcome == UNRELIABLE:
+                # Only in the batch: keep the batch as the reproducer.
+                base.detail += " (in batch %s only; alone: %s)" % (source.name, alone.outcome)
+                base.source, base.log = source, out
+            else:
+                base = alone
+        results.append(base)
+    return results
+
+
+def minimise(result, tools):
+    import c_reduce
+    return c_reduce.minimise(result, tools)
+
+
+def rerun_command(result):
+    """Shell commands that rebuild and rerun a kept case in its folder."""
+    if result.source is None:
+        return None
+    main = result.source.with_name(result.source.stem + "_main.c")
+    if not main.exists():
+        return "cd %s && %s -fenzyme -%s %s -o batch -lm && ./batch" % (
+            result.source.parent, "enzyme-clang", result.opt, result.source.name)
+    return "cd %s && enzyme-clang -fenzyme -%s %s -o %s -lm && ./%s" % (
+        result.source.parent, result.opt, main.name, result.source.stem, result.source.stem)

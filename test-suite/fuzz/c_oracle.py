@@ -1,0 +1,385 @@
+"""The oracle of the C program fuzzer: C code that judges a generated program's
+gradient against finite differences inside the program itself, and the
+parser of its verdicts.
+
+For a program fz<S> the harness defines
+
+  fz<S>_J(v)    the scalar the gradient is of: the function's return value
+                plus sum(w_i * final value of output i) over the shadowed
+                arrays and struct fields (w = the output seeds), as a function
+                of v, the flattened active inputs (scalars, array elements,
+                struct fields). It copies v into fresh buffers, so in-place
+                updates never leak into the next evaluation.
+  fz<S>_check() computes the finite differences of J (primal only), then the
+                gradient with __enzyme_autodiff (shadows preset to the seeds
+                w, so each shadow ends as dJ/d(initial value)), and prints
+                one verdict line:
+
+  FUZZ-VERDICT <seed> <pass|unreliable|mismatch> comp=<j> ad=<> fd=<> noise=<> why=<> bad=<>
+
+  (comp: the worst component; bad: all mismatching ones, "!" marking a
+  non-finite gradient).
+
+Finite differences (fz_judge): for each input j, central differences at
+steps h, h/2, h/4 (h = fd_step * max(1, |v_j|)); fd = Richardson
+extrapolation of the two smallest, noise = the largest disagreement between
+the three, or at least what J's rounding lets a quotient resolve
+(8 eps |J| / (h/4)). A component agrees when
+
+  |ad - fd| <= rtol * max(|ad|, |fd|) + ATOL * gscale + NOISE_K * noise
+
+(rtol = RTOL, or 1e-3 for programs with float math)
+
+(gscale = the largest |fd| of the program). If it does not, it is
+UNRELIABLE rather than a mismatch when the finite differences themselves
+cannot be trusted there: a non-finite value at a perturbed point, noise above
+UNRELIABLE_REL of the component (a jump or kink inside the steps, roundoff),
+a kink at the point itself (the one-sided difference quotients differ by
+an amount that does not shrink with the step), or a non-finite gradient
+where the primal made a NaN or infinity on the way (IEEE flags; reverse
+mode turns 0 * inf into NaN, as Enzyme does). docs/reliability.md explains
+why this makes false alarms rare.
+"""
+
+import re
+
+RTOL = 1e-6       # the default; programs with float math use 1e-3 (Program.rtol)
+ATOL = 1e-9
+NOISE_K = 10.0
+UNRELIABLE_REL = 1e-3
+MAX_OUT = 4   # gradient structs declared for up to this many enzyme_out scalars
+
+PRELUDE = r"""#define _GNU_SOURCE
+#include <fenv.h>
+#include <float.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+extern int enzyme_dup, enzyme_const, enzyme_out, enzyme_dupnoneed;
+/* One prototype per gradient shape: the engine recognises every name that
+ * contains __enzyme_autodiff, so several return types fit in one file. */
+void __enzyme_autodiff_void(void *, ...);
+double __enzyme_autodiff(void *, ...);
+%(grad_structs)s
+#define FZ_ATOL %(atol)r
+#define FZ_NOISE_K %(noise_k)r
+#define FZ_UNRELIABLE_REL %(unreliable)r
+
+static void fz_stage(const char *id, const char *stage) {
+  printf("FUZZ-STAGE %%s %%s\n", id, stage);
+  fflush(stdout);
+}
+
+static void fz_verdict(const char *id, const char *verdict, int comp, double ad, double fd,
+                       double noise, const char *why, const char *bad) {
+  printf("FUZZ-VERDICT %%s %%s comp=%%d ad=%%.17g fd=%%.17g noise=%%.3g why=%%s bad=%%s\n", id,
+         verdict, comp, ad, fd, noise, why, bad);
+  fflush(stdout);
+}
+
+/* Finite differences of J at v0, n inputs. fd[j], noise[j] and kink[j]
+ * (nonzero: a kink at v0 in direction j); ok[j] = 0 when J was not finite. */
+static void fz_differences(double (*J)(const double *), const double *v0, int n, double step,
+                           double *fd, double *noise, int *kink, int *ok) {
+  double *v = (double *)malloc((n ? n : 1) * sizeof(double));
+  memcpy(v, v0, n * sizeof(double));
+  double j0 = J(v);
+  for (int j = 0; j < n; j++) {
+    double d[3], g[3];
+    ok[j] = isfinite(j0);
+    for (int s = 0; s < 3; s++) {
+      double h = step * (fabs(v0[j]) > 1.0 ? fabs(v0[j]) : 1.0) / (1 << s);
+      /* Through volatile, so the divisor is the step actually taken. */
+      volatile double xp = v0[j] + h, xm = v0[j] - h;
+      v[j] = xp;
+      double fp = J(v);
+      v[j] = xm;
+      double fm = J(v);
+      v[j] = v0[j];
+      if (!isfinite(fp) || !isfinite(fm))
+        ok[j] = 0;
+      d[s] = (fp - fm) / (xp - xm);
+      /* forward minus backward quotient: ~ h f'' where J is smooth, ~ the
+       * jump in slope at a kink, whatever h. */
+      g[s] = ((fp - j0) - (j0 - fm)) / ((xp - xm) / 2);
+    }
+    fd[j] = d[2] + (d[2] - d[1]) / 3;
+    noise[j] = fmax(fabs(d[0] - d[1]), fabs(d[1] - d[2]));
+    /* What J's own rounding allows a difference quotient to resolve: where
+     * J is huge the steps vanish below its last digit and all three
+     * quotients agree on a meaningless value (often exactly 0). */
+    double h4 = step * (fabs(v0[j]) > 1.0 ? fabs(v0[j]) : 1.0) / 4;
+    noise[j] = fmax(noise[j], 8 * DBL_EPSILON * fabs(j0) / h4);
+    kink[j] = fabs(g[2]) > 0.75 * fabs(g[1]) && fabs(g[2]) > FZ_UNRELIABLE_REL * fabs(fd[j]);
+  }
+  free(v);
+}
+
+/* Whether J at v0 makes a NaN or an infinity on the way (IEEE invalid,
+ * divide-by-zero or overflow flags), even where the result stays finite:
+ * the reverse pass multiplies such a partial by a zero adjoint, and
+ * 0 * inf is NaN. Called through volatile so J is not inlined into code
+ * the compiler may reorder around the flag tests. */
+static int fz_primal_raises(double (*J)(const double *), const double *v0) {
+  double (*volatile call)(const double *) = J;
+  feclearexcept(FE_ALL_EXCEPT);
+  volatile double r = call(v0);
+  (void)r;
+  return fetestexcept(FE_INVALID | FE_DIVBYZERO | FE_OVERFLOW) != 0;
+}
+
+/* Judges the gradient ad[0..n) against finite differences of J; prints the
+ * verdict line of program `id`. */
+static void fz_judge(const char *id, int n, const double *ad, const double *fd,
+                     const double *noise, const int *kink, const int *ok, int raises,
+                     double rtol) {
+  double gscale = 0;
+  for (int j = 0; j < n; j++)
+    if (ok[j] && isfinite(fd[j]))
+      gscale = fmax(gscale, fabs(fd[j]));
+  int bad = -1, unsure = -1;
+  double worst = 0;
+  const char *unsure_why = "";
+  /* Every mismatching component, "!" after those whose gradient is not
+   * finite: a minimiser keeps the worst one failing the same way. */
+  char list[256] = "", *end = list;
+  for (int j = 0; j < n; j++) {
+    double err = fabs(ad[j] - fd[j]);
+#ifdef FZ_VERBOSE /* every component, for reading a reproducer */
+    printf("FUZZ-COMPONENT %%s %%d ad=%%.17g fd=%%.17g noise=%%.3g kink=%%d finite=%%d\n", id, j,
+           ad[j], fd[j], noise[j], kink[j], ok[j]);
+#endif
+    double tol = rtol * fmax(fabs(ad[j]), fabs(fd[j])) + FZ_ATOL * gscale + FZ_NOISE_K * noise[j];
+    if (!ok[j] || !isfinite(fd[j])) {
+      if (unsure < 0) unsure = j, unsure_why = "nonfinite";
+      continue;
+    }
+    if (isfinite(ad[j]) && err <= tol)
+      continue;
+    if (noise[j] > FZ_UNRELIABLE_REL * (fabs(fd[j]) + 1e-6 * gscale)) {
+      if (unsure < 0) unsure = j, unsure_why = "noisy";
+      continue;
+    }
+    if (kink[j]) {
+      if (unsure < 0) unsure = j, unsure_why = "kink";
+      continue;
+    }
+    if (!isfinite(ad[j]) && raises) {
+      if (unsure < 0) unsure = j, unsure_why = "nonfinite-intermediate";
+      continue;
+    }
+    double ratio = isfinite(ad[j]) ? err / (tol > 0 ? tol : 1e-300) : INFINITY;
+    if (bad < 0 || ratio > worst)
+      bad = j, worst = ratio;
+    if (end < list + sizeof list - 16)
+      end += sprintf(end, "%%s%%d%%s", list[0] ? "," : "", j, isfinite(ad[j]) ? "" : "!");
+  }
+  if (bad >= 0)
+    fz_verdict(id, "mismatch", bad, ad[bad], fd[bad], noise[bad], "differs", list);
+  else if (unsure >= 0)
+    fz_verdict(id, "unreliable", unsure, ad[unsure], fd[unsure], noise[unsure], unsure_why, "-");
+  else
+    fz_verdict(id, "pass", -1, 0, 0, 0, "agrees", "-");
+}
+"""
+
+
+def prelude():
+    structs = []
+    for k in range(2, MAX_OUT + 1):
+        fields = " ".join("double d%d;" % i for i in range(k))
+        structs.append("struct fz_grad%d { %s };\nstruct fz_grad%d __enzyme_autodiff_%d(void *, ...);"
+                       % (k, fields, k, k))
+    return PRELUDE % {"grad_structs": "\n".join(structs), "atol": ATOL,
+                      "noise_k": NOISE_K, "unreliable": UNRELIABLE_REL}
+
+
+def _num(x):
+    return repr(float(x))
+
+
+def _coords(program):
+    """The flattened active inputs: (param, C lvalue suffix, shadow lvalue
+    suffix) in order, e.g. (x0, "[2]") or (s, ".a")."""
+    out = []
+    for p in program.params:
+        if not p.active:
+            continue
+        if p.kind == "scalar":
+            out.append((p, ""))
+        elif p.kind == "array":
+            out += [(p, "[%d]" % i) for i in range(len(p.values))]
+        elif p.kind == "struct":
+            fields = [".a"] + [".v[%d]" % i for i in range(program.struct_len)] + [".b"]
+            out += [(p, f) for f in fields]
+    return out
+
+
+def _declare_inputs(program, lines, from_v):
+    """Declares the primal arguments; active ones taken from v[], the rest
+    constant."""
+    k = 0
+    for p in program.params:
+        if p.kind == "scalar":
+            if p.active:
+                lines.append("  double %s = %s;" % (p.name, "v[%d]" % k if from_v else _num(p.values[0])))
+                k += 1
+            else:
+                lines.append("  double %s = %s;" % (p.name, _num(p.values[0])))
+        elif p.kind == "int":
+            lines.append("  int %s = %d;" % (p.name, p.values[0]))
+        elif p.kind == "array":
+            vals = ", ".join(_num(x) for x in p.values)
+            lines.append("  double %s[%d] = {%s};" % (p.name, len(p.values), vals))
+            if p.active and from_v:
+                lines.append("  memcpy(%s, v + %d, sizeof %s);" % (p.name, k, p.name))
+            if p.active:
+                k += len(p.values)
+        elif p.kind == "struct":
+            lines.append("  struct %s %s;" % (program.struct_name, p.name))
+            lines.append("  %s.k = %d;" % (p.name, p.struct_k))
+            for i, f in enumerate(_struct_fields(program)):
+                lines.append("  %s%s = %s;" % (p.name, f, "v[%d]" % (k + i) if from_v else _num(p.values[i])))
+            k += len(p.values)
+
+
+def _struct_fields(program):
+    return [".a"] + [".v[%d]" % i for i in range(program.struct_len)] + [".b"]
+
+
+def _call_args(program, shadows):
+    """The argument list of a call of the function; with shadows, the
+    request's list with activity markers."""
+    args = []
+    for p in program.params:
+        value = ("&" + p.name) if p.kind == "struct" else p.name
+        if not shadows:
+            args.append(value)
+            continue
+        if p.marker:
+            args.append("enzyme_" + p.activity)
+        args.append(value)
+        if p.active and p.kind in ("array", "struct"):
+            args.append(("&d_" if p.kind == "struct" else "d_") + p.name)
+    return ", ".join(args)
+
+
+def harness(program):
+    """fz<S>_J and fz<S>_check for one program."""
+    name = program.name
+    coords = _coords(program)
+    n = len(coords)
+    outputs = [p for p in program.params if p.active and p.kind in ("array", "struct")]
+    out = ["", "/* Oracle of %s: J(v) and the check. */" % name]
+
+    # J(v): the scalar whose gradient the request computes.
+    body = []
+    _declare_inputs(program, body, from_v=True)
+    call = "%s(%s)" % (name, _call_args(program, shadows=False))
+    body.append("  double J = %s;" % ("0;\n  " + call if not program.returns else call))
+    for p in outputs:
+        fields = ["[%d]" % i for i in range(len(p.values))] if p.kind == "array" else _struct_fields(program)
+        for f, w in zip(fields, p.weights):
+            if w != 0.0:
+                body.append("  J += %s * %s%s;" % (_num(w), p.name, f))
+    out.append("static double %s_J(const double *v) {" % name)
+    out.append("  (void)v;")
+    out += body
+    out.append("  return J;")
+    out.append("}")
+
+    # The check: finite differences first (primal only), then the gradient.
+    out.append("static void %s_check(void) {" % name)
+    out.append('  const char *id = "%d";' % program.seed)
+    vals = []
+    for p, f in coords:
+        if p.kind == "struct":
+            vals.append(p.values[_struct_fields(program).index(f)])
+        elif p.kind == "array":
+            vals.append(p.values[int(f[1:-1])])
+        else:
+            vals.append(p.values[0])
+    out.append("  static const double v0[%d] = {%s};" % (max(n, 1), ", ".join(_num(x) for x in vals) or "0"))
+    out.append("  double ad[%d], fd[%d], noise[%d];" % ((max(n, 1),) * 3))
+    out.append("  int kink[%d], ok[%d];" % ((max(n, 1),) * 2))
+    out.append('  fz_stage(id, "fd");')
+    out.append("  fz_differences(%s_J, v0, %d, %s, fd, noise, kink, ok);" % (name, n, _num(program.fd_step)))
+    out.append("  int raises = fz_primal_raises(%s_J, v0);" % name)
+    out.append('  fz_stage(id, "ad");')
+    setup = []
+    _declare_inputs(program, setup, from_v=False)
+    out += setup
+    for p in outputs:
+        if p.kind == "array":
+            out.append("  double d_%s[%d] = {%s};" % (p.name, len(p.weights), ", ".join(_num(w) for w in p.weights)))
+        else:
+            out.append("  struct %s d_%s;" % (program.struct_name, p.name))
+            out.append("  d_%s.k = %d;" % (p.name, p.struct_k))
+            for f, w in zip(_struct_fields(program), p.weights):
+                out.append("  d_%s%s = %s;" % (p.name, f, _num(w)))
+    scalars = [p for p in program.params if p.kind == "scalar" and p.active]
+    args = "(void *)%s, %s" % (name, _call_args(program, shadows=True))
+    # Built with -DFZ_PRIMAL_ONLY (a plain clang, sanitizers) the program
+    # runs the primal and the finite differences only.
+    out.append("#ifdef FZ_PRIMAL_ONLY")
+    out.append("  memcpy(ad, fd, sizeof ad);")
+    out.append("  (void)%s;" % (name,))
+    out.append("#else")
+    if len(scalars) == 0:
+        out.append("  __enzyme_autodiff_void(%s);" % args)
+    elif len(scalars) == 1:
+        out.append("  double g = __enzyme_autodiff(%s);" % args)
+    else:
+        out.append("  struct fz_grad%d g = __enzyme_autodiff_%d(%s);" % (len(scalars), len(scalars), args))
+    out.append('  fz_stage(id, "judge");')
+    k_scalar = 0
+    for j, (p, f) in enumerate(coords):
+        if p.kind == "scalar":
+            src = "g" if len(scalars) == 1 else "g.d%d" % k_scalar
+            k_scalar += 1
+        elif p.kind == "array":
+            src = "d_%s%s" % (p.name, f)
+        else:
+            src = "d_%s%s" % (p.name, f)
+        out.append("  ad[%d] = %s;" % (j, src))
+    out.append("#endif")
+    out.append("  fz_judge(id, %d, ad, fd, noise, kink, ok, raises, %s);" % (n, _num(program.rtol)))
+    out.append("}")
+    return "\n".join(out) + "\n"
+
+
+def main_function(programs):
+    calls = "".join("  %s_check();\n" % p.name for p in programs)
+    return "\nint main(void) {\n%s  return 0;\n}\n" % calls
+
+
+def standalone_main(program, case_file):
+    """The driver file of one program: prelude, the program (included, so a
+    minimiser can reduce it alone while the oracle stays fixed), its oracle."""
+    return (prelude() + '\n#include "%s"\n' % case_file + harness(program)
+            + main_function([program]))
+
+
+def batch_source(programs):
+    """Several programs and their oracles in one translation unit."""
+    parts = [prelude()]
+    for p in programs:
+        parts.append("\n" + p.code + harness(p))
+    parts.append(main_function(programs))
+    return "".join(parts)
+
+
+VERDICT = re.compile(r"^FUZZ-VERDICT (\S+) (pass|unreliable|mismatch) (.*)$", re.M)
+STAGE = re.compile(r"^FUZZ-STAGE (\S+) (\S+)$", re.M)
+
+
+def parse(output):
+    """{seed: (verdict, rest of the line)} and the last stage reached, as
+    (seed, stage) or None."""
+    verdicts = {int(m.group(1)): (m.group(2), m.group(3)) for m in VERDICT.finditer(output)}
+    stages = STAGE.findall(output)
+    last = (int(stages[-1][0]), stages[-1][1]) if stages else None
+    return verdicts, last

@@ -1,0 +1,195 @@
+"""Minimising a failing C program with cvise, keeping the same failure.
+
+minimise(result, tools) works in <case folder>/reduced/:
+
+ 1. observe the original: what exactly went wrong (the compiler's crash
+    signature, the program's exit signal and the oracle stage it died in,
+    or a mismatch with reliable finite differences);
+ 2. cvise reduces fz<S>.c (the generated program) while fz<S>_main.c (the
+    oracle, which #includes it) stays fixed, so a reduced candidate is
+    judged by the same oracle; a candidate is interesting when it shows the
+    same observation and, for failures seen at run time, its primal is free
+    of undefined behaviour (clean under ASan+UBSan and MSan, built with a
+    plain clang and -DFZ_PRIMAL_ONLY), so a reduction cannot "find" a
+    mismatch that only undefined behaviour explains;
+ 3. the result is merged into one file, repro.c; for crashes cvise then
+    reduces repro.c as a whole (the oracle is not needed to see a crash);
+ 4. rerun.sh rebuilds and reruns repro.c.
+
+Run as a script (python3 c_reduce.py EXPECT.json) it is the interestingness
+test: exit 0 when the candidate in the current folder is interesting.
+"""
+
+import json
+import os
+import re
+import pathlib
+import shutil
+import signal
+import subprocess
+import sys
+import time
+
+sys.dont_write_bytecode = True   # run by cvise from the source tree
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+from common import CRASH, FAILURES, MISMATCH, Tools, crash_signature, crashed, run  # noqa: E402
+import c_oracle  # noqa: E402
+
+# Warnings that mean a candidate is no longer a meaningful C program.
+WERROR = ["-Werror=uninitialized", "-Werror=sometimes-uninitialized", "-Werror=return-type",
+          "-Werror=implicit-function-declaration", "-Werror=implicit-int",
+          "-Werror=int-conversion", "-Werror=incompatible-pointer-types",
+          "-Werror=array-bounds", "-Werror=division-by-zero"]
+SANITIZERS = [["-fsanitize=address,undefined", "-fno-sanitize-recover=all"],
+              ["-fsanitize=memory"]]
+
+
+def observe(folder, main, opt, build):
+    """What building and running `main` in `folder` shows: a short, stable
+    description (equal descriptions = the same failure)."""
+    tools = Tools.find(build)
+    exe = folder / "candidate"
+    rc, out = run([tools.clang, "-fenzyme", "-" + opt, *WERROR, main, "-o", exe, "-lm"],
+                  timeout=120, cwd=folder)
+    if rc == -9:
+        return {"what": "compiler-timeout"}
+    if crashed(rc, out):
+        return {"what": "compiler-crash", "signature": crash_signature(out)}
+    if rc != 0:
+        return {"what": "compile-error"}
+    rc, out = run([exe], timeout=30, cwd=folder)
+    verdicts, stage = c_oracle.parse(out)
+    if rc != 0 or not verdicts:
+        return {"what": "program-crash", "status": rc, "stage": stage[1] if stage else None}
+    mismatches = [v for v in verdicts.values() if v[0] == "mismatch"]
+    if not mismatches:
+        return {"what": "ok"}
+    worst = re.search(r"comp=(\d+)", mismatches[0][1]).group(1)
+    bad = re.search(r"bad=(\S+)", mismatches[0][1]).group(1).split(",")
+    # The worst component first, as it failed (with "!": not finite).
+    first = [b for b in bad if b.rstrip("!") == worst]
+    return {"what": "mismatch", "bad": first + [b for b in bad if b not in first]}
+
+
+def same_failure(expected, seen):
+    """Equal crashes; or a mismatch in the component that was worst, failing
+    the same way (a finite or a non-finite gradient)."""
+    if expected["what"] == "mismatch" and seen["what"] == "mismatch":
+        return expected["bad"][0] in seen["bad"]
+    return expected == seen
+
+
+def primal_is_clean(folder, main, build):
+    """The primal and its finite differences run without undefined behaviour."""
+    tools = Tools.find(build)
+    clang = tools.llvm("clang")
+    for flags in SANITIZERS:
+        exe = folder / "sanitized"
+        rc, _ = run([clang, "-O1", "-w", "-DFZ_PRIMAL_ONLY", *flags, main, "-o", exe, "-lm"],
+                    timeout=120, cwd=folder)
+        if rc != 0:
+            return False
+        rc, _ = run([exe], timeout=60, cwd=folder)
+        if rc != 0:
+            return False
+    return True
+
+
+def interesting(expect, folder):
+    """The candidate in `folder` shows the expected failure. expect["fixed"]
+    names a file that is not being reduced (the oracle), copied in first."""
+    if expect.get("fixed"):
+        shutil.copy(expect["fixed"], folder / expect["main"])
+    main = folder / expect["main"]
+    seen = observe(folder, main, expect["opt"], expect["build"])
+    if not same_failure(expect["observed"], seen):
+        return False
+    if seen["what"] in ("mismatch", "program-crash"):
+        return primal_is_clean(folder, main, expect["build"])
+    return True
+
+
+def _cvise(script, target, tools, deadline):
+    """Runs cvise until it finishes or the deadline passes; the target file
+    holds the best reduction so far either way."""
+    left = deadline - time.monotonic()
+    if left < 10:
+        return "no time left"
+    cmd = ["cvise", "--n", str(max(1, tools.jobs)), "--timeout", "120", "--tidy",
+           "--skip-interestingness-test-check", str(script), target.name]
+    proc = subprocess.Popen(cmd, cwd=target.parent, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, text=True, start_new_session=True)
+    try:
+        proc.communicate(timeout=left)
+        return "finished" if proc.returncode == 0 else "cvise exit %d" % proc.returncode
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.communicate()
+        return "stopped at the time limit"
+
+
+def _write_test(folder, name, expect):
+    spec = folder / (name + ".json")
+    spec.write_text(json.dumps(expect, indent=1))
+    script = folder / (name + ".sh")
+    script.write_text("#!/bin/sh\n# cvise interestingness test: %s still shows %s\n"
+                      "exec %s %s %s\n" % (expect["main"], json.dumps(expect["observed"]),
+                                           sys.executable, pathlib.Path(__file__).resolve(), spec))
+    script.chmod(0o755)
+    return script
+
+
+def minimise(result, tools):
+    """Reduces a failing case with cvise; returns the reproducer (repro.c) or
+    None when it cannot (no cvise, not a one-program case, not reproducible)."""
+    if result.outcome not in FAILURES or result.source is None:
+        return None
+    case = pathlib.Path(result.source)
+    main = case.with_name(case.stem + "_main.c")
+    if not main.exists() or not shutil.which("cvise"):
+        return None
+    deadline = time.monotonic() + tools.minimise_seconds
+    folder = case.parent / "reduced"
+    shutil.rmtree(folder, ignore_errors=True)
+    folder.mkdir()
+    shutil.copy(case, folder / case.name)
+    shutil.copy(main, folder / main.name)
+
+    observed = observe(folder, folder / main.name, result.opt, str(tools.build))
+    if observed["what"] in ("ok", "compile-error"):
+        (folder / "NOT-REPRODUCED").write_text(json.dumps(observed) + "\n")
+        return None
+    expect = {"main": main.name, "fixed": str(folder / main.name), "opt": result.opt,
+              "build": str(tools.build), "observed": observed}
+
+    # Pass 1: the program, under the fixed oracle.
+    status = _cvise(_write_test(folder, "interesting", expect), folder / case.name, tools, deadline)
+    merged = (folder / main.name).read_text().replace(
+        '#include "%s"\n' % case.name, (folder / case.name).read_text())
+    repro = folder / "repro.c"
+    repro.write_text(merged)
+
+    # Pass 2 (crashes): the whole file, oracle included.
+    if result.outcome == CRASH:
+        whole = dict(expect, main=repro.name, fixed=None)
+        status2 = _cvise(_write_test(folder, "interesting-whole", whole), repro, tools, deadline)
+        if not same_failure(observed, observe(folder, repro, result.opt, str(tools.build))):
+            repro.write_text(merged)   # a cut-off cvise left a worse file
+        status += "; whole file: " + status2
+
+    final = observe(folder, repro, result.opt, str(tools.build))
+    rerun = folder / "rerun.sh"
+    rerun.write_text(
+        "#!/bin/sh\n# %s %s seed %d -%s: %s\n# minimised with cvise (%s); still shows: %s\n"
+        "cd \"$(dirname \"$0\")\"\n%s -fenzyme -%s repro.c -o repro -lm && ./repro\n"
+        % (result.kind, result.outcome, result.seed, result.opt, result.detail, status,
+           json.dumps(final), tools.clang, result.opt))
+    rerun.chmod(0o755)
+    for junk in ("candidate", "sanitized"):
+        (folder / junk).unlink(missing_ok=True)
+    return repro
+
+
+if __name__ == "__main__":
+    spec = json.loads(pathlib.Path(sys.argv[1]).read_text())
+    sys.exit(0 if interesting(spec, pathlib.Path.cwd()) else 1)

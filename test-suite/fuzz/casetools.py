@@ -7,45 +7,31 @@ a command line that runs a seed range by hand.
 import argparse
 import concurrent.futures
 import pathlib
-import re
+import shlex
 import sys
 import time
 
 import common
 
-# Lines that say which failure a crash is, most specific first. A reducer
-# keeps a candidate only when the same line comes out again, so that it
-# does not wander off to another bug.
-_SPECIFIC = [
-    re.compile(r"Assertion `.*' failed"),
-    re.compile(r"UNREACHABLE executed at \S+"),
-    re.compile(r"LLVM ERROR: (?!Broken (module|function)).*"),
-]
-# A stack frame inside the engine, symbolised: "#5 0x... enzyme::Foo::bar(...)".
-_ENGINE_FRAME = re.compile(r"^\s*#\d+ 0x[0-9a-f]+ (\S*enzyme::[\w:~]+)", re.M)
+TIMED_OUT = "timed out"
 
 
-def signature(returncode, log):
-    """One line of a failed run's output that identifies the failure, or
-    "timed out"."""
+def crash_detail(returncode, log):
+    """What a crash was, as common.crash_signature says (so that equal
+    crashes of every fuzzer read the same), or TIMED_OUT."""
     if returncode == -9 and "[timed out" in log:
-        return "timed out"
-    for pattern in _SPECIFIC:
-        m = pattern.search(log)
-        if m:
-            return m.group(0).strip()
-    if "Broken module" in log or "Broken function" in log:
-        # The verifier prints its complaint, then the instructions, indented.
-        for line in log.splitlines():
-            if line and not line[0].isspace() and not line.startswith(("LLVM ERROR", "warning")):
-                return line.strip()
-    m = _ENGINE_FRAME.search(log)
-    if m:
-        return m.group(1)
-    for marker in common.CRASH_MARKERS:
-        if marker in log:
-            return marker
-    return "exit status %d" % returncode
+        return TIMED_OUT
+    return common.crash_signature(log)
+
+
+def same_crash_command(signature):
+    """A shell command that exits with 0 when the output on its standard
+    input, with the exit status in $rc, is a crash with this signature:
+    the end of a reducer's interestingness test."""
+    if signature == TIMED_OUT:
+        return "[ $rc -eq 124 ]"
+    return (f"{shlex.quote(sys.executable)} {shlex.quote(str(pathlib.Path(__file__).resolve()))}"
+            f" same-crash {shlex.quote(signature)} $rc")
 
 
 def first_error(log):
@@ -166,3 +152,12 @@ def is_generator_bug(result):
     """A case the generator got wrong (the input was not valid to begin
     with): reported as UNRELIABLE, but a failure of the fuzzer itself."""
     return result.detail.startswith(GENERATOR_BUG)
+
+
+if __name__ == "__main__":
+    # casetools.py same-crash SIGNATURE STATUS < output (see same_crash_command)
+    if len(sys.argv) == 4 and sys.argv[1] == "same-crash":
+        output, status = sys.stdin.read(), int(sys.argv[3])
+        sys.exit(0 if common.crashed(status, output)
+                 and common.crash_signature(output) == sys.argv[2] else 1)
+    sys.exit("usage: casetools.py same-crash SIGNATURE STATUS < output")

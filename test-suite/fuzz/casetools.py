@@ -14,20 +14,23 @@ import time
 import common
 
 TIMED_OUT = "timed out"
+NO_ERROR = "exit status 1 without an error message"
 
 
 def crash_detail(returncode, log):
-    """What a crash was, as common.crash_signature says (so that equal
-    crashes of every fuzzer read the same), or TIMED_OUT."""
+    """What a failed run was: common.crash_signature (so that equal crashes
+    of every fuzzer read the same), TIMED_OUT, or NO_ERROR."""
     if returncode == -9 and "[timed out" in log:
         return TIMED_OUT
+    if not common.crashed(returncode, log):
+        return NO_ERROR  # outcome_of calls that a crash too
     return common.crash_signature(log)
 
 
 def same_crash_command(signature):
     """A shell command that exits with 0 when the output on its standard
-    input, with the exit status in $rc, is a crash with this signature:
-    the end of a reducer's interestingness test."""
+    input, with the exit status in $rc (124: `timeout` struck), failed the
+    same way: the end of a reducer's interestingness test."""
     if signature == TIMED_OUT:
         return "[ $rc -eq 124 ]"
     return (f"{shlex.quote(sys.executable)} {shlex.quote(str(pathlib.Path(__file__).resolve()))}"
@@ -158,6 +161,6 @@ if __name__ == "__main__":
     # casetools.py same-crash SIGNATURE STATUS < output (see same_crash_command)
     if len(sys.argv) == 4 and sys.argv[1] == "same-crash":
         output, status = sys.stdin.read(), int(sys.argv[3])
-        sys.exit(0 if common.crashed(status, output)
-                 and common.crash_signature(output) == sys.argv[2] else 1)
+        sys.exit(0 if outcome_of(status, output) == common.CRASH
+                 and crash_detail(status, output) == sys.argv[2] else 1)
     sys.exit("usage: casetools.py same-crash SIGNATURE STATUS < output")

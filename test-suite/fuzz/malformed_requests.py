@@ -113,7 +113,11 @@ double other(double x);
 double __enzyme_autodiff_nested(void *, ...);
 int main(int, char **);
 void use(void *p) { __asm__ volatile("" : : "r"(p) : "memory"); }
-static double helper(double x, int k) { double y = x; for (int j = 0; j < k; ++j) y = y * x + 1.0; return y; }
+static double helper(double x, int k) {
+  double y = x;
+  for (int j = 0; j < k; ++j) y = y * x + 1.0;
+  return y;
+}
 """
 
 LOCALS = r"""  double d0 = 1.25, d1 = -0.5; float f0 = 2.5f; long double ld0 = 0.75L;
@@ -308,8 +312,9 @@ class _Generator:
         # front end.
         proto = "void *, ..." if has_fn and rng.random() < 0.85 else ""
         uniform = rng.random() < 0.7
-        markers = "\n".join((MARKER_DECLS[0] if uniform else rng.choice(MARKER_DECLS)).format(m) + ";"
-                             for m in MARKERS)
+        markers = "\n".join(
+            (MARKER_DECLS[0] if uniform else rng.choice(MARKER_DECLS)).format(m) + ";"
+            for m in MARKERS)
         lines = [PRELUDE, markers, fn,
                  "double other(double x) { return x; }",
                  "void *table[2] = {(void *)fn, (void *)other};",
@@ -384,7 +389,8 @@ def compile_command(tools, opt, src, obj):
 
 
 def link_command(tools, opt, obj, ext, exe):
-    return [tools.clang, "-fenzyme", f"-{opt}", "-fno-crash-diagnostics", obj, ext, "-o", exe, "-lm"]
+    return [tools.clang, "-fenzyme", f"-{opt}", "-fno-crash-diagnostics", obj, ext, "-o", exe,
+            "-lm"]
 
 
 def run_case(seed, opt, workdir, tools, mode="mixed"):
@@ -410,7 +416,7 @@ def run_case(seed, opt, workdir, tools, mode="mixed"):
 
     rc, log = casetools.run_tool(compile_command(tools, opt, src, case / "v.o"), TIMEOUT)
     if _crashed(rc, log):
-        return result(common.CRASH, casetools.signature(rc, log), log, "compile")
+        return result(common.CRASH, casetools.crash_detail(rc, log), log, "compile")
     if rc != 0:
         errors = [l for l in log.splitlines() if "error:" in l]
         front_end = [l for l in errors if not ENGINE_ERROR.search(l)]
@@ -418,13 +424,13 @@ def run_case(seed, opt, workdir, tools, mode="mixed"):
             return result(common.UNRELIABLE, casetools.GENERATOR_BUG + "clang's front end "
                           "rejected the program: " + front_end[0].strip(), log, "compile")
         if not errors:
-            return result(common.CRASH, "exit status 1 without an error", log, "compile")
+            return result(common.CRASH, casetools.NO_ERROR, log, "compile")
         return result(common.DIAGNOSED, errors[0].strip(), log, "compile")
 
     rc, log = casetools.run_tool(link_command(tools, opt, case / "v.o", ext, case / "v.exe"),
                                  TIMEOUT)
     if _crashed(rc, log):
-        return result(common.CRASH, "link: " + casetools.signature(rc, log), log, "link")
+        return result(common.CRASH, "link: " + casetools.crash_detail(rc, log), log, "link")
     if rc != 0:
         return result(common.DIAGNOSED, "link: " + casetools.first_error(log), log, "link")
     return result(common.PASSED, "compiled and linked", log, "link")
@@ -433,10 +439,10 @@ def run_case(seed, opt, workdir, tools, mode="mixed"):
 INTERESTING = """#!/bin/bash
 # Interesting when v.c still makes the {stage} fail the same way:
 #   {signature}
-{compile} >log 2>&1
+timeout {timeout} {compile} >log 2>&1
 rc=$?
 {link}
-{check}
+{check} <log
 """
 
 
@@ -456,12 +462,12 @@ def minimise(result, tools):
     link_cmd = ""
     if stage == "link":
         # The compile must succeed; the link must crash the same way.
-        link_cmd = f"[ $rc -eq 0 ] || exit 1\n{q(link_command(tools, opt, 'v.o', ext, 'v.exe'))} >log 2>&1"
-    check = ("grep -qE 'Killed|timed out' log" if sig == "timed out"
-             else f"grep -qF -- {shlex.quote(sig)} log")
+        link_cmd = (f"[ $rc -eq 0 ] || exit 1\ntimeout {TIMEOUT} "
+                    f"{q(link_command(tools, opt, 'v.o', ext, 'v.exe'))} >log 2>&1\nrc=$?")
     test = case / "interesting.sh"
-    test.write_text(INTERESTING.format(stage=stage, signature=sig, compile=compile_cmd,
-                                       link=link_cmd, check=check))
+    test.write_text(INTERESTING.format(stage=stage, signature=sig, timeout=TIMEOUT,
+                                       compile=compile_cmd, link=link_cmd,
+                                       check=casetools.same_crash_command(sig)))
     test.chmod(0o755)
     work = case / "reduce"
     work.mkdir(exist_ok=True)

@@ -16,15 +16,17 @@ import time
 
 import c_oracle
 import c_program
-from common import (CRASH, DIAGNOSED, MISMATCH, PASSED, UNRELIABLE, Result, crashed,
+from common import (CRASH, DIAGNOSED, MISMATCH, PASSED, UNRELIABLE, Result, Tools, crashed,
                     crash_signature, run)
 
 KIND = "c"
 COMPILE_TIMEOUT = 180
 RUN_TIMEOUT = 10   # a program runs in milliseconds; longer is a hang
 
-# Words in an error that the AD engine (not clang's front end) reported.
+# The plugin is being rebuilt: wait, do not count.
 PLUGIN_LOAD_ERRORS = ("unable to load plugin", "Could not load library", "cannot open shared object")
+# Words in an error that the AD engine or the link (not clang's front end)
+# reported; any other error means the generator wrote bad C.
 ENGINE_ERROR_WORDS = ("__enzyme_autodiff", "differentiate", "enzyme", "shadow", "undefined symbol")
 
 
@@ -35,7 +37,7 @@ def compile_command(tools, opt, source, exe):
 def build(tools, opt, source, exe, timeout=COMPILE_TIMEOUT):
     """Compiles and links; a plugin that cannot be loaded (the build is being
     redone) is waited for rather than counted."""
-    for attempt in range(6):
+    for _ in range(6):
         rc, out = run(compile_command(tools, opt, source, exe), timeout=timeout, cwd=source.parent)
         if not any(m in out for m in PLUGIN_LOAD_ERRORS):
             break
@@ -53,9 +55,10 @@ def classify_compile(rc, out):
         return CRASH, "compiler crashed: " + crash_signature(out)
     errors = [l for l in out.splitlines() if "error:" in l]
     first = errors[0] if errors else out.strip().splitlines()[-1] if out.strip() else "exit %d" % rc
+    message = first.split("error:", 1)[1].strip() if "error:" in first else first
     if not any(w in first for w in ENGINE_ERROR_WORDS):
-        first = "[not an AD error: generator bug?] " + first
-    return DIAGNOSED, first.split("error:", 1)[-1].strip() if "error:" in first else first
+        message = "[not an AD error: generator bug?] " + message
+    return DIAGNOSED, message
 
 
 def describe_exit(rc):
@@ -172,6 +175,15 @@ def _batch(programs, opt, workdir, tools):
     return results
 
 
+def failure_signature(result):
+    """What identifies a failure across seeds, for not minimising it twice:
+    a compiler crash's signature; None (always minimise) for the rest, whose
+    details (a signal, a component) do not tell bugs apart."""
+    if result.outcome == CRASH and result.detail.startswith("compiler crashed: "):
+        return result.detail
+    return None
+
+
 def minimise(result, tools):
     import c_reduce
     return c_reduce.minimise(result, tools)
@@ -181,9 +193,12 @@ def rerun_command(result):
     """Shell commands that rebuild and rerun a kept case in its folder."""
     if result.source is None:
         return None
-    main = result.source.with_name(result.source.stem + "_main.c")
-    if not main.exists():
-        return "cd %s && %s -fenzyme -%s %s -o batch -lm && ./batch" % (
-            result.source.parent, "enzyme-clang", result.opt, result.source.name)
-    return "cd %s && enzyme-clang -fenzyme -%s %s -o %s -lm && ./%s" % (
-        result.source.parent, result.opt, main.name, result.source.stem, result.source.stem)
+    clang = Tools.find().clang
+    case = pathlib.Path(result.source)
+    main = case.with_name(case.stem + "_main.c")
+    if not main.exists():   # a batch-only failure: the batch file is the case
+        main, exe = case, "batch"
+    else:
+        exe = case.stem
+    return "cd %s && %s -fenzyme -%s %s -o %s -lm && ./%s" % (
+        case.parent, clang, result.opt, main.name, exe, exe)

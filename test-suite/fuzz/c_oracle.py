@@ -35,7 +35,9 @@ UNRELIABLE rather than a mismatch when the finite differences themselves
 cannot be trusted there: a non-finite value at a perturbed point, noise above
 UNRELIABLE_REL of the component (a jump or kink inside the steps, roundoff),
 a kink at the point itself (the one-sided difference quotients differ by
-an amount that does not shrink with the step), or a non-finite gradient
+an amount that does not shrink with the step), quotients that vary
+irregularly far above J's rounding (structure finer than the steps, such
+as the sine of a huge argument), or a non-finite gradient
 where the primal made a NaN or infinity on the way (IEEE flags; reverse
 mode turns 0 * inf into NaN, as Enzyme does). docs/reliability.md explains
 why this makes false alarms rare.
@@ -80,10 +82,12 @@ static void fz_verdict(const char *id, const char *verdict, int comp, double ad,
   fflush(stdout);
 }
 
-/* Finite differences of J at v0, n inputs. fd[j], noise[j] and kink[j]
- * (nonzero: a kink at v0 in direction j); ok[j] = 0 when J was not finite. */
+/* Finite differences of J at v0, n inputs. fd[j], noise[j]; kink[j]
+ * (nonzero: a kink at v0 in direction j); rough[j] (nonzero: the quotients
+ * vary irregularly, far above J's rounding: J has structure finer than the
+ * steps, such as sin of a huge argument); ok[j] = 0 when J was not finite. */
 static void fz_differences(double (*J)(const double *), const double *v0, int n, double step,
-                           double *fd, double *noise, int *kink, int *ok) {
+                           double *fd, double *noise, int *kink, int *rough, int *ok) {
   double *v = (double *)malloc((n ? n : 1) * sizeof(double));
   memcpy(v, v0, n * sizeof(double));
   double j0 = J(v);
@@ -112,7 +116,13 @@ static void fz_differences(double (*J)(const double *), const double *v0, int n,
      * J is huge the steps vanish below its last digit and all three
      * quotients agree on a meaningless value (often exactly 0). */
     double h4 = step * (fabs(v0[j]) > 1.0 ? fabs(v0[j]) : 1.0) / 4;
-    noise[j] = fmax(noise[j], 8 * DBL_EPSILON * fabs(j0) / h4);
+    double floor_ = 8 * DBL_EPSILON * fabs(j0) / h4;
+    /* Where J is smooth the spread is truncation error, O(h^2): halving the
+     * step divides it by 4. Irregular spread far above rounding means the
+     * quotients alias something they cannot resolve. */
+    double ratio = (d[0] - d[1]) / (d[1] - d[2]);
+    rough[j] = noise[j] > 100 * floor_ && !(ratio >= 2 && ratio <= 8);
+    noise[j] = fmax(noise[j], floor_);
     kink[j] = fabs(g[2]) > 0.75 * fabs(g[1]) && fabs(g[2]) > FZ_UNRELIABLE_REL * fabs(fd[j]);
   }
   free(v);
@@ -134,8 +144,8 @@ static int fz_primal_raises(double (*J)(const double *), const double *v0) {
 /* Judges the gradient ad[0..n) against finite differences of J; prints the
  * verdict line of program `id`. */
 static void fz_judge(const char *id, int n, const double *ad, const double *fd,
-                     const double *noise, const int *kink, const int *ok, int raises,
-                     double rtol) {
+                     const double *noise, const int *kink, const int *rough, const int *ok,
+                     int raises, double rtol) {
   double gscale = 0;
   for (int j = 0; j < n; j++)
     if (ok[j] && isfinite(fd[j]))
@@ -149,8 +159,8 @@ static void fz_judge(const char *id, int n, const double *ad, const double *fd,
   for (int j = 0; j < n; j++) {
     double err = fabs(ad[j] - fd[j]);
 #ifdef FZ_VERBOSE /* every component, for reading a reproducer */
-    printf("FUZZ-COMPONENT %%s %%d ad=%%.17g fd=%%.17g noise=%%.3g kink=%%d finite=%%d\n", id, j,
-           ad[j], fd[j], noise[j], kink[j], ok[j]);
+    printf("FUZZ-COMPONENT %%s %%d ad=%%.17g fd=%%.17g noise=%%.3g kink=%%d rough=%%d finite=%%d\n",
+           id, j, ad[j], fd[j], noise[j], kink[j], rough[j], ok[j]);
 #endif
     double tol = rtol * fmax(fabs(ad[j]), fabs(fd[j])) + FZ_ATOL * gscale + FZ_NOISE_K * noise[j];
     if (!ok[j] || !isfinite(fd[j])) {
@@ -165,6 +175,10 @@ static void fz_judge(const char *id, int n, const double *ad, const double *fd,
     }
     if (kink[j]) {
       if (unsure < 0) unsure = j, unsure_why = "kink";
+      continue;
+    }
+    if (rough[j]) {
+      if (unsure < 0) unsure = j, unsure_why = "unresolved";
       continue;
     }
     if (!isfinite(ad[j]) && raises) {
@@ -304,9 +318,9 @@ def harness(program):
             vals.append(p.values[0])
     out.append("  static const double v0[%d] = {%s};" % (max(n, 1), ", ".join(_num(x) for x in vals) or "0"))
     out.append("  double ad[%d], fd[%d], noise[%d];" % ((max(n, 1),) * 3))
-    out.append("  int kink[%d], ok[%d];" % ((max(n, 1),) * 2))
+    out.append("  int kink[%d], rough[%d], ok[%d];" % ((max(n, 1),) * 3))
     out.append('  fz_stage(id, "fd");')
-    out.append("  fz_differences(%s_J, v0, %d, %s, fd, noise, kink, ok);" % (name, n, _num(program.fd_step)))
+    out.append("  fz_differences(%s_J, v0, %d, %s, fd, noise, kink, rough, ok);" % (name, n, _num(program.fd_step)))
     out.append("  int raises = fz_primal_raises(%s_J, v0);" % name)
     out.append('  fz_stage(id, "ad");')
     setup = []
@@ -346,7 +360,7 @@ def harness(program):
             src = "d_%s%s" % (p.name, f)
         out.append("  ad[%d] = %s;" % (j, src))
     out.append("#endif")
-    out.append("  fz_judge(id, %d, ad, fd, noise, kink, ok, raises, %s);" % (n, _num(program.rtol)))
+    out.append("  fz_judge(id, %d, ad, fd, noise, kink, rough, ok, raises, %s);" % (n, _num(program.rtol)))
     out.append("}")
     return "\n".join(out) + "\n"
 

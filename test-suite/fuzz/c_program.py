@@ -179,7 +179,7 @@ class Generator:
         self.types = []            # struct definitions, in order
         self.decls = []            # file-scope declarations (globals, externs)
         self.helpers = []          # helper definitions, in order
-        self.helper_cache = {}     # kind -> (name, ...) already defined
+        self.helper_cache = {}     # helper kind -> name, for those reused
         self.features = set()
         self.expect_diagnostic = None
         # Per program switches, so programs differ in character.
@@ -273,8 +273,9 @@ class Generator:
         return text
 
     def suffixed(self, text, suffix):
-        """The same expression with the math calls in their float (f) or long
-        double (l) form, the only casts the forms need added."""
+        """The same expression with its math calls in their float (`f`) or
+        long double (`l`) form, cast to that type (C converts the arguments
+        and, where the result meets a double, the result)."""
         text = _MATH_CALL.sub(lambda m: m.group(1) + suffix + "(", text)
         text = text.replace("__builtin_powi(", "__builtin_powi" + suffix + "(")
         cast = "(long double)" if suffix == "l" else "(float)"

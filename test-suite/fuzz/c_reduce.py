@@ -12,8 +12,8 @@ minimise(result, tools) works in <case folder>/reduced/:
     of undefined behaviour (clean under ASan+UBSan and MSan, built with a
     plain clang and -DFZ_PRIMAL_ONLY), so a reduction cannot "find" a
     mismatch that only undefined behaviour explains;
- 3. the result is merged into one file, repro.c; for crashes cvise then
-    reduces repro.c as a whole (the oracle is not needed to see a crash);
+ 3. the result is merged into one file, repro.c; for a compiler crash cvise
+    then reduces repro.c as a whole (the oracle is not needed to see it);
  4. rerun.sh rebuilds and reruns repro.c.
 
 Run as a script (python3 c_reduce.py EXPECT.json) it is the interestingness
@@ -32,7 +32,7 @@ import time
 
 sys.dont_write_bytecode = True   # run by cvise from the source tree
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
-from common import CRASH, FAILURES, MISMATCH, Tools, crash_signature, crashed, run  # noqa: E402
+from common import CRASH, FAILURES, Tools, crash_signature, crashed, run  # noqa: E402
 import c_oracle  # noqa: E402
 
 # Warnings that mean a candidate is no longer a meaningful C program.
@@ -128,6 +128,17 @@ def _cvise(script, target, tools, deadline):
         return "stopped at the time limit"
 
 
+def _tidy(path):
+    """Re-indents a reduced file (cvise leaves odd spacing) when clang-format
+    is there."""
+    fmt = shutil.which("clang-format")
+    if not fmt:
+        return
+    rc, out = run([fmt, "--style={BasedOnStyle: LLVM, ColumnLimit: 100}", path], timeout=60)
+    if rc == 0 and out.strip():
+        path.write_text(out if out.endswith("\n") else out + "\n")
+
+
 def _write_test(folder, name, expect):
     spec = folder / (name + ".json")
     spec.write_text(json.dumps(expect, indent=1))
@@ -162,22 +173,33 @@ def minimise(result, tools):
     expect = {"main": main.name, "fixed": str(folder / main.name), "opt": result.opt,
               "build": str(tools.build), "observed": observed}
 
-    # Pass 1: the program, under the fixed oracle.
-    status = _cvise(_write_test(folder, "interesting", expect), folder / case.name, tools, deadline)
+    # Pass 1: the program, under the fixed oracle (for a compiler crash,
+    # leave time for pass 2).
+    compiler_failure = observed["what"] in ("compiler-crash", "compiler-timeout")
+    share = 0.6 if compiler_failure else 1.0
+    status = _cvise(_write_test(folder, "interesting", expect), folder / case.name, tools,
+                    time.monotonic() + share * tools.minimise_seconds)
     merged = (folder / main.name).read_text().replace(
         '#include "%s"\n' % case.name, (folder / case.name).read_text())
     repro = folder / "repro.c"
     repro.write_text(merged)
 
-    # Pass 2 (crashes): the whole file, oracle included.
-    if result.outcome == CRASH:
+    # Pass 2 (compiler failures): the whole file, oracle included. Not for
+    # failures at run time: without the oracle's primal runs the sanitizers
+    # would no longer guard the reduction against undefined behaviour.
+    if compiler_failure:
         whole = dict(expect, main=repro.name, fixed=None)
         status2 = _cvise(_write_test(folder, "interesting-whole", whole), repro, tools, deadline)
         if not same_failure(observed, observe(folder, repro, result.opt, str(tools.build))):
             repro.write_text(merged)   # a cut-off cvise left a worse file
         status += "; whole file: " + status2
 
+    reduced = repro.read_text()
+    _tidy(repro)
     final = observe(folder, repro, result.opt, str(tools.build))
+    if not same_failure(observed, final):   # formatting must not change it
+        repro.write_text(reduced)
+        final = observe(folder, repro, result.opt, str(tools.build))
     rerun = folder / "rerun.sh"
     rerun.write_text(
         "#!/bin/sh\n# %s %s seed %d -%s: %s\n# minimised with cvise (%s); still shows: %s\n"

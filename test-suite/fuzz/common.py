@@ -19,6 +19,9 @@ and scripts/fuzz counts the results. A seed regenerates the same case.
 - Optional, used when present:
     run_batch(seeds, opt, workdir, tools) -> [Result]   several seeds at once
     rerun_command(result) -> str    shell commands that rerun a kept case
+    failure_signature(result) -> str | None   equal signatures: the same
+                                    bug (minimised once); None: always
+                                    minimise
 """
 
 import dataclasses

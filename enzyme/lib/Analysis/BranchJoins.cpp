@@ -44,12 +44,17 @@ static int sideOf(BasicBlock *Pred, BasicBlock *Join, BranchInst *Br,
   return Side;
 }
 
-std::optional<DecidedJoin> findDecidingBranch(BasicBlock *Join,
-                                              const DominatorTree &DT) {
-  SmallVector<BasicBlock *, 2> Preds;
-  for (BasicBlock *P : predecessors(Join))
+SmallVector<BasicBlock *, 4> uniquePredecessors(BasicBlock *BB) {
+  SmallVector<BasicBlock *, 4> Preds;
+  for (BasicBlock *P : predecessors(BB))
     if (!is_contained(Preds, P))
       Preds.push_back(P);
+  return Preds;
+}
+
+std::optional<DecidedJoin> findDecidingBranch(BasicBlock *Join,
+                                              const DominatorTree &DT) {
+  SmallVector<BasicBlock *, 4> Preds = uniquePredecessors(Join);
   if (Preds.size() != 2 || !DT.getNode(Join) || !DT.getNode(Join)->getIDom())
     return std::nullopt;
   BasicBlock *Decider = DT.getNode(Join)->getIDom()->getBlock();

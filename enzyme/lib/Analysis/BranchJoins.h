@@ -17,6 +17,8 @@
 #ifndef ENZYME_ANALYSIS_BRANCHJOINS_H
 #define ENZYME_ANALYSIS_BRANCHJOINS_H
 
+#include "llvm/ADT/SmallVector.h"
+
 #include <optional>
 
 namespace llvm {
@@ -35,6 +37,12 @@ struct DecidedJoin {
   llvm::BasicBlock *FromIfTrue = nullptr;
   llvm::BasicBlock *FromIfFalse = nullptr;
 };
+
+/// The predecessors of \p BB without repetitions, in a fixed order that the
+/// forward pass (which records the index) and the reverse pass (which
+/// branches on it) share.
+llvm::SmallVector<llvm::BasicBlock *, 4>
+uniquePredecessors(llvm::BasicBlock *BB);
 
 /// The branch that decides which of the two predecessors of \p Join the
 /// forward pass came from, if there is one.

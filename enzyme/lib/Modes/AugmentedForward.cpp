@@ -31,14 +31,6 @@ using namespace llvm;
 
 namespace enzyme {
 
-SmallVector<BasicBlock *, 4> uniquePredecessors(BasicBlock *BB) {
-  SmallVector<BasicBlock *, 4> Preds;
-  for (BasicBlock *P : predecessors(BB))
-    if (!is_contained(Preds, P))
-      Preds.push_back(P);
-  return Preds;
-}
-
 Value *FunctionDifferentiator::augmentedShadow(Value *V) {
   auto It = AugShadows.find(V);
   if (It != AugShadows.end())

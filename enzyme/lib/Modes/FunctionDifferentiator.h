@@ -53,12 +53,6 @@ using NeededValue = llvm::PointerIntPair<llvm::Value *, 1, bool>;
 inline NeededValue primalOf(llvm::Value *V) { return NeededValue(V, false); }
 inline NeededValue shadowOf(llvm::Value *V) { return NeededValue(V, true); }
 
-/// The predecessors of \p BB without repetitions, in a fixed order that the
-/// forward pass (which records the index) and the reverse pass (which
-/// branches on it) share.
-llvm::SmallVector<llvm::BasicBlock *, 4>
-uniquePredecessors(llvm::BasicBlock *BB);
-
 class FunctionDifferentiator {
 public:
   FunctionDifferentiator(ReverseModeGenerator &Gen, const ReverseSignature &Sig,

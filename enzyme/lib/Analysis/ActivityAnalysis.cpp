@@ -26,6 +26,12 @@ bool isDifferentiableType(Type *Ty) {
   return false;
 }
 
+LoadInst *integerLoadOfPointer(Instruction &I) {
+  if (!isa<IntToPtrInst>(I))
+    return nullptr;
+  return dyn_cast<LoadInst>(I.getOperand(0));
+}
+
 ActivityAnalysis::ActivityAnalysis(Function &F,
                                    ArrayRef<Activity> ArgActivities) {
   for (Argument &A : F.args()) {
@@ -75,6 +81,11 @@ void ActivityAnalysis::propagate(Function &F) {
       }
       if (isa<StoreInst>(I))
         continue;
+      if (LoadInst *Load = integerLoadOfPointer(I)) {
+        if (isShadowed(Load->getPointerOperand()))
+          Changed |= markShadowed(&I);
+        continue;
+      }
       if (auto *Call = dyn_cast<CallBase>(&I)) {
         if (isInactiveCall(*Call))
           continue;

@@ -26,6 +26,8 @@
 
 namespace llvm {
 class Function;
+class Instruction;
+class LoadInst;
 class Type;
 class Value;
 } // namespace llvm
@@ -35,6 +37,10 @@ namespace enzyme {
 /// True for types whose values can carry a derivative: floating point,
 /// vectors of it, and aggregates containing it.
 bool isDifferentiableType(llvm::Type *Ty);
+
+/// For `inttoptr (load iN p)`, the load: a pointer that optimised code
+/// moved through memory as an integer. nullptr for anything else.
+llvm::LoadInst *integerLoadOfPointer(llvm::Instruction &I);
 
 class ActivityAnalysis {
 public:

@@ -6,30 +6,39 @@
 
 #include "Analysis/MemoryTypes.h"
 
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Metadata.h"
+#include "llvm/IR/Module.h"
+
+#include <limits>
 
 using namespace llvm;
 
 namespace enzyme {
 
-/// The type a TBAA access tag names, when it is a C floating-point type.
-static Type *typeFromTBAA(const Instruction &I) {
+/// The name of the scalar type a TBAA access tag names; empty when the
+/// access is untagged.
+static StringRef tbaaTypeName(const Instruction &I) {
   MDNode *Tag = I.getMetadata(LLVMContext::MD_tbaa);
   if (!Tag || Tag->getNumOperands() < 2)
-    return nullptr;
+    return "";
   auto *Access = dyn_cast<MDNode>(Tag->getOperand(1));
   if (!Access || Access->getNumOperands() < 1)
-    return nullptr;
+    return "";
   auto *Name = dyn_cast<MDString>(Access->getOperand(0));
-  if (!Name)
-    return nullptr;
+  return Name ? Name->getString() : "";
+}
+
+/// The type a TBAA access tag names, when it is a C floating-point type.
+static Type *typeFromTBAA(const Instruction &I) {
+  StringRef Name = tbaaTypeName(I);
   LLVMContext &Ctx = I.getContext();
-  if (Name->getString() == "double")
+  if (Name == "double")
     return Type::getDoubleTy(Ctx);
-  if (Name->getString() == "float")
+  if (Name == "float")
     return Type::getFloatTy(Ctx);
   return nullptr;
 }
@@ -57,6 +66,117 @@ Type *inferFloatElementType(Value *Dst, Value *Src, const Instruction *Access) {
   return nullptr;
 }
 
+/// How deep the search for other accesses of copied bytes follows calls
+/// (into callees that receive the memory, out to callers that pass it).
+static constexpr unsigned MaxAccessSearchDepth = 2;
+
+/// The stack slot \p V is loaded from, when one store fills it (unoptimised
+/// code keeps every variable, pointer arguments included, in such a slot).
+static const AllocaInst *singleStoreSlot(const Value *Slot) {
+  auto *Alloca = dyn_cast<AllocaInst>(Slot);
+  if (!Alloca)
+    return nullptr;
+  unsigned Stores = 0;
+  for (const User *U : Alloca->users()) {
+    if (auto *Store = dyn_cast<StoreInst>(U))
+      Stores += Store->getPointerOperand() == Alloca ? 1 : 2;
+    else if (!isa<LoadInst>(U))
+      return nullptr;
+  }
+  return Stores == 1 ? Alloca : nullptr;
+}
+
+/// \p V and the values known to equal it: loads of stack slots that one
+/// store fills with it, and the value stored to the slot \p V is loaded
+/// from.
+static SmallPtrSet<const Value *, 4> valuesEqualTo(const Value *V) {
+  SmallPtrSet<const Value *, 4> Equal = {V};
+  SmallVector<const Value *, 4> Stored = {V};
+  if (auto *Load = dyn_cast<LoadInst>(V))
+    if (const AllocaInst *Slot = singleStoreSlot(Load->getPointerOperand()))
+      for (const User *U : Slot->users())
+        if (auto *Store = dyn_cast<StoreInst>(U))
+          Stored.push_back(Store->getValueOperand());
+  for (const Value *Source : Stored) {
+    Equal.insert(Source);
+    for (const User *U : Source->users()) {
+      auto *Store = dyn_cast<StoreInst>(U);
+      const AllocaInst *Slot = Store && Store->getValueOperand() == Source
+                                   ? singleStoreSlot(Store->getPointerOperand())
+                                   : nullptr;
+      if (Slot)
+        for (const User *SlotUser : Slot->users())
+          if (isa<LoadInst>(SlotUser))
+            Equal.insert(SlotUser);
+    }
+  }
+  return Equal;
+}
+
+/// Calls \p Visit(offset from Begin, access) for each load and store in
+/// \p F of bytes in [Begin, End) from \p Base, apart from \p Skip; follows
+/// \p Base into the callees it is passed to and, when it is an argument of
+/// \p F (or of \p Original, of which \p F is a copy), out to the callers
+/// that pass it.
+static void forEachAccessOf(const Value *Base, int64_t Begin, int64_t End,
+                            Function &F, const Function *Original,
+                            ArrayRef<Instruction *> Skip, unsigned Depth,
+                            function_ref<void(int64_t, Instruction &)> Visit) {
+  const DataLayout &DL = F.getDataLayout();
+  SmallPtrSet<const Value *, 4> Bases = valuesEqualTo(Base);
+  auto IsBase = [&](const Value *Ptr, int64_t &Offset) {
+    return Bases.contains(GetPointerBaseWithConstantOffset(Ptr, Offset, DL));
+  };
+  for (Instruction &I : instructions(F)) {
+    if (auto *Call = dyn_cast<CallBase>(&I)) {
+      Function *Callee = Call->getCalledFunction();
+      if (!Depth || !Callee || Callee->isDeclaration() || Callee == &F)
+        continue;
+      for (const Use &Arg : Call->args()) {
+        int64_t Offset = 0;
+        if (!Arg->getType()->isPointerTy() ||
+            Arg.getOperandNo() >= Callee->arg_size() ||
+            !IsBase(Arg.get(), Offset))
+          continue;
+        forEachAccessOf(
+            Callee->getArg(Arg.getOperandNo()), Begin - Offset, End - Offset,
+            *Callee, nullptr, {}, Depth - 1,
+            [&](int64_t At, Instruction &Access) { Visit(At, Access); });
+      }
+      continue;
+    }
+    const Value *Ptr = getLoadStorePointerOperand(&I);
+    if (!Ptr || is_contained(Skip, &I))
+      continue;
+    int64_t Offset = 0;
+    if (!IsBase(Ptr, Offset))
+      continue;
+    int64_t Size = DL.getTypeStoreSize(getLoadStoreType(&I));
+    if (Offset < End && Offset + Size > Begin)
+      Visit(Offset - Begin, I);
+  }
+
+  const Argument *Arg = nullptr;
+  for (const Value *V : Bases)
+    if (auto *A = dyn_cast<Argument>(V); A && A->getParent() == &F)
+      Arg = A;
+  const Function *Called = Original ? Original : &F;
+  if (!Depth || !Arg)
+    return;
+  for (const User *U : Called->users()) {
+    auto *Call = dyn_cast<CallBase>(U);
+    if (!Call || Call->getCalledOperand() != Called ||
+        Arg->getArgNo() >= Call->arg_size())
+      continue;
+    int64_t Offset = 0;
+    const Value *CallerBase = GetPointerBaseWithConstantOffset(
+        Call->getArgOperand(Arg->getArgNo()), Offset, DL);
+    forEachAccessOf(CallerBase, Begin + Offset, End + Offset,
+                    *const_cast<Function *>(Call->getFunction()), nullptr, {},
+                    Depth - 1, Visit);
+  }
+}
+
 SmallVector<std::pair<int64_t, Type *>, 8>
 CopyLayout::slotsWithin(uint64_t Length,
                         function_ref<bool(Type *)> Want) const {
@@ -70,26 +190,143 @@ CopyLayout::slotsWithin(uint64_t Length,
   return Result;
 }
 
-CopyLayout analyzeCopyLayout(Value *Dst, Value *Src, Function &F) {
+CopyLayout analyzeCopyLayout(Value *Dst, Value *Src, Function &F,
+                             const Function *Original) {
   const DataLayout &DL = F.getDataLayout();
   CopyLayout Layout;
   for (Value *End : {Dst, Src}) {
     int64_t EndOffset = 0;
     Value *Base = GetPointerBaseWithConstantOffset(End, EndOffset, DL);
-    for (Instruction &I : instructions(F)) {
-      Value *Ptr = getLoadStorePointerOperand(&I);
-      if (!Ptr)
-        continue;
-      int64_t Offset = 0;
-      if (GetPointerBaseWithConstantOffset(Ptr, Offset, DL) != Base)
-        continue;
-      Type *Ty = getLoadStoreType(&I);
-      Layout.HasPointers |= Ty->isPointerTy();
-      Layout.HasFloats |= Ty->isFloatingPointTy();
-      Layout.Slots.emplace_back(Offset - EndOffset, Ty);
-    }
+    forEachAccessOf(Base, EndOffset, std::numeric_limits<int64_t>::max() / 2, F,
+                    Original, {}, MaxAccessSearchDepth,
+                    [&](int64_t Offset, Instruction &I) {
+                      Type *Ty = getLoadStoreType(&I);
+                      Layout.HasPointers |= Ty->isPointerTy();
+                      Layout.HasFloats |= Ty->isFloatingPointTy();
+                      Layout.Slots.emplace_back(Offset, Ty);
+                    });
   }
   return Layout;
+}
+
+/// Clang's pointer-type TBAA names: "p<depth> <pointee>".
+static bool isPointerTypeName(StringRef Name) {
+  if (!Name.consume_front("p"))
+    return false;
+  size_t Digits = Name.find_first_not_of("0123456789");
+  return Digits > 0 && Digits != StringRef::npos && Name[Digits] == ' ';
+}
+
+namespace {
+/// Evidence for what some bytes hold, gathered from several accesses.
+struct ContentEvidence {
+  bool Pointers = false, Integers = false;
+  Type *Float = nullptr;
+
+  void addType(Type *Ty) {
+    Ty = Ty->getScalarType();
+    if (Ty->isPointerTy())
+      Pointers = true;
+    else if (Ty->isFloatingPointTy() && !Float)
+      Float = Ty;
+  }
+
+  /// What the TBAA tag of \p I says; false when it says nothing.
+  bool addTag(const Instruction &I) {
+    StringRef Name = tbaaTypeName(I);
+    if (Name.empty() || Name == "omnipotent char")
+      return false;
+    if (Type *Ty = typeFromTBAA(I))
+      addType(Ty);
+    else if (Name == "any pointer" || isPointerTypeName(Name))
+      Pointers = true;
+    else
+      Integers = true;
+    return true;
+  }
+
+  /// What the untagged integer access \p I says by the way its value is
+  /// produced or used: integer arithmetic means integers; a value that is
+  /// only moved (a constant, a load, stored, reinterpreted) says nothing.
+  void addIntegerUse(const Instruction &I) {
+    if (auto *Store = dyn_cast<StoreInst>(&I)) {
+      const Value *V = Store->getValueOperand();
+      if (auto *Cast = dyn_cast<BitCastInst>(V))
+        return addType(Cast->getSrcTy());
+      if (isa<PtrToIntInst>(V))
+        Pointers = true;
+      else if (!isa<Constant>(V) && !isa<LoadInst>(V))
+        Integers = true;
+      return;
+    }
+    for (const User *U : I.users()) {
+      if (auto *Cast = dyn_cast<BitCastInst>(U))
+        addType(Cast->getDestTy());
+      else if (isa<IntToPtrInst>(U))
+        Pointers = true;
+      else if (!isa<StoreInst>(U))
+        Integers = true;
+    }
+  }
+
+  IntegerAccessContents result() const {
+    IntegerAccessContents C;
+    if (Pointers)
+      C.What = IntegerAccessContents::Pointers;
+    else if (Float)
+      C = {IntegerAccessContents::Floats, Float};
+    else if (Integers)
+      C.What = IntegerAccessContents::Integers;
+    return C;
+  }
+};
+} // namespace
+
+IntegerAccessContents classifyIntegerAccess(ArrayRef<Instruction *> Accesses,
+                                            const Function *Original) {
+  ContentEvidence Evidence;
+  for (const Instruction *Access : Accesses)
+    if (!Evidence.addTag(*Access))
+      Evidence.addIntegerUse(*Access);
+  if (Evidence.result().What != IntegerAccessContents::Unknown)
+    return Evidence.result();
+
+  // The other accesses of the same bytes, here and in the callees and
+  // callers the memory travels through.
+  Function &F = *Accesses.front()->getFunction();
+  const DataLayout &DL = F.getDataLayout();
+  for (Instruction *Access : Accesses) {
+    int64_t Begin = 0;
+    const Value *Base = GetPointerBaseWithConstantOffset(
+        getLoadStorePointerOperand(Access), Begin, DL);
+    int64_t End = Begin + DL.getTypeStoreSize(getLoadStoreType(Access));
+    forEachAccessOf(Base, Begin, End, F, Original, Accesses,
+                    MaxAccessSearchDepth, [&](int64_t, Instruction &I) {
+                      Type *Ty = getLoadStoreType(&I);
+                      if (!Ty->isIntegerTy())
+                        Evidence.addType(Ty);
+                      else if (!Evidence.addTag(I))
+                        Evidence.addIntegerUse(I);
+                    });
+  }
+  if (Evidence.result().What != IntegerAccessContents::Unknown)
+    return Evidence.result();
+
+  // Element accesses of the same objects at offsets only known at run time
+  // (x[i] beside a copy of x[0]).
+  for (Instruction *Access : Accesses)
+    if (Type *Ty =
+            inferFloatElementType(getLoadStorePointerOperand(Access), nullptr))
+      return {IntegerAccessContents::Floats, Ty};
+  return {};
+}
+
+bool hasTypeBasedAliasInfo(const Module &M) {
+  for (const Function &F : M)
+    for (const Instruction &I : instructions(F))
+      if (I.hasMetadata(LLVMContext::MD_tbaa))
+        return true;
+  return false;
 }
 
 } // namespace enzyme

@@ -15,6 +15,7 @@
 #ifndef ENZYME_ANALYSIS_MEMORYTYPES_H
 #define ENZYME_ANALYSIS_MEMORYTYPES_H
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
 
@@ -24,6 +25,7 @@
 namespace llvm {
 class Function;
 class Instruction;
+class Module;
 class Type;
 class Value;
 } // namespace llvm
@@ -50,9 +52,35 @@ struct CopyLayout {
               llvm::function_ref<bool(llvm::Type *)> Want) const;
 };
 
-/// The layout of the bytes copied from \p Src to \p Dst in \p F.
+/// The layout of the bytes copied from \p Src to \p Dst in \p F, as the
+/// accesses in \p F, in the callees the memory is passed to, and in the
+/// callers of \p Original (the function \p F copies) show it.
 CopyLayout analyzeCopyLayout(llvm::Value *Dst, llvm::Value *Src,
-                             llvm::Function &F);
+                             llvm::Function &F,
+                             const llvm::Function *Original = nullptr);
+
+/// What an integer-typed load or store really moves. Optimised code copies
+/// and clears doubles and pointers as integers: a one-double memcpy becomes
+/// `load i64` + `store i64`, a one-double memset `store i64 0`.
+struct IntegerAccessContents {
+  enum Kind { Unknown, Integers, Pointers, Floats } What = Unknown;
+  /// For Floats, the element type.
+  llvm::Type *FloatTy = nullptr;
+};
+
+/// What the integer accesses \p Accesses (one load or store, or the load and
+/// the store of an integer copy) move: their TBAA tags and how their values
+/// are produced and used first, then the same for the other accesses of the
+/// same bytes (in the function, in callees the memory is passed to, and in
+/// callers of \p Original, the function the accesses' function copies, when
+/// the memory is an argument), then the types of the underlying objects'
+/// element accesses. Unknown when nothing says.
+IntegerAccessContents
+classifyIntegerAccess(llvm::ArrayRef<llvm::Instruction *> Accesses,
+                      const llvm::Function *Original = nullptr);
+
+/// Some instruction of \p M carries a TBAA tag.
+bool hasTypeBasedAliasInfo(const llvm::Module &M);
 
 } // namespace enzyme
 

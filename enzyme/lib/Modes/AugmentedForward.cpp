@@ -99,6 +99,15 @@ Value *FunctionDifferentiator::createShadow(Instruction &I, IRBuilder<> &B) {
                                           : AugCall->getArgOperand(0);
     return createZeroedShadowMemory(B, Size);
   }
+  // A pointer loaded as an integer (a lowered one-pointer memcpy): its
+  // shadow is the integer loaded from the shadow memory.
+  if (auto *Load = integerLoadOfPointer(I)) {
+    auto *AugLoad = cast<LoadInst>(AugValues[Load]);
+    Value *Bits = B.CreateAlignedLoad(
+        Load->getType(), augmentedShadow(Load->getPointerOperand()),
+        AugLoad->getAlign(), Load->getName() + ".shadow");
+    return B.CreateIntToPtr(Bits, I.getType(), I.getName() + ".shadow");
+  }
   // Pointer arithmetic, casts, selects and loads of pointers repeat on the
   // shadow side with shadow pointer operands.
   if (isa<GetElementPtrInst>(I) || isa<CastInst>(I) || isa<SelectInst>(I) ||
@@ -117,11 +126,36 @@ Value *FunctionDifferentiator::createShadow(Instruction &I, IRBuilder<> &B) {
   return nullptr;
 }
 
+bool FunctionDifferentiator::checkChoiceOfShadows(Instruction &I) {
+  if (!isa<SelectInst>(I) && !isa<PHINode>(I))
+    return true;
+  for (unsigned Op = isa<SelectInst>(I) ? 1 : 0; Op < I.getNumOperands();
+       ++Op) {
+    Value *Choice = I.getOperand(Op);
+    if (Activity.isShadowed(Choice) || isa<ConstantPointerNull>(Choice) ||
+        isa<UndefValue>(Choice))
+      continue;
+    std::string Name = Choice->hasName()
+                           ? ("'" + Choice->getName() + "'").str()
+                           : std::string("memory without derivatives");
+    return fail(&I,
+                "cannot differentiate a pointer that chooses between "
+                "memory with derivatives and " +
+                    Name +
+                    " (an enzyme_const argument or a global); the "
+                    "optimiser merged the two accesses into one. Pass that "
+                    "memory as enzyme_dup with a zeroed shadow, or copy the "
+                    "chosen value instead of choosing the pointer");
+  }
+  return true;
+}
+
 bool FunctionDifferentiator::augmentMemoryTransfer(MemTransferInst &Mem) {
   if (!Activity.isShadowed(Mem.getDest()) ||
       !Activity.isShadowed(Mem.getSource()))
     return true;
-  CopyLayout Layout = analyzeCopyLayout(Mem.getDest(), Mem.getSource(), Prep);
+  CopyLayout Layout =
+      analyzeCopyLayout(Mem.getDest(), Mem.getSource(), Prep, Sig.Fn);
   if (!Layout.HasPointers)
     return true; // Floats: the reverse pass moves their adjoints.
   // Shadow memory mirrors the primal's pointers, so copied pointers take
@@ -188,13 +222,25 @@ bool FunctionDifferentiator::augmentCall(CallBase &Call) {
 void FunctionDifferentiator::augmentStore(StoreInst &Store) {
   Value *Ptr = Store.getPointerOperand();
   Value *Val = Store.getValueOperand();
-  if (!Val->getType()->isPointerTy() || !Activity.isShadowed(Ptr))
+  bool PointerAsInteger =
+      integerStoreRole(Store).What == IntegerStoreRole::MirrorShadows;
+  if (!(Val->getType()->isPointerTy() || PointerAsInteger) ||
+      !Activity.isShadowed(Ptr))
     return;
   // Shadow memory mirrors the primal's pointer structure, so loads of
   // pointers on the shadow side find the shadows.
   auto *AugStore = cast<StoreInst>(AugValues[&Store]);
   IRBuilder<> B(AugStore->getNextNode());
-  StoreInst *S = B.CreateStore(augmentedShadow(Val), augmentedShadow(Ptr));
+  Value *ShadowVal = nullptr;
+  if (!PointerAsInteger)
+    ShadowVal = augmentedShadow(Val);
+  else if (auto *Load = dyn_cast<LoadInst>(Val))
+    ShadowVal = B.CreateAlignedLoad(
+        Val->getType(), augmentedShadow(Load->getPointerOperand()),
+        Load->getAlign(), Val->getName() + ".shadow");
+  else
+    ShadowVal = Val; // A constant: null stays null.
+  StoreInst *S = B.CreateStore(ShadowVal, augmentedShadow(Ptr));
   S->setAlignment(AugStore->getAlign());
   S->setVolatile(AugStore->isVolatile());
 }
@@ -323,6 +369,8 @@ bool FunctionDifferentiator::buildAugmented() {
       if (!Activity.isShadowed(&I) ||
           isa<CallBase>(I) && !isAllocationCall(cast<CallBase>(I)))
         continue;
+      if (!checkChoiceOfShadows(I))
+        return false;
       auto *AugI = cast<Instruction>(AugValues[&I]);
       if (auto *Phi = dyn_cast<PHINode>(&I)) {
         IRBuilder<> B(AugI);

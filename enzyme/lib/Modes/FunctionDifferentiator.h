@@ -102,10 +102,25 @@ private:
   /// The partial of some active argument of the math call \p Call
   /// mentions its argument \p Index.
   bool partialsMentionArgument(llvm::CallBase &Call, unsigned Index) const;
-  /// For `store iN (load iN p), q` between shadowed memory holding
-  /// floating-point data (as optimised code copies a double), the element
-  /// type; nullptr for any other store.
-  llvm::Type *integerCopyElementType(llvm::StoreInst &Store) const;
+  /// How an integer store to shadowed memory is differentiated. Optimised
+  /// code copies a double as `store i64 (load i64 p), q` and clears one as
+  /// `store i64 0, q`; when nothing says what the bytes hold, they are
+  /// taken for floating-point data, as memcpy's are.
+  struct IntegerStoreRole {
+    enum Kind {
+      Inactive,
+      /// A copy of floats: the adjoints move from destination to source.
+      MoveAdjoints,
+      /// Floats overwritten with bits from elsewhere: their adjoints end.
+      ClearAdjoints,
+      /// A copy of pointers: the shadow memory copies the shadows.
+      MirrorShadows,
+    } What = Inactive;
+    /// For MoveAdjoints / ClearAdjoints, the floating-point elements stored.
+    llvm::Type *FloatTy = nullptr;
+    unsigned Count = 0;
+  };
+  IntegerStoreRole integerStoreRole(llvm::StoreInst &Store) const;
   bool fail(const llvm::Instruction *I, const llvm::Twine &Message,
             bool MissingDefinition = false);
 
@@ -115,6 +130,9 @@ private:
   llvm::Value *augmentedShadow(llvm::Value *PrimalInPrepared);
   bool augmentCall(llvm::CallBase &Call);
   bool augmentMemoryTransfer(llvm::MemTransferInst &Mem);
+  /// A select or phi of pointers with a shadow needs one for every choice;
+  /// false (with a diagnostic) when some choice is memory without one.
+  bool checkChoiceOfShadows(llvm::Instruction &I);
   void augmentStore(llvm::StoreInst &Store);
   void addTapePushes();
   /// Per loop that can reserve tape room on entry, the bytes one iteration

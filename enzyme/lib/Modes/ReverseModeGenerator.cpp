@@ -5,7 +5,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "Modes/ReverseModeGenerator.h"
+#include "Analysis/MemoryTypes.h"
 #include "Core/Diagnostics.h"
+#include "Modes/FloatBitWebs.h"
 #include "Modes/FunctionDifferentiator.h"
 
 #include "llvm/IR/InstIterator.h"
@@ -26,7 +28,8 @@ namespace enzyme {
 ReverseModeGenerator::ReverseModeGenerator(Module &M,
                                            FunctionAnalysisManager &FAM,
                                            FunctionPassManager *Cleanup)
-    : M(M), FAM(FAM), Cleanup(Cleanup), Tape(M) {}
+    : M(M), FAM(FAM), Cleanup(Cleanup), Tape(M),
+      ModuleHasTBAA(hasTypeBasedAliasInfo(M)) {}
 
 ReverseModeGenerator::~ReverseModeGenerator() = default;
 
@@ -115,6 +118,7 @@ Function *ReverseModeGenerator::prepare(Function &F) {
   FPM.addPass(SimplifyCFGPass());
   FPM.run(*P, FAM);
   removeUnreachableBlocks(*P);
+  retypeFloatBitWebs(*P);
 
   // One return block, so the reverse pass has one place to start.
   SmallVector<ReturnInst *, 4> Returns;

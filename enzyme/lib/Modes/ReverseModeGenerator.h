@@ -106,6 +106,10 @@ public:
   }
 
   const TapeBuilder &tape() const { return Tape; }
+  /// The module's accesses carry TBAA tags (it was compiled with strict
+  /// aliasing and optimised): untagged integer accesses then come from
+  /// lowered memcpy / memset rather than from integer variables.
+  bool moduleHasTBAA() const { return ModuleHasTBAA; }
   llvm::Module &module() const { return M; }
 
   /// Runs the post-AD cleanup pipeline on a generated function.
@@ -125,6 +129,7 @@ private:
   llvm::FunctionAnalysisManager &FAM;
   llvm::FunctionPassManager *Cleanup;
   TapeBuilder Tape;
+  bool ModuleHasTBAA;
   std::map<ReverseSignature, ReversePair> Pairs;
   std::map<ReverseSignature, llvm::Function *> GradientFunctions;
   /// Everything generated since the outermost getOrCreate started.

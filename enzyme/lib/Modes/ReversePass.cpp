@@ -241,7 +241,8 @@ void FunctionDifferentiator::reverseMemoryTransfer(CallBase &Call,
     return;
   }
   Value *Src = shadow(Mem.getSource());
-  CopyLayout Layout = analyzeCopyLayout(Mem.getDest(), Mem.getSource(), Prep);
+  CopyLayout Layout =
+      analyzeCopyLayout(Mem.getDest(), Mem.getSource(), Prep, Sig.Fn);
   if (Layout.HasPointers && !Layout.HasFloats)
     return; // Only shadow pointers moved; no adjoints to return.
   if (Layout.HasPointers) {
@@ -358,20 +359,26 @@ bool FunctionDifferentiator::reverseInstruction(Instruction &I,
   if (auto *Call = dyn_cast<CallBase>(&I))
     return reverseCall(*Call, B);
   if (auto *Store = dyn_cast<StoreInst>(&I)) {
-    if (Type *ElemTy = integerCopyElementType(*Store)) {
+    IntegerStoreRole Role = integerStoreRole(*Store);
+    if (Role.What == IntegerStoreRole::MoveAdjoints) {
       // An integer copy of floating-point data: the adjoint moves from the
       // destination back to the source, as for memcpy.
       auto *Load = cast<LoadInst>(Store->getValueOperand());
-      const DataLayout &DL = Prep.getDataLayout();
-      uint64_t Count =
-          DL.getTypeStoreSize(Load->getType()) / DL.getTypeStoreSize(ElemTy);
       Value *Dst = shadow(Store->getPointerOperand());
       Value *Src = shadow(Load->getPointerOperand());
-      for (uint64_t E = 0; E < Count; ++E)
-        moveElementAdjoint(B, ElemTy,
-                           B.CreateConstInBoundsGEP1_64(ElemTy, Dst, E),
-                           B.CreateConstInBoundsGEP1_64(ElemTy, Src, E),
+      for (unsigned E = 0; E < Role.Count; ++E)
+        moveElementAdjoint(B, Role.FloatTy,
+                           B.CreateConstInBoundsGEP1_64(Role.FloatTy, Dst, E),
+                           B.CreateConstInBoundsGEP1_64(Role.FloatTy, Src, E),
                            Store->getAlign(), Load->getAlign());
+      return true;
+    }
+    if (Role.What == IntegerStoreRole::ClearAdjoints) {
+      // Floats overwritten by bits from elsewhere (memset, a copy from
+      // constant memory): what was there before gets no adjoint.
+      B.CreateAlignedStore(
+          Constant::getNullValue(Store->getValueOperand()->getType()),
+          shadow(Store->getPointerOperand()), Store->getAlign());
       return true;
     }
     Value *Val = Store->getValueOperand();

@@ -168,11 +168,18 @@ void FunctionDifferentiator::collectNeeds(Instruction &I,
     return;
   case Instruction::Store: {
     auto &Store = cast<StoreInst>(I);
-    if (integerCopyElementType(Store)) {
-      Needs.push_back(shadowOf(Store.getPointerOperand()));
+    switch (integerStoreRole(Store).What) {
+    case IntegerStoreRole::MoveAdjoints:
       Needs.push_back(shadowOf(
           cast<LoadInst>(Store.getValueOperand())->getPointerOperand()));
+      [[fallthrough]];
+    case IntegerStoreRole::ClearAdjoints:
+      Needs.push_back(shadowOf(Store.getPointerOperand()));
       return;
+    case IntegerStoreRole::MirrorShadows:
+      return;
+    case IntegerStoreRole::Inactive:
+      break;
     }
     if (Activity.isShadowed(Store.getPointerOperand()) &&
         isDifferentiableType(Store.getValueOperand()->getType()))
@@ -253,19 +260,50 @@ bool FunctionDifferentiator::partialsMentionArgument(CallBase &Call,
   return false;
 }
 
-Type *FunctionDifferentiator::integerCopyElementType(StoreInst &Store) const {
-  auto *Load = dyn_cast<LoadInst>(Store.getValueOperand());
-  if (!Load || !Load->getType()->isIntegerTy() ||
-      !Activity.isShadowed(Store.getPointerOperand()) ||
-      !Activity.isShadowed(Load->getPointerOperand()))
-    return nullptr;
-  Type *ElemTy = inferFloatElementType(Store.getPointerOperand(),
-                                       Load->getPointerOperand(), Load);
+FunctionDifferentiator::IntegerStoreRole
+FunctionDifferentiator::integerStoreRole(StoreInst &Store) const {
+  Value *Val = Store.getValueOperand();
+  if (!Val->getType()->isIntegerTy() ||
+      !Activity.isShadowed(Store.getPointerOperand()))
+    return {};
+  auto *Load = dyn_cast<LoadInst>(Val);
+  bool Copy = Load && Activity.isShadowed(Load->getPointerOperand());
+  SmallVector<Instruction *, 2> Accesses = {&Store};
+  if (Copy)
+    Accesses.push_back(Load);
+  IntegerAccessContents Contents = classifyIntegerAccess(Accesses, Sig.Fn);
   const DataLayout &DL = Prep.getDataLayout();
-  if (!ElemTy ||
-      DL.getTypeStoreSize(Load->getType()) % DL.getTypeStoreSize(ElemTy) != 0)
-    return nullptr;
-  return ElemTy;
+  uint64_t Size = DL.getTypeStoreSize(Val->getType());
+  Type *FloatTy = Contents.FloatTy;
+  switch (Contents.What) {
+  case IntegerAccessContents::Integers:
+    return {};
+  case IntegerAccessContents::Pointers:
+    if (Copy || isa<Constant>(Val))
+      return {IntegerStoreRole::MirrorShadows};
+    return {};
+  case IntegerAccessContents::Unknown:
+    // Without TBAA (-O0, -fno-strict-aliasing) an untyped integer access
+    // is as likely an integer variable: leave it, and the caller's shadow
+    // of it, alone.
+    if (!Gen.moduleHasTBAA())
+      return {};
+    if (Size % 8 == 0)
+      FloatTy = Type::getDoubleTy(Store.getContext());
+    else if (Size % 4 == 0)
+      FloatTy = Type::getFloatTy(Store.getContext());
+    else
+      return {};
+    break;
+  case IntegerAccessContents::Floats:
+    break;
+  }
+  uint64_t ElemSize = DL.getTypeStoreSize(FloatTy);
+  if (Size % ElemSize != 0)
+    return {};
+  return {Copy ? IntegerStoreRole::MoveAdjoints
+               : IntegerStoreRole::ClearAdjoints,
+          FloatTy, unsigned(Size / ElemSize)};
 }
 
 bool FunctionDifferentiator::isRecomputable(NeededValue V) {
@@ -444,6 +482,14 @@ bool FunctionDifferentiator::plan() {
           if (!Callee)
             return fail(Call, "cannot differentiate an indirect call whose "
                               "arguments or result carry derivatives");
+          if (Callee->isDeclaration() &&
+              Callee->getName().contains("__enzyme_"))
+            return fail(Call, "cannot differentiate a request ('" +
+                                  displayName(Callee->getName()) +
+                                  "') inside differentiated code: higher-"
+                                  "order derivatives are not supported; "
+                                  "request the inner derivative outside the "
+                                  "function being differentiated");
           if (Callee->isDeclaration())
             return fail(Call,
                         "cannot differentiate a call to '" +

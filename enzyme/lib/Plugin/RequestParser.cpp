@@ -141,7 +141,7 @@ private:
   StringRef calleeName() const {
     if (Request.Mode == RequestMode::Reverse)
       return "__enzyme_autodiff";
-    return Call.getCalledFunction()->getName();
+    return Call.getCalledOperand()->stripPointerCasts()->getName();
   }
   bool parseFunction();
   bool parseParameter(unsigned Param);
@@ -290,7 +290,11 @@ SmallVector<DiffRequest, 4> collectRequests(Module &M) {
   for (Function &F : M)
     for (Instruction &I : instructions(F)) {
       auto *Call = dyn_cast<CallBase>(&I);
-      Function *Callee = Call ? Call->getCalledFunction() : nullptr;
+      // Not getCalledFunction(): a call through an unprototyped C
+      // declaration, or a cast, has another type than the declaration.
+      auto *Callee = Call ? dyn_cast<Function>(
+                                Call->getCalledOperand()->stripPointerCasts())
+                          : nullptr;
       if (!Callee || !Callee->isDeclaration())
         continue;
       if (std::optional<RequestMode> Mode = requestModeOf(Callee->getName()))

@@ -1,4 +1,5 @@
-; fmin(x, y): the adjoint goes to x when x < y, otherwise to y (partials (x<y) and 1-(x<y)).
+; fmin(x, y): the adjoint goes to x when x < y or y is NaN (fmin then returns
+; x), otherwise to y (partials (x<y or y NaN) and 1 minus that).
 ; RUN: %opt_enzyme -passes=enzyme -S %s | FileCheck %s
 
 target triple = "x86_64-unknown-linux-gnu"
@@ -24,7 +25,9 @@ define { double, double } @test(double %x, double %y) {
 ; CHECK-LABEL: define internal { double, double } @f.rev(
 ; CHECK-SAME:    double [[X:%[0-9]+]], double [[Y:%[0-9]+]], double [[DRET:%[0-9]+]], ptr
 ; CHECK:         [[LT:%[0-9]+]] = fcmp olt double [[X]], [[Y]]
-; CHECK:         [[PX:%[0-9]+]] = uitofp i1 [[LT]] to double
+; CHECK:         [[NAN:%[0-9]+]] = fcmp uno double [[Y]], 0.000000e+00
+; CHECK:         [[WINS:%[0-9]+]] = or i1 [[LT]], [[NAN]]
+; CHECK:         [[PX:%[0-9]+]] = uitofp i1 [[WINS]] to double
 ; CHECK:         fmul double [[PX]], [[DRET]]
 ; CHECK:         [[PY:%[0-9]+]] = fsub double 1.000000e+00, [[PX]]
 ; CHECK:         fmul double [[PY]], [[DRET]]

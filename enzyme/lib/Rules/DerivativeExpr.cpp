@@ -168,6 +168,8 @@ Value *emitExpr(const Expr &E, IRBuilder<> &B, Type *Ty, ArrayRef<Value *> Args,
     Value *L = Emit(E.operands()[0]), *R = Emit(E.operands()[1]);
     Value *Cmp = E.kind() == Expr::Kind::Less ? B.CreateFCmpOLT(L, R)
                                               : B.CreateFCmpOGT(L, R);
+    // fmin/fmax return the other operand when one is NaN: that one wins.
+    Cmp = B.CreateOr(Cmp, B.CreateFCmpUNO(R, R));
     return B.CreateUIToFP(Cmp, Ty);
   }
   case Expr::Kind::ToFloat:

@@ -43,8 +43,8 @@ public:
     Div,
     Neg,
     Math,    ///< a named math function (intrinsic or libm)
-    Less,    ///< 1 if a < b else 0
-    Greater, ///< 1 if a > b else 0
+    Less,    ///< 1 if a < b or b is NaN, else 0 (a is what fmin returns)
+    Greater, ///< 1 if a > b or b is NaN, else 0 (a is what fmax returns)
     ToFloat, ///< an integer operand converted to f's type
     Hook,    ///< a C++ hook
   };

@@ -30,7 +30,10 @@ define { double } @test(double %x, double %y) {
 ; CHECK:         [[R:%[0-9]+]] = load double, ptr
 ; CHECK-NOT:     @llvm.pow.f64
 ; CHECK:         [[LOG:%[0-9]+]] = tail call double @llvm.log.f64(double [[X]])
-; CHECK:         [[PY:%[0-9]+]] = fmul double [[LOG]], [[R]]
+; pow(0, y) is flat in y: the partial is 0 where the power is, not 0 * -inf.
+; CHECK:         [[FLAT:%[0-9]+]] = fcmp oeq double [[R]], 0.000000e+00
+; CHECK:         [[PROD:%[0-9]+]] = fmul double [[LOG]], [[R]]
+; CHECK:         [[PY:%[0-9]+]] = select i1 [[FLAT]], double 0.000000e+00, double [[PROD]]
 ; CHECK:         fmul double [[PY]], [[DRET]]
 ; CHECK-NOT:     @llvm.pow.f64
 ; CHECK:         ret { double }

@@ -33,7 +33,10 @@ define { double, double } @test(double %x, double %y) {
 ; CHECK:         [[PX:%[0-9]+]] = fmul double [[POW]], [[Y]]
 ; CHECK:         fmul double [[PX]], [[DRET]]
 ; CHECK:         [[LOG:%[0-9]+]] = tail call double @llvm.log.f64(double [[X]])
-; CHECK:         [[PY:%[0-9]+]] = fmul double [[LOG]], [[R]]
+; pow(0, y) is flat in y: the partial is 0 where the power is, not 0 * -inf.
+; CHECK:         [[FLAT:%[0-9]+]] = fcmp oeq double [[R]], 0.000000e+00
+; CHECK:         [[PROD:%[0-9]+]] = fmul double [[LOG]], [[R]]
+; CHECK:         [[PY:%[0-9]+]] = select i1 [[FLAT]], double 0.000000e+00, double [[PROD]]
 ; CHECK:         fmul double [[PY]], [[DRET]]
 ; CHECK:         ret { double, double }
 ; CHECK-LABEL: {{^}}define

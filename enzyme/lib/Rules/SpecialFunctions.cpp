@@ -87,4 +87,11 @@ Value *emitLdexpScale(IRBuilder<> &B, ArrayRef<Value *> Operands) {
                            {ConstantFP::get(Ty, 1.0), N});
 }
 
+Value *emitPowExponentPartial(IRBuilder<> &B, ArrayRef<Value *> Operands) {
+  Value *Power = Operands[0], *LogBase = Operands[1];
+  Value *Zero = ConstantFP::get(Power->getType(), 0.0);
+  return B.CreateSelect(B.CreateFCmpOEQ(Power, Zero), Zero,
+                        B.CreateFMul(Power, LogBase));
+}
+
 } // namespace enzyme::rules

@@ -29,6 +29,12 @@ llvm::Value *emitDigamma(llvm::IRBuilder<> &B,
 llvm::Value *emitLdexpScale(llvm::IRBuilder<> &B,
                             llvm::ArrayRef<llvm::Value *> Operands);
 
+/// ∂pow(x, y)/∂y = pow(x, y) · log(x), and 0 where pow(x, y) is 0: at
+/// x = 0 the power is flat in y (y > 0), but log(0) = -inf would make the
+/// product 0 · -inf = NaN. Operands {pow(x, y), log(x)}.
+llvm::Value *emitPowExponentPartial(llvm::IRBuilder<> &B,
+                                    llvm::ArrayRef<llvm::Value *> Operands);
+
 } // namespace enzyme::rules
 
 #endif // ENZYME_RULES_SPECIALFUNCTIONS_H

@@ -101,13 +101,9 @@ Value *FunctionDifferentiator::createShadow(Instruction &I, IRBuilder<> &B) {
   }
   // A pointer loaded as an integer (a lowered one-pointer memcpy): its
   // shadow is the integer loaded from the shadow memory.
-  if (auto *Load = integerLoadOfPointer(I)) {
-    auto *AugLoad = cast<LoadInst>(AugValues[Load]);
-    Value *Bits = B.CreateAlignedLoad(
-        Load->getType(), augmentedShadow(Load->getPointerOperand()),
-        AugLoad->getAlign(), Load->getName() + ".shadow");
-    return B.CreateIntToPtr(Bits, I.getType(), I.getName() + ".shadow");
-  }
+  if (auto *Load = integerLoadOfPointer(I))
+    return B.CreateIntToPtr(loadShadowBits(*Load, B), I.getType(),
+                            I.getName() + ".shadow");
   // Pointer arithmetic, casts, selects and loads of pointers repeat on the
   // shadow side with shadow pointer operands.
   if (isa<GetElementPtrInst>(I) || isa<CastInst>(I) || isa<SelectInst>(I) ||
@@ -124,6 +120,12 @@ Value *FunctionDifferentiator::createShadow(Instruction &I, IRBuilder<> &B) {
     return S;
   }
   return nullptr;
+}
+
+Value *FunctionDifferentiator::loadShadowBits(LoadInst &Load, IRBuilder<> &B) {
+  return B.CreateAlignedLoad(Load.getType(),
+                             augmentedShadow(Load.getPointerOperand()),
+                             Load.getAlign(), Load.getName() + ".shadow");
 }
 
 bool FunctionDifferentiator::checkChoiceOfShadows(Instruction &I) {
@@ -154,8 +156,7 @@ bool FunctionDifferentiator::augmentMemoryTransfer(MemTransferInst &Mem) {
   if (!Activity.isShadowed(Mem.getDest()) ||
       !Activity.isShadowed(Mem.getSource()))
     return true;
-  CopyLayout Layout =
-      analyzeCopyLayout(Mem.getDest(), Mem.getSource(), Prep, Sig.Fn);
+  const CopyLayout &Layout = CopyLayouts.find(&Mem)->second;
   if (!Layout.HasPointers)
     return true; // Floats: the reverse pass moves their adjoints.
   // Shadow memory mirrors the primal's pointers, so copied pointers take
@@ -235,9 +236,7 @@ void FunctionDifferentiator::augmentStore(StoreInst &Store) {
   if (!PointerAsInteger)
     ShadowVal = augmentedShadow(Val);
   else if (auto *Load = dyn_cast<LoadInst>(Val))
-    ShadowVal = B.CreateAlignedLoad(
-        Val->getType(), augmentedShadow(Load->getPointerOperand()),
-        Load->getAlign(), Val->getName() + ".shadow");
+    ShadowVal = loadShadowBits(*Load, B);
   else
     ShadowVal = Val; // A constant: null stays null.
   StoreInst *S = B.CreateStore(ShadowVal, augmentedShadow(Ptr));

@@ -28,6 +28,7 @@
 
 #include "Analysis/ActivityAnalysis.h"
 #include "Analysis/BranchJoins.h"
+#include "Analysis/MemoryTypes.h"
 #include "Analysis/ReversibleLoops.h"
 #include "Analysis/UnmodifiedMemory.h"
 #include "Modes/ReverseModeGenerator.h"
@@ -120,7 +121,13 @@ private:
     llvm::Type *FloatTy = nullptr;
     unsigned Count = 0;
   };
-  IntegerStoreRole integerStoreRole(llvm::StoreInst &Store) const;
+  /// Works out the role of \p Store; the plan keeps it, since the search
+  /// for what the bytes hold reads the function and its callers.
+  IntegerStoreRole classifyIntegerStore(llvm::StoreInst &Store) const;
+  /// The role the plan found for \p Store (Inactive for most stores).
+  IntegerStoreRole integerStoreRole(llvm::StoreInst &Store) const {
+    return IntegerStoreRoles.lookup(&Store);
+  }
   bool fail(const llvm::Instruction *I, const llvm::Twine &Message,
             bool MissingDefinition = false);
 
@@ -134,6 +141,9 @@ private:
   /// false (with a diagnostic) when some choice is memory without one.
   bool checkChoiceOfShadows(llvm::Instruction &I);
   void augmentStore(llvm::StoreInst &Store);
+  /// The integer \p Load reads, read from the shadow memory instead: how
+  /// pointers that optimised code moves as integers get their shadows.
+  llvm::Value *loadShadowBits(llvm::LoadInst &Load, llvm::IRBuilder<> &B);
   void addTapePushes();
   /// Per loop that can reserve tape room on entry, the bytes one iteration
   /// pushes (\p Pushes: the batch each block pushes).
@@ -189,6 +199,11 @@ private:
                  llvm::MapVector<llvm::PHINode *, const llvm::SCEV *>>
       CounterFinals;
   llvm::DenseMap<llvm::Instruction *, llvm::Instruction *> FreedAllocations;
+  /// Integer stores to shadowed memory that move, clear or mirror floats or
+  /// pointers, and the layouts of copies between shadowed memory: both
+  /// passes use them.
+  llvm::DenseMap<const llvm::StoreInst *, IntegerStoreRole> IntegerStoreRoles;
+  llvm::DenseMap<const llvm::MemTransferInst *, CopyLayout> CopyLayouts;
   /// Joins whose reverse branches on a recomputed or taped condition
   /// instead of a recorded predecessor index.
   llvm::DenseMap<llvm::BasicBlock *, DecidedJoin> DecidedJoins;

@@ -241,8 +241,7 @@ void FunctionDifferentiator::reverseMemoryTransfer(CallBase &Call,
     return;
   }
   Value *Src = shadow(Mem.getSource());
-  CopyLayout Layout =
-      analyzeCopyLayout(Mem.getDest(), Mem.getSource(), Prep, Sig.Fn);
+  const CopyLayout &Layout = CopyLayouts.find(&Mem)->second;
   if (Layout.HasPointers && !Layout.HasFloats)
     return; // Only shadow pointers moved; no adjoints to return.
   if (Layout.HasPointers) {

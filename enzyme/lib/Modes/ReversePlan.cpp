@@ -261,7 +261,7 @@ bool FunctionDifferentiator::partialsMentionArgument(CallBase &Call,
 }
 
 FunctionDifferentiator::IntegerStoreRole
-FunctionDifferentiator::integerStoreRole(StoreInst &Store) const {
+FunctionDifferentiator::classifyIntegerStore(StoreInst &Store) const {
   Value *Val = Store.getValueOperand();
   if (!Val->getType()->isIntegerTy() ||
       !Activity.isShadowed(Store.getPointerOperand()))
@@ -503,7 +503,15 @@ bool FunctionDifferentiator::plan() {
                                   displayName(Callee->getName()) + "'");
         }
       }
+      if (auto *Mem = dyn_cast<MemTransferInst>(&I);
+          Mem && Activity.isShadowed(Mem->getDest()) &&
+          Activity.isShadowed(Mem->getSource()))
+        CopyLayouts[Mem] =
+            analyzeCopyLayout(Mem->getDest(), Mem->getSource(), Prep, Sig.Fn);
       if (auto *Store = dyn_cast<StoreInst>(&I)) {
+        IntegerStoreRole Role = classifyIntegerStore(*Store);
+        if (Role.What != IntegerStoreRole::Inactive)
+          IntegerStoreRoles[Store] = Role;
         Value *Ptr = Store->getPointerOperand();
         if (Activity.isActive(Store->getValueOperand()) &&
             !Activity.isShadowed(Ptr)) {

@@ -31,7 +31,8 @@ ENGINE_ERROR_WORDS = ("__enzyme_autodiff", "differentiate", "enzyme", "shadow", 
 
 
 def compile_command(tools, opt, source, exe):
-    return [tools.clang, "-fenzyme", "-" + opt, source.name, "-o", exe.name, "-lm"]
+    return [tools.clang, "-fenzyme", "-" + opt, source.name, c_oracle.trig_probe(tools), "-o",
+            exe.name, "-lm"]
 
 
 def build(tools, opt, source, exe, timeout=COMPILE_TIMEOUT):
@@ -200,5 +201,5 @@ def rerun_command(result):
         main, exe = case, "batch"
     else:
         exe = case.stem
-    return "cd %s && %s -fenzyme -%s %s -o %s -lm && ./%s" % (
-        case.parent, clang, result.opt, main.name, exe, exe)
+    return "cd %s && %s -fenzyme -%s %s %s -o %s -lm && ./%s" % (
+        case.parent, clang, result.opt, main.name, c_oracle.trig_probe(Tools.find()), exe, exe)

@@ -24,7 +24,9 @@ Finite differences (fz_judge): for each input j, central differences at
 steps h, h/2, h/4 (h = fd_step * max(1, |v_j|)); fd = Richardson
 extrapolation of the two smallest, noise = the largest disagreement between
 the three, or at least what J's rounding lets a quotient resolve
-(8 eps |J| / (h/4)). A component agrees when
+(8 eps |J| / (h/4); 8 eps max(|J|, 1) / (h/4) where J did not move at all
+under any step, since then an intermediate's rounding hid the change, as in
+log(1 + y) with y below an ulp of 1). A component agrees when
 
   |ad - fd| <= rtol * max(|ad|, |fd|) + ATOL * gscale + NOISE_K * noise
 
@@ -33,17 +35,25 @@ the three, or at least what J's rounding lets a quotient resolve
 (gscale = the largest |fd| of the program). If it does not, it is
 UNRELIABLE rather than a mismatch when the finite differences themselves
 cannot be trusted there: a non-finite value at a perturbed point, noise above
-UNRELIABLE_REL of the component (a jump or kink inside the steps, roundoff),
+UNRELIABLE_REL of the component (a jump or kink inside the steps, roundoff;
+not where J did not move: then the quotients agree exactly),
 a kink at the point itself (the one-sided difference quotients differ by
 an amount that does not shrink with the step), quotients that vary
 irregularly far above J's rounding (structure finer than the steps, such
-as the sine of a huge argument), or a non-finite gradient
-where the primal made a NaN or infinity on the way (IEEE flags; reverse
-mode turns 0 * inf into NaN, as Enzyme does). docs/reliability.md explains
-why this makes false alarms rare.
+as the sine of a huge argument), a non-finite gradient where the primal
+made a NaN or infinity on the way (IEEE flags; reverse mode turns 0 * inf
+into NaN, as Enzyme does), or a sine, cosine or tangent whose argument is
+so large that the steps move it by a radian or more (trig_probe.c records
+the largest): such a term is bounded and oscillates faster than the steps
+can follow, so finite differences miss a derivative that is there (and that
+can overflow, as each sine in a chain multiplies it by about its argument).
+docs/reliability.md explains why this makes false alarms rare.
 """
 
+import os
+import pathlib
 import re
+import subprocess
 
 RTOL = 1e-6       # the default; programs with float math use 1e-3 (Program.rtol)
 ATOL = 1e-9
@@ -82,12 +92,16 @@ static void fz_verdict(const char *id, const char *verdict, int comp, double ad,
   fflush(stdout);
 }
 
-/* Finite differences of J at v0, n inputs. fd[j], noise[j]; kink[j]
- * (nonzero: a kink at v0 in direction j); rough[j] (nonzero: the quotients
- * vary irregularly, far above J's rounding: J has structure finer than the
- * steps, such as sin of a huge argument); ok[j] = 0 when J was not finite. */
+/* What the difference quotients of one direction show (bits of shape[j]):
+ * FZ_KINK, a kink at v0; FZ_ROUGH, the quotients vary irregularly, far
+ * above J's rounding (J has structure finer than the steps, such as sin of
+ * a huge argument); FZ_FLAT, J did not move at all under any step. */
+enum { FZ_KINK = 1, FZ_ROUGH = 2, FZ_FLAT = 4 };
+
+/* Finite differences of J at v0, n inputs: fd[j], noise[j], shape[j];
+ * ok[j] = 0 when J was not finite. */
 static void fz_differences(double (*J)(const double *), const double *v0, int n, double step,
-                           double *fd, double *noise, int *kink, int *rough, int *ok) {
+                           double *fd, double *noise, int *shape, int *ok) {
   double *v = (double *)malloc((n ? n : 1) * sizeof(double));
   memcpy(v, v0, n * sizeof(double));
   double j0 = J(v);
@@ -114,38 +128,57 @@ static void fz_differences(double (*J)(const double *), const double *v0, int n,
     noise[j] = fmax(fabs(d[0] - d[1]), fabs(d[1] - d[2]));
     /* What J's own rounding allows a difference quotient to resolve: where
      * J is huge the steps vanish below its last digit and all three
-     * quotients agree on a meaningless value (often exactly 0). */
+     * quotients agree on a meaningless value (often exactly 0). Where J
+     * did not move at all, the rounding that hid the change happened in
+     * an intermediate (log(1 + y) with |y| below an ulp of 1): count it at
+     * the scale of 1 at least. */
     double h4 = step * (fabs(v0[j]) > 1.0 ? fabs(v0[j]) : 1.0) / 4;
-    double floor_ = 8 * DBL_EPSILON * fabs(j0) / h4;
+    int flat = d[0] == 0 && d[1] == 0 && d[2] == 0;
+    double floor_ = 8 * DBL_EPSILON * (flat ? fmax(fabs(j0), 1.0) : fabs(j0)) / h4;
     /* Where J is smooth the spread is truncation error, O(h^2): halving the
      * step divides it by 4. Irregular spread far above rounding means the
      * quotients alias something they cannot resolve. */
     double ratio = (d[0] - d[1]) / (d[1] - d[2]);
-    rough[j] = noise[j] > 100 * floor_ && !(ratio >= 2 && ratio <= 8);
+    shape[j] = flat ? FZ_FLAT : 0;
+    if (noise[j] > 100 * floor_ && !(ratio >= 2 && ratio <= 8))
+      shape[j] |= FZ_ROUGH;
     noise[j] = fmax(noise[j], floor_);
-    kink[j] = fabs(g[2]) > 0.75 * fabs(g[1]) && fabs(g[2]) > FZ_UNRELIABLE_REL * fabs(fd[j]);
+    if (fabs(g[2]) > 0.75 * fabs(g[1]) && fabs(g[2]) > FZ_UNRELIABLE_REL * fabs(fd[j]))
+      shape[j] |= FZ_KINK;
   }
   free(v);
 }
 
-/* Whether J at v0 makes a NaN or an infinity on the way (IEEE invalid,
+/* What the primal run J(v0) shows about the finite differences:
+ * FZ_RAISES when it makes a NaN or an infinity on the way (IEEE invalid,
  * divide-by-zero or overflow flags), even where the result stays finite:
  * the reverse pass multiplies such a partial by a zero adjoint, and
- * 0 * inf is NaN. Called through volatile so J is not inlined into code
- * the compiler may reorder around the flag tests. */
-static int fz_primal_raises(double (*J)(const double *), const double *v0) {
+ * 0 * inf is NaN. FZ_FAST_TRIG when a sin, cos or tan argument is so large
+ * that a step (relative size `step`) moves it by a radian or more: finite
+ * differences cannot follow that term (fz_trig_max, from trig_probe.c;
+ * unknown without it). Called through volatile so J is not inlined into
+ * code the compiler may reorder around the flag tests. */
+enum { FZ_RAISES = 1, FZ_FAST_TRIG = 2 };
+extern double fz_trig_max __attribute__((weak));
+static int fz_primal_flags(double (*J)(const double *), const double *v0, double step) {
   double (*volatile call)(const double *) = J;
+  double *volatile trig = &fz_trig_max;
+  if (trig)
+    *trig = 0;
   feclearexcept(FE_ALL_EXCEPT);
   volatile double r = call(v0);
   (void)r;
-  return fetestexcept(FE_INVALID | FE_DIVBYZERO | FE_OVERFLOW) != 0;
+  int flags = fetestexcept(FE_INVALID | FE_DIVBYZERO | FE_OVERFLOW) ? FZ_RAISES : 0;
+  if (trig && *trig * step >= 1)
+    flags |= FZ_FAST_TRIG;
+  return flags;
 }
 
 /* Judges the gradient ad[0..n) against finite differences of J; prints the
  * verdict line of program `id`. */
 static void fz_judge(const char *id, int n, const double *ad, const double *fd,
-                     const double *noise, const int *kink, const int *rough, const int *ok,
-                     int raises, double rtol) {
+                     const double *noise, const int *shape, const int *ok, int flags,
+                     double rtol) {
   double gscale = 0;
   for (int j = 0; j < n; j++)
     if (ok[j] && isfinite(fd[j]))
@@ -159,8 +192,8 @@ static void fz_judge(const char *id, int n, const double *ad, const double *fd,
   for (int j = 0; j < n; j++) {
     double err = fabs(ad[j] - fd[j]);
 #ifdef FZ_VERBOSE /* every component, for reading a reproducer */
-    printf("FUZZ-COMPONENT %%s %%d ad=%%.17g fd=%%.17g noise=%%.3g kink=%%d rough=%%d finite=%%d\n",
-           id, j, ad[j], fd[j], noise[j], kink[j], rough[j], ok[j]);
+    printf("FUZZ-COMPONENT %%s %%d ad=%%.17g fd=%%.17g noise=%%.3g shape=%%d finite=%%d\n",
+           id, j, ad[j], fd[j], noise[j], shape[j], ok[j]);
 #endif
     double tol = rtol * fmax(fabs(ad[j]), fabs(fd[j])) + FZ_ATOL * gscale + FZ_NOISE_K * noise[j];
     if (!ok[j] || !isfinite(fd[j])) {
@@ -169,20 +202,28 @@ static void fz_judge(const char *id, int n, const double *ad, const double *fd,
     }
     if (isfinite(ad[j]) && err <= tol)
       continue;
-    if (noise[j] > FZ_UNRELIABLE_REL * (fabs(fd[j]) + 1e-6 * gscale)) {
+    /* Where J did not move, the quotients agree exactly: a gradient
+     * beyond their resolution (the noise) is wrong, not noisy. */
+    if (!(shape[j] & FZ_FLAT) && noise[j] > FZ_UNRELIABLE_REL * (fabs(fd[j]) + 1e-6 * gscale)) {
       if (unsure < 0) unsure = j, unsure_why = "noisy";
       continue;
     }
-    if (kink[j]) {
+    if (shape[j] & FZ_KINK) {
       if (unsure < 0) unsure = j, unsure_why = "kink";
       continue;
     }
-    if (rough[j]) {
+    if (shape[j] & FZ_ROUGH) {
       if (unsure < 0) unsure = j, unsure_why = "unresolved";
       continue;
     }
-    if (!isfinite(ad[j]) && raises) {
+    if (!isfinite(ad[j]) && (flags & FZ_RAISES)) {
       if (unsure < 0) unsure = j, unsure_why = "nonfinite-intermediate";
+      continue;
+    }
+    /* Each sin(X) in a chain multiplies the derivative by about X: the
+     * exact gradient can overflow to inf (and 0 * inf to NaN) too. */
+    if (flags & FZ_FAST_TRIG) {
+      if (unsure < 0) unsure = j, unsure_why = "fast-trig";
       continue;
     }
     double ratio = isfinite(ad[j]) ? err / (tol > 0 ? tol : 1e-300) : INFINITY;
@@ -318,10 +359,10 @@ def harness(program):
             vals.append(p.values[0])
     out.append("  static const double v0[%d] = {%s};" % (max(n, 1), ", ".join(_num(x) for x in vals) or "0"))
     out.append("  double ad[%d], fd[%d], noise[%d];" % ((max(n, 1),) * 3))
-    out.append("  int kink[%d], rough[%d], ok[%d];" % ((max(n, 1),) * 3))
+    out.append("  int shape[%d], ok[%d];" % ((max(n, 1),) * 2))
     out.append('  fz_stage(id, "fd");')
-    out.append("  fz_differences(%s_J, v0, %d, %s, fd, noise, kink, rough, ok);" % (name, n, _num(program.fd_step)))
-    out.append("  int raises = fz_primal_raises(%s_J, v0);" % name)
+    out.append("  fz_differences(%s_J, v0, %d, %s, fd, noise, shape, ok);" % (name, n, _num(program.fd_step)))
+    out.append("  int flags = fz_primal_flags(%s_J, v0, %s);" % (name, _num(program.fd_step)))
     out.append('  fz_stage(id, "ad");')
     setup = []
     _declare_inputs(program, setup, from_v=False)
@@ -360,7 +401,7 @@ def harness(program):
             src = "d_%s%s" % (p.name, f)
         out.append("  ad[%d] = %s;" % (j, src))
     out.append("#endif")
-    out.append("  fz_judge(id, %d, ad, fd, noise, kink, rough, ok, raises, %s);" % (n, _num(program.rtol)))
+    out.append("  fz_judge(id, %d, ad, fd, noise, shape, ok, flags, %s);" % (n, _num(program.rtol)))
     out.append("}")
     return "\n".join(out) + "\n"
 
@@ -384,6 +425,26 @@ def batch_source(programs):
         parts.append("\n" + p.code + harness(p))
     parts.append(main_function(programs))
     return "".join(parts)
+
+
+PROBE_SOURCE = pathlib.Path(__file__).resolve().with_name("trig_probe.c")
+
+
+def trig_probe(tools):
+    """The native object of trig_probe.c (built once per build directory,
+    outside LTO so it cannot be inlined into the program under test), to
+    link into every checked program."""
+    obj = tools.build / "fuzz-support" / "trig_probe.o"
+    if obj.exists() and obj.stat().st_mtime >= PROBE_SOURCE.stat().st_mtime:
+        return obj
+    obj.parent.mkdir(parents=True, exist_ok=True)
+    # Parallel workers may build it at once: each writes its own file and
+    # renames it into place.
+    tmp = obj.with_name("trig_probe.%d.o" % os.getpid())
+    subprocess.run([str(tools.llvm("clang")), "-O2", "-c", str(PROBE_SOURCE), "-o", str(tmp)],
+                   check=True)
+    os.replace(tmp, obj)
+    return obj
 
 
 VERDICT = re.compile(r"^FUZZ-VERDICT (\S+) (pass|unreliable|mismatch) (.*)$", re.M)

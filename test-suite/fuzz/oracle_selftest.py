@@ -1,0 +1,97 @@
+#!/usr/bin/env python3
+"""Checks the C fuzzer's oracle (c_oracle.py) on hand-written functions whose
+verdict is known: each case is J(v) of one input, a gradient value to judge
+(right or deliberately wrong) and the verdict the oracle must reach. All
+cases are built into one program with the oracle's prelude and the
+trigonometry probe, as the fuzzer builds generated programs.
+
+    oracle_selftest.py [--build DIR]
+
+prints one line per case and exits non-zero when a verdict differs.
+"""
+
+import argparse
+import pathlib
+import sys
+import tempfile
+
+sys.dont_write_bytecode = True
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+import c_oracle  # noqa: E402
+from common import Tools, run  # noqa: E402
+
+# name, J(x) as a C expression of x, the gradient to judge at x0, x0,
+# relative step, expected "verdict why".
+CASES = [
+    ("smooth-right", "sin(x) * exp(x)", "(cos(x) + sin(x)) * exp(x)", 0.7, 1e-4,
+     "pass agrees"),
+    ("smooth-wrong", "sin(x) * exp(x)", "1.01 * (cos(x) + sin(x)) * exp(x)", 0.7, 1e-4,
+     "mismatch differs"),
+    # sin(1e15 x) moves by 1e11 radians per step and stays below J's last
+    # digit: the finite differences see 1e17 only.
+    ("fast-trig", "1e17 * x + sin(1e15 * x)", "1e17 + 1e15 * cos(1e15 * x)", 0.7, 1e-4,
+     "unreliable fast-trig"),
+    ("fast-trig-overflow", "1e17 * x + sin(1e15 * x)", "INFINITY", 0.7, 1e-4,
+     "unreliable fast-trig"),
+    # A moderate argument is followed by the steps: a wrong gradient stays wrong.
+    ("slow-trig-wrong", "sin(50 * x)", "49 * cos(50 * x)", 0.7, 1e-4, "mismatch differs"),
+    ("nan-gradient", "sin(x)", "NAN", 0.7, 1e-4, "mismatch differs"),
+    # 1 + y with y = 1e-20 x^2 rounds to 1: J is exactly flat, its derivative
+    # 2e-20 x is real and far below what a step can show.
+    ("flat-tiny", "log(1.0 + (1e-10 * x) * (1e-10 * x))", "2e-20 * x", 1.3, 1e-4,
+     "pass agrees"),
+    ("flat-wrong", "1.0 + log(1.0 + (1e-10 * x) * (1e-10 * x))", "1e-3", 1.3, 1e-4,
+     "mismatch differs"),
+]
+
+
+def source():
+    parts = [c_oracle.prelude()]
+    for k, (name, j, grad, x0, step, _) in enumerate(CASES):
+        parts.append("""
+static double case%(k)d_J(const double *v) { double x = v[0]; return %(j)s; }
+static void case%(k)d(void) {
+  static const double v0[1] = {%(x0)r};
+  double ad[1], fd[1], noise[1];
+  int shape[1], ok[1];
+  fz_differences(case%(k)d_J, v0, 1, %(step)r, fd, noise, shape, ok);
+  int flags = fz_primal_flags(case%(k)d_J, v0, %(step)r);
+  double x = v0[0];
+  ad[0] = %(grad)s;
+  fz_judge("%(name)s", 1, ad, fd, noise, shape, ok, flags, %(rtol)r);
+}
+""" % dict(k=k, j=j, grad=grad, x0=x0, step=step, name=name, rtol=c_oracle.RTOL))
+    calls = "".join("  case%d();\n" % k for k in range(len(CASES)))
+    parts.append("int main(void) {\n%s  return 0;\n}\n" % calls)
+    return "".join(parts)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--build", help="build directory (default $BUILD_DIR or build/)")
+    tools = Tools.find(ap.parse_args().build)
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = pathlib.Path(tmp)
+        (folder / "oracle.c").write_text(source())
+        rc, out = run([tools.clang, "-O2", "oracle.c", c_oracle.trig_probe(tools), "-o", "oracle",
+                       "-lm"], cwd=folder)
+        if rc != 0:
+            print(out)
+            return 2
+        rc, out = run([folder / "oracle"], timeout=30, cwd=folder)
+    verdicts = {line.split()[1]: line for line in out.splitlines()
+                if line.startswith("FUZZ-VERDICT")}
+    failed = 0
+    for name, *_, expected in CASES:
+        line = verdicts.get(name, "")
+        fields = line.split()
+        seen = "%s %s" % (fields[2], fields[7][4:]) if len(fields) > 7 else "no verdict"
+        ok = seen == expected
+        failed += not ok
+        print("%s %s: %s%s" % ("ok  " if ok else "FAIL", name, seen,
+                               "" if ok else " (expected %s; %s)" % (expected, line)))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

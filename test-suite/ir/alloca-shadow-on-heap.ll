@@ -31,7 +31,7 @@ define double @test(double %x) {
 
 ; CHECK-LABEL: define internal double @f.aug(
 ; CHECK:         %buf = alloca double
-; CHECK:         %shadow.mem = tail call ptr @calloc(i64 1, i64 8)
+; CHECK:         %shadow.mem = tail call {{.*}}ptr @calloc(i64 1, i64 8)
 ; CHECK:         call void @scale.aug(ptr {{.*}}%buf, double 3.000000e+00, ptr %shadow.mem, ptr
 ; CHECK:         store ptr %shadow.mem, ptr
 ; CHECK:         ret double

@@ -6,16 +6,31 @@
 
 #include "Core/LibcCalls.h"
 
+#include "llvm/Analysis/TargetLibraryInfo.h"
 #include "llvm/IR/Module.h"
+#include "llvm/TargetParser/Triple.h"
+#include "llvm/Transforms/Utils/BuildLibCalls.h"
 
 using namespace llvm;
 
 namespace enzyme {
 
+/// Declares the C library function \p Name with the attributes LLVM gives
+/// it (a fresh, noalias result for calloc, nocapture for free...), which the
+/// module's own attribute inference, long over when the engine runs, did
+/// not add: without them every shadow allocation looked like it might alias
+/// the caller's arrays.
 static FunctionCallee declare(IRBuilder<> &B, StringRef Name, Type *Ret,
                               ArrayRef<Type *> Params) {
   Module &M = *B.GetInsertBlock()->getModule();
-  return M.getOrInsertFunction(Name, FunctionType::get(Ret, Params, false));
+  FunctionCallee Callee =
+      M.getOrInsertFunction(Name, FunctionType::get(Ret, Params, false));
+  if (auto *F = dyn_cast<Function>(Callee.getCallee())) {
+    TargetLibraryInfoImpl Impl(Triple(M.getTargetTriple()));
+    TargetLibraryInfo TLI(Impl);
+    inferNonMandatoryLibFuncAttrs(*F, TLI);
+  }
+  return Callee;
 }
 
 Value *emitCalloc(IRBuilder<> &B, Value *Count, Value *Size,

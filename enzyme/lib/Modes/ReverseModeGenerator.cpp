@@ -7,6 +7,7 @@
 #include "Modes/ReverseModeGenerator.h"
 #include "Analysis/MemoryTypes.h"
 #include "Core/Diagnostics.h"
+#include "Core/ShadowScopes.h"
 #include "Modes/FloatBitWebs.h"
 #include "Modes/FunctionDifferentiator.h"
 
@@ -155,8 +156,15 @@ void ReverseModeGenerator::discard(Function *F) {
   F->eraseFromParent();
 }
 
-void ReverseModeGenerator::cleanup(Function &F) {
+void ReverseModeGenerator::cleanup(Function &F, const ReverseSignature &Sig) {
   Tape.markDisjointFromTape(F);
+  // Generated functions take the primal's parameters first, then one shadow
+  // per shadowed pointer; what follows (tape, adjoints) is neither.
+  SmallVector<bool, 8> IsShadowArg(Sig.Fn->arg_size(), false);
+  for (Activity A : Sig.Args)
+    if (hasShadow(A))
+      IsShadowArg.push_back(true);
+  markShadowDisjointFromPrimal(F, IsShadowArg);
   FAM.invalidate(F, PreservedAnalyses::none());
   if (Cleanup) {
     Cleanup->run(F, FAM);
@@ -232,10 +240,11 @@ ReverseModeGenerator::getOrCreate(const ReverseSignature &Sig,
       F->eraseFromParent();
     }
   } else {
-    // The augmented function's attributes came from the prepared copy;
-    // reset them to what describes code generation only.
-    for (Function *F : Pending)
-      cleanup(*F);
+    // Pending holds each signature's augmented and reverse function.
+    for (size_t I = 0; I < PendingSignatures.size(); ++I) {
+      cleanup(*Pending[2 * I], PendingSignatures[I]);
+      cleanup(*Pending[2 * I + 1], PendingSignatures[I]);
+    }
   }
   Pending.clear();
   PendingSignatures.clear();

@@ -112,8 +112,11 @@ public:
   bool moduleHasTBAA() const { return ModuleHasTBAA; }
   llvm::Module &module() const { return M; }
 
-  /// Runs the post-AD cleanup pipeline on a generated function.
-  void cleanup(llvm::Function &F);
+  /// Tells LLVM what the memory accesses of \p F, generated for \p Sig
+  /// (its arguments start with the primal's and their shadows), cannot
+  /// overlap: the tape, and shadow versus primal arguments. Then runs the
+  /// post-AD cleanup pipeline on it.
+  void cleanup(llvm::Function &F, const ReverseSignature &Sig);
 
 private:
   friend class FunctionDifferentiator;

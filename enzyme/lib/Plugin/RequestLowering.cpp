@@ -75,7 +75,7 @@ static Function *createGradientFunction(const DiffRequest &Request,
   InlineFunctionInfo Info;
   InlineFunction(*Aug, Info);
   InlineFunction(*Rev, Info);
-  Gen.cleanup(*Grad);
+  Gen.cleanup(*Grad, Sig);
   return Grad;
 }
 

@@ -7,9 +7,13 @@
 #include "Analysis/UnmodifiedMemory.h"
 #include "Analysis/KnownFunctions.h"
 
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Analysis/AliasAnalysis.h"
+#include "llvm/Analysis/CFG.h"
+#include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/MemoryLocation.h"
 #include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/Dominators.h"
 #include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
@@ -88,6 +92,80 @@ bool UnmodifiedMemory::isUnmodified(const LoadInst &Load) {
     if (mayModify(AA, W, Object, Whole))
       return It->second = false;
   return true;
+}
+
+const UnmodifiedMemory::LocalBlock &
+UnmodifiedMemory::localBlock(CallBase &Allocation) {
+  auto [It, Inserted] = LocalBlocks.try_emplace(&Allocation);
+  LocalBlock &Block = It->second;
+  if (!Inserted)
+    return Block;
+  // Every use of an address derived from the block: reading is fine, and
+  // so are writing into it and freeing it; anything else lets it escape.
+  SmallVector<const Value *, 8> Worklist{&Allocation};
+  SmallPtrSet<const Value *, 8> Seen{&Allocation};
+  while (!Worklist.empty() && !Block.Escapes) {
+    const Value *Ptr = Worklist.pop_back_val();
+    for (const Use &U : Ptr->uses()) {
+      auto *User = cast<Instruction>(U.getUser());
+      if (isa<GetElementPtrInst>(User) || isa<BitCastInst>(User) ||
+          isa<PHINode>(User) || isa<SelectInst>(User)) {
+        if (Seen.insert(User).second)
+          Worklist.push_back(User);
+      } else if (isa<LoadInst>(User) || isa<ICmpInst>(User)) {
+        continue;
+      } else if (auto *Store = dyn_cast<StoreInst>(User)) {
+        if (U.getOperandNo() != StoreInst::getPointerOperandIndex())
+          Block.Escapes = true;
+        else
+          Block.Writers.push_back(Store);
+      } else if (auto *Mem = dyn_cast<MemIntrinsic>(User)) {
+        if (&U == &Mem->getRawDestUse())
+          Block.Writers.push_back(Mem);
+        else if (!isa<MemTransferInst>(Mem))
+          Block.Escapes = true;
+      } else if (auto *Call = dyn_cast<CallInst>(User);
+                 Call && isDeallocationCall(*Call) && Call->arg_size() == 1 &&
+                 Call->getArgOperand(0)->stripPointerCasts() == &Allocation) {
+        Block.Frees.push_back(Call);
+      } else {
+        Block.Escapes = true;
+      }
+      if (Block.Escapes)
+        break;
+    }
+  }
+  return Block;
+}
+
+CallBase *UnmodifiedMemory::allocationUnmodifiedAfter(const LoadInst &Load,
+                                                      const DominatorTree &DT,
+                                                      const LoopInfo &LI) {
+  if (!Load.isSimple())
+    return nullptr;
+  auto *Allocation = dyn_cast<CallBase>(
+      const_cast<Value *>(getUnderlyingObject(Load.getPointerOperand(), 0)));
+  if (!Allocation || !isFreshAllocationCall(*Allocation) ||
+      isReallocCall(*Allocation) || LI.getLoopFor(Allocation->getParent()))
+    return nullptr;
+  const LocalBlock &Block = localBlock(*Allocation);
+  if (Block.Escapes)
+    return nullptr;
+  // One kind of free, so the reverse pass can call it on every path.
+  for (CallInst *Free : Block.Frees)
+    if (Free->getCalledOperand() != Block.Frees[0]->getCalledOperand())
+      return nullptr;
+  for (Instruction *W : Block.Writers)
+    if (isPotentiallyReachable(&Load, W, nullptr, &DT, &LI))
+      return nullptr;
+  return Allocation;
+}
+
+ArrayRef<CallInst *> UnmodifiedMemory::frees(CallBase &Allocation) const {
+  auto It = LocalBlocks.find(&Allocation);
+  if (It == LocalBlocks.end())
+    return {};
+  return It->second.Frees;
 }
 
 } // namespace enzyme

@@ -437,6 +437,10 @@ bool FunctionDifferentiator::buildAugmented() {
   }
 
   addTapePushes();
+  // Blocks the reverse pass reloads from stay allocated until it frees them.
+  for (CallBase *Block : KeptAllocations)
+    for (CallInst *Free : Unmodified.frees(*Block))
+      cast<Instruction>(AugValues[Free])->eraseFromParent();
   return true;
 }
 

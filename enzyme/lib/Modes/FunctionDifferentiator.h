@@ -199,6 +199,9 @@ private:
                  llvm::MapVector<llvm::PHINode *, const llvm::SCEV *>>
       CounterFinals;
   llvm::DenseMap<llvm::Instruction *, llvm::Instruction *> FreedAllocations;
+  /// Blocks the function allocates whose values the reverse pass reloads:
+  /// the augmented forward pass does not free them, their reverse does.
+  llvm::SetVector<llvm::CallBase *> KeptAllocations;
   /// Integer stores to shadowed memory that move, clear or mirror floats or
   /// pointers, and the layouts of copies between shadowed memory: both
   /// passes use them.

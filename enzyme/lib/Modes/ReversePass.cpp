@@ -266,6 +266,14 @@ bool FunctionDifferentiator::reverseCall(CallBase &Call, IRBuilder<> &B) {
   case CallKind::Deallocation:
     return true;
   case CallKind::Allocation: {
+    ArrayRef<CallInst *> Frees = Unmodified.frees(Call);
+    if (KeptAllocations.count(&Call) && !Frees.empty()) {
+      // The forward pass left the block allocated for the values the
+      // reverse pass reloaded from it; free it the way the program did.
+      auto *Free = cast<CallInst>(Frees.front()->clone());
+      Free->setArgOperand(0, primal(&Call));
+      B.Insert(Free);
+    }
     if (!Activity.isShadowed(&Call))
       return true;
     if (isReallocCall(Call)) {

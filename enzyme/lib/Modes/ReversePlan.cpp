@@ -334,9 +334,18 @@ bool FunctionDifferentiator::isRecomputable(NeededValue V) {
   case Instruction::ExtractValue:
   case Instruction::Freeze:
     return true;
-  case Instruction::Load:
-    return Sig.InputsKeptUntilReverse &&
-           Unmodified.isUnmodified(cast<LoadInst>(*I));
+  case Instruction::Load: {
+    auto &Load = cast<LoadInst>(*I);
+    if (Sig.InputsKeptUntilReverse && Unmodified.isUnmodified(Load))
+      return true;
+    // A table the function fills and then only reads: keep the block until
+    // the reverse pass instead of recording every value read from it.
+    CallBase *Block = Unmodified.allocationUnmodifiedAfter(Load, DT, LI);
+    if (!Block || !isComputedOnce(Block))
+      return false;
+    KeptAllocations.insert(Block);
+    return true;
+  }
   default:
     return isa<CastInst>(I);
   }
@@ -530,6 +539,9 @@ bool FunctionDifferentiator::plan() {
         resolve(V, &BB);
     }
   }
+  // The reverse of a kept block's allocation frees it.
+  for (CallBase *Block : KeptAllocations)
+    resolve(NeededValue(Block, false), Block->getParent());
   return true;
 }
 

@@ -31,7 +31,7 @@ ENGINE_ERROR_WORDS = ("__enzyme_autodiff", "differentiate", "enzyme", "shadow", 
 
 
 def compile_command(tools, opt, source, exe):
-    return [tools.clang, "-fenzyme", "-" + opt, source.name, c_oracle.trig_probe(tools), "-o",
+    return [tools.clang, "-fenzyme", "-" + opt, source.name, c_oracle.libm_probe(tools), "-o",
             exe.name, "-lm"]
 
 
@@ -202,4 +202,4 @@ def rerun_command(result):
     else:
         exe = case.stem
     return "cd %s && %s -fenzyme -%s %s %s -o %s -lm && ./%s" % (
-        case.parent, clang, result.opt, main.name, c_oracle.trig_probe(Tools.find()), exe, exe)
+        case.parent, clang, result.opt, main.name, c_oracle.libm_probe(Tools.find()), exe, exe)

@@ -43,10 +43,14 @@ irregularly far above J's rounding (structure finer than the steps, such
 as the sine of a huge argument), a non-finite gradient where the primal
 made a NaN or infinity on the way (IEEE flags; reverse mode turns 0 * inf
 into NaN, as Enzyme does), or a sine, cosine or tangent whose argument is
-so large that the steps move it by a radian or more (trig_probe.c records
+so large that the steps move it by a radian or more (libm_probe.c records
 the largest): such a term is bounded and oscillates faster than the steps
 can follow, so finite differences miss a derivative that is there (and that
-can overflow, as each sine in a chain multiplies it by about its argument).
+can overflow, as each sine in a chain multiplies it by about its argument),
+or a non-finite gradient where the primal called pow, cbrt, asin or acos at
+a point where its derivative is infinite (pow(0, 0.5): the chain rule gives
+inf * 0 = NaN there, as in Enzyme, even where the composition is flat;
+libm_probe.c counts such calls).
 docs/reliability.md explains why this makes false alarms rare.
 """
 
@@ -155,22 +159,29 @@ static void fz_differences(double (*J)(const double *), const double *v0, int n,
  * the reverse pass multiplies such a partial by a zero adjoint, and
  * 0 * inf is NaN. FZ_FAST_TRIG when a sin, cos or tan argument is so large
  * that a step (relative size `step`) moves it by a radian or more: finite
- * differences cannot follow that term (fz_trig_max, from trig_probe.c;
- * unknown without it). Called through volatile so J is not inlined into
+ * differences cannot follow that term (fz_trig_max, from libm_probe.c;
+ * unknown without it). FZ_SINGULAR when it called a math function where its
+ * derivative is infinite (fz_singular, from libm_probe.c). Called through volatile so J is not inlined into
  * code the compiler may reorder around the flag tests. */
-enum { FZ_RAISES = 1, FZ_FAST_TRIG = 2 };
+enum { FZ_RAISES = 1, FZ_FAST_TRIG = 2, FZ_SINGULAR = 4 };
 extern double fz_trig_max __attribute__((weak));
+extern long fz_singular __attribute__((weak));
 static int fz_primal_flags(double (*J)(const double *), const double *v0, double step) {
   double (*volatile call)(const double *) = J;
   double *volatile trig = &fz_trig_max;
+  long *volatile singular = &fz_singular;
   if (trig)
     *trig = 0;
+  if (singular)
+    *singular = 0;
   feclearexcept(FE_ALL_EXCEPT);
   volatile double r = call(v0);
   (void)r;
   int flags = fetestexcept(FE_INVALID | FE_DIVBYZERO | FE_OVERFLOW) ? FZ_RAISES : 0;
   if (trig && *trig * step >= 1)
     flags |= FZ_FAST_TRIG;
+  if (singular && *singular)
+    flags |= FZ_SINGULAR;
   return flags;
 }
 
@@ -218,6 +229,10 @@ static void fz_judge(const char *id, int n, const double *ad, const double *fd,
     }
     if (!isfinite(ad[j]) && (flags & FZ_RAISES)) {
       if (unsure < 0) unsure = j, unsure_why = "nonfinite-intermediate";
+      continue;
+    }
+    if (!isfinite(ad[j]) && (flags & FZ_SINGULAR)) {
+      if (unsure < 0) unsure = j, unsure_why = "singular";
       continue;
     }
     /* Each sin(X) in a chain multiplies the derivative by about X: the
@@ -427,20 +442,20 @@ def batch_source(programs):
     return "".join(parts)
 
 
-PROBE_SOURCE = pathlib.Path(__file__).resolve().with_name("trig_probe.c")
+PROBE_SOURCE = pathlib.Path(__file__).resolve().with_name("libm_probe.c")
 
 
-def trig_probe(tools):
-    """The native object of trig_probe.c (built once per build directory,
+def libm_probe(tools):
+    """The native object of libm_probe.c (built once per build directory,
     outside LTO so it cannot be inlined into the program under test), to
     link into every checked program."""
-    obj = tools.build / "fuzz-support" / "trig_probe.o"
+    obj = tools.build / "fuzz-support" / "libm_probe.o"
     if obj.exists() and obj.stat().st_mtime >= PROBE_SOURCE.stat().st_mtime:
         return obj
     obj.parent.mkdir(parents=True, exist_ok=True)
     # Parallel workers may build it at once: each writes its own file and
     # renames it into place.
-    tmp = obj.with_name("trig_probe.%d.o" % os.getpid())
+    tmp = obj.with_name("libm_probe.%d.o" % os.getpid())
     subprocess.run([str(tools.llvm("clang")), "-O2", "-c", str(PROBE_SOURCE), "-o", str(tmp)],
                    check=True)
     os.replace(tmp, obj)

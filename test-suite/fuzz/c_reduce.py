@@ -49,7 +49,7 @@ def observe(folder, main, opt, build):
     description (equal descriptions = the same failure)."""
     tools = Tools.find(build)
     exe = folder / "candidate"
-    rc, out = run([tools.clang, "-fenzyme", "-" + opt, *WERROR, main, c_oracle.trig_probe(tools),
+    rc, out = run([tools.clang, "-fenzyme", "-" + opt, *WERROR, main, c_oracle.libm_probe(tools),
                    "-o", exe, "-lm"],
                   timeout=120, cwd=folder)
     if rc == -9:
@@ -206,7 +206,7 @@ def minimise(result, tools):
         "#!/bin/sh\n# %s %s seed %d -%s: %s\n# minimised with cvise (%s); still shows: %s\n"
         "cd \"$(dirname \"$0\")\"\n%s -fenzyme -%s repro.c %s -o repro -lm && ./repro\n"
         % (result.kind, result.outcome, result.seed, result.opt, result.detail, status,
-           json.dumps(final), tools.clang, result.opt, c_oracle.trig_probe(tools)))
+           json.dumps(final), tools.clang, result.opt, c_oracle.libm_probe(tools)))
     rerun.chmod(0o755)
     for junk in ("candidate", "sanitized"):
         (folder / junk).unlink(missing_ok=True)

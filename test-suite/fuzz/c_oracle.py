@@ -58,6 +58,7 @@ import os
 import pathlib
 import re
 import subprocess
+import tempfile
 
 RTOL = 1e-6       # the default; programs with float math use 1e-3 (Program.rtol)
 ATOL = 1e-9
@@ -453,10 +454,11 @@ def libm_probe(tools):
     if obj.exists() and obj.stat().st_mtime >= PROBE_SOURCE.stat().st_mtime:
         return obj
     obj.parent.mkdir(parents=True, exist_ok=True)
-    # Parallel workers may build it at once: each writes its own file and
-    # renames it into place.
-    tmp = obj.with_name("libm_probe.%d.o" % os.getpid())
-    subprocess.run([str(tools.llvm("clang")), "-O2", "-c", str(PROBE_SOURCE), "-o", str(tmp)],
+    # Parallel workers (threads and processes) may build it at once: each
+    # writes a file of its own and renames it into place.
+    fd, tmp = tempfile.mkstemp(prefix="libm_probe.", suffix=".o", dir=obj.parent)
+    os.close(fd)
+    subprocess.run([str(tools.llvm("clang")), "-O2", "-c", str(PROBE_SOURCE), "-o", tmp],
                    check=True)
     os.replace(tmp, obj)
     return obj

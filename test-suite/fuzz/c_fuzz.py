@@ -11,6 +11,7 @@ fz<S>_main.c (the oracle, which #includes it) and the binary.
 """
 
 import pathlib
+import shlex
 import signal
 import time
 
@@ -30,16 +31,12 @@ PLUGIN_LOAD_ERRORS = ("unable to load plugin", "Could not load library", "cannot
 ENGINE_ERROR_WORDS = ("__enzyme_autodiff", "differentiate", "enzyme", "shadow", "undefined symbol")
 
 
-def compile_command(tools, opt, source, exe):
-    return [tools.clang, "-fenzyme", "-" + opt, source.name, c_oracle.libm_probe(tools), "-o",
-            exe.name, "-lm"]
-
-
 def build(tools, opt, source, exe, timeout=COMPILE_TIMEOUT):
     """Compiles and links; a plugin that cannot be loaded (the build is being
     redone) is waited for rather than counted."""
     for _ in range(6):
-        rc, out = run(compile_command(tools, opt, source, exe), timeout=timeout, cwd=source.parent)
+        rc, out = run(c_oracle.build_command(tools, opt, source.name, exe.name), timeout=timeout,
+                      cwd=source.parent)
         if not any(m in out for m in PLUGIN_LOAD_ERRORS):
             break
         time.sleep(20)
@@ -194,12 +191,11 @@ def rerun_command(result):
     """Shell commands that rebuild and rerun a kept case in its folder."""
     if result.source is None:
         return None
-    clang = Tools.find().clang
     case = pathlib.Path(result.source)
     main = case.with_name(case.stem + "_main.c")
     if not main.exists():   # a batch-only failure: the batch file is the case
         main, exe = case, "batch"
     else:
         exe = case.stem
-    return "cd %s && %s -fenzyme -%s %s %s -o %s -lm && ./%s" % (
-        case.parent, clang, result.opt, main.name, c_oracle.libm_probe(Tools.find()), exe, exe)
+    build = shlex.join(c_oracle.build_command(Tools.find(), result.opt, main.name, exe))
+    return "cd %s && %s && ./%s" % (case.parent, build, exe)

@@ -162,8 +162,9 @@ static void fz_differences(double (*J)(const double *), const double *v0, int n,
  * that a step (relative size `step`) moves it by a radian or more: finite
  * differences cannot follow that term (fz_trig_max, from libm_probe.c;
  * unknown without it). FZ_SINGULAR when it called a math function where its
- * derivative is infinite (fz_singular, from libm_probe.c). Called through volatile so J is not inlined into
- * code the compiler may reorder around the flag tests. */
+ * derivative is infinite (fz_singular, from libm_probe.c). Called through
+ * volatile so J is not inlined into code the compiler may reorder around
+ * the flag tests. */
 enum { FZ_RAISES = 1, FZ_FAST_TRIG = 2, FZ_SINGULAR = 4 };
 extern double fz_trig_max __attribute__((weak));
 extern long fz_singular __attribute__((weak));
@@ -462,6 +463,14 @@ def libm_probe(tools):
                    check=True)
     os.replace(tmp, obj)
     return obj
+
+
+def build_command(tools, opt, source, exe, flags=()):
+    """The command that builds an oracle program `source` (a path or a name
+    in the working folder) into `exe` at -`opt`: through the toolchain,
+    linked with the libm probe."""
+    return [str(tools.clang), "-fenzyme", "-" + opt, *flags, str(source), str(libm_probe(tools)),
+            "-o", str(exe), "-lm"]
 
 
 VERDICT = re.compile(r"^FUZZ-VERDICT (\S+) (pass|unreliable|mismatch) (.*)$", re.M)

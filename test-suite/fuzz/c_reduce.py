@@ -24,6 +24,7 @@ import json
 import os
 import re
 import pathlib
+import shlex
 import shutil
 import signal
 import subprocess
@@ -49,9 +50,7 @@ def observe(folder, main, opt, build):
     description (equal descriptions = the same failure)."""
     tools = Tools.find(build)
     exe = folder / "candidate"
-    rc, out = run([tools.clang, "-fenzyme", "-" + opt, *WERROR, main, c_oracle.libm_probe(tools),
-                   "-o", exe, "-lm"],
-                  timeout=120, cwd=folder)
+    rc, out = run(c_oracle.build_command(tools, opt, main, exe, WERROR), timeout=120, cwd=folder)
     if rc == -9:
         return {"what": "compiler-timeout"}
     if crashed(rc, out):
@@ -204,9 +203,10 @@ def minimise(result, tools):
     rerun = folder / "rerun.sh"
     rerun.write_text(
         "#!/bin/sh\n# %s %s seed %d -%s: %s\n# minimised with cvise (%s); still shows: %s\n"
-        "cd \"$(dirname \"$0\")\"\n%s -fenzyme -%s repro.c %s -o repro -lm && ./repro\n"
+        "cd \"$(dirname \"$0\")\"\n%s && ./repro\n"
         % (result.kind, result.outcome, result.seed, result.opt, result.detail, status,
-           json.dumps(final), tools.clang, result.opt, c_oracle.libm_probe(tools)))
+           json.dumps(final),
+           shlex.join(c_oracle.build_command(tools, result.opt, "repro.c", "repro"))))
     rerun.chmod(0o755)
     for junk in ("candidate", "sanitized"):
         (folder / junk).unlink(missing_ok=True)

@@ -78,8 +78,7 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         folder = pathlib.Path(tmp)
         (folder / "oracle.c").write_text(source())
-        rc, out = run([tools.clang, "-O2", "oracle.c", c_oracle.libm_probe(tools), "-o", "oracle",
-                       "-lm"], cwd=folder)
+        rc, out = run(c_oracle.build_command(tools, "O2", "oracle.c", "oracle"), cwd=folder)
         if rc != 0:
             print(out)
             return 2

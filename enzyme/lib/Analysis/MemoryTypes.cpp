@@ -138,10 +138,8 @@ static void forEachAccessOf(const Value *Base, int64_t Begin, int64_t End,
             Arg.getOperandNo() >= Callee->arg_size() ||
             !IsBase(Arg.get(), Offset))
           continue;
-        forEachAccessOf(
-            Callee->getArg(Arg.getOperandNo()), Begin - Offset, End - Offset,
-            *Callee, nullptr, {}, Depth - 1,
-            [&](int64_t At, Instruction &Access) { Visit(At, Access); });
+        forEachAccessOf(Callee->getArg(Arg.getOperandNo()), Begin - Offset,
+                        End - Offset, *Callee, nullptr, {}, Depth - 1, Visit);
       }
       continue;
     }

@@ -21,10 +21,9 @@
 
 #include "Modes/FunctionDifferentiator.h"
 
-#include "Analysis/TripCount.h"
-
 #include "Analysis/KnownFunctions.h"
 #include "Analysis/MemoryTypes.h"
+#include "Analysis/TripCount.h"
 #include "Core/LibcCalls.h"
 #include "Rules/MathRules.h"
 

@@ -20,6 +20,7 @@
 #include "Analysis/TripCount.h"
 #include "Core/Diagnostics.h"
 #include "Core/LibcCalls.h"
+#include "Core/ShadowMemory.h"
 
 #include "llvm/ADT/PostOrderIterator.h"
 #include "llvm/IR/CFG.h"
@@ -37,33 +38,6 @@ Value *FunctionDifferentiator::augmentedShadow(Value *V) {
     return It->second;
   // Values without a shadow (null, undef, inactive globals) have a null one.
   return Constant::getNullValue(V->getType());
-}
-
-/// A zeroed shadow allocation of \p Bytes bytes.
-static Value *createZeroedShadowMemory(IRBuilder<> &B, Value *Bytes) {
-  return emitCalloc(B, B.getInt64(1), Bytes, "shadow.mem");
-}
-
-/// `ptr enzyme.shadow.realloc(ptr old, i64 n)`: a new zeroed shadow of n
-/// bytes holding the old shadow's contents. The old shadow stays allocated:
-/// the reverse pass moves the adjoints back into it.
-static Function *getShadowRealloc(Module &M) {
-  if (Function *F = M.getFunction("enzyme.shadow.realloc"))
-    return F;
-  LLVMContext &Ctx = M.getContext();
-  Type *Ptr = PointerType::getUnqual(Ctx), *I64 = Type::getInt64Ty(Ctx);
-  auto *F = Function::Create(FunctionType::get(Ptr, {Ptr, I64}, false),
-                             GlobalValue::InternalLinkage,
-                             "enzyme.shadow.realloc", M);
-  F->addFnAttr(Attribute::NoUnwind);
-  IRBuilder<> B(BasicBlock::Create(Ctx, "entry", F));
-  Value *Old = F->getArg(0), *Size = F->getArg(1);
-  Value *New = createZeroedShadowMemory(B, Size);
-  Value *OldSize = emitMallocUsableSize(B, Old);
-  Value *Copy = B.CreateBinaryIntrinsic(Intrinsic::umin, OldSize, Size);
-  B.CreateMemCpy(New, MaybeAlign(), Old, MaybeAlign(), Copy);
-  B.CreateRet(New);
-  return F;
 }
 
 Value *FunctionDifferentiator::createShadow(Instruction &I, IRBuilder<> &B) {

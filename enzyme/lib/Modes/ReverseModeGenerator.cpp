@@ -10,6 +10,7 @@
 #include "Core/ShadowScopes.h"
 #include "Modes/FloatBitWebs.h"
 #include "Modes/FunctionDifferentiator.h"
+#include "Modes/PreparedFunction.h"
 
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Module.h"
@@ -67,29 +68,6 @@ ReverseModeGenerator::getReverseType(const ReverseSignature &Sig) const {
   return FunctionType::get(Ret, Params, false);
 }
 
-/// Copies the attributes that describe how to compile \p From (target,
-/// floating-point environment), none that describe its behaviour: the
-/// generated functions read and write memory \p From never touched.
-static void copyCodegenAttributes(const Function &From, Function &To) {
-  for (const Attribute &A : From.getAttributes().getFnAttrs())
-    if (A.isStringAttribute())
-      To.addFnAttr(A);
-  if (From.hasFnAttribute(Attribute::UWTable))
-    To.addFnAttr(From.getFnAttribute(Attribute::UWTable));
-  To.addFnAttr(Attribute::NoUnwind);
-}
-
-/// The first instruction of \p F that produces or takes a scalable vector.
-static const Instruction *findScalableVectorUse(const Function &F) {
-  auto IsScalable = [](const Type *Ty) { return isa<ScalableVectorType>(Ty); };
-  for (const Instruction &I : instructions(F))
-    if (IsScalable(I.getType()) || any_of(I.operands(), [&](const Use &U) {
-          return IsScalable(U->getType());
-        }))
-      return &I;
-  return nullptr;
-}
-
 static Function *createFunction(Module &M, FunctionType *FT, const Twine &Name,
                                 const Function &Like) {
   Function *F = Function::Create(FT, GlobalValue::InternalLinkage, Name, M);
@@ -98,63 +76,10 @@ static Function *createFunction(Module &M, FunctionType *FT, const Twine &Name,
 }
 
 Function *ReverseModeGenerator::prepare(Function &F) {
-  ValueToValueMapTy VMap;
-  Function *P = CloneFunction(&F, VMap);
-  P->setName(F.getName() + ".enzyme.prep");
-  P->setLinkage(GlobalValue::InternalLinkage);
-  P->removeFnAttr(Attribute::OptimizeNone);
-  P->removeFnAttr(Attribute::NoInline);
-
-  // Exceptions are not differentiated: calls are assumed not to throw, and
-  // landing pads become unreachable.
-  for (BasicBlock &BB : *P)
-    if (auto *Invoke = dyn_cast<InvokeInst>(BB.getTerminator()))
-      changeToCall(Invoke);
-
-  // The engine differentiates SSA form: promote locals (all of them at -O0)
-  // and drop what can never run.
-  FunctionPassManager FPM;
-  FPM.addPass(SROAPass(SROAOptions::ModifyCFG));
-  FPM.addPass(EarlyCSEPass());
-  FPM.addPass(SimplifyCFGPass());
-  FPM.run(*P, FAM);
-  removeUnreachableBlocks(*P);
-  retypeFloatBitWebs(*P);
-
-  // One return block, so the reverse pass has one place to start.
-  SmallVector<ReturnInst *, 4> Returns;
-  for (BasicBlock &BB : *P)
-    if (auto *Ret = dyn_cast<ReturnInst>(BB.getTerminator()))
-      Returns.push_back(Ret);
-  if (Returns.size() > 1) {
-    LLVMContext &Ctx = M.getContext();
-    auto *Exit = BasicBlock::Create(Ctx, "common.ret", P);
-    PHINode *Phi = nullptr;
-    if (!P->getReturnType()->isVoidTy())
-      Phi = PHINode::Create(P->getReturnType(), Returns.size(), "retval", Exit);
-    for (ReturnInst *Ret : Returns) {
-      if (Phi)
-        Phi->addIncoming(Ret->getReturnValue(), Ret->getParent());
-      BranchInst::Create(Exit, Ret->getParent());
-      Ret->eraseFromParent();
-    }
-    ReturnInst::Create(Ctx, Phi, Exit);
-  }
-  // Preheaders, single latches and dedicated exits let the reverse pass run
-  // loops backwards without recording every iteration (ReversibleLoops.h).
-  FAM.invalidate(*P, PreservedAnalyses::none());
-  FunctionPassManager Loops;
-  Loops.addPass(LoopSimplifyPass());
-  Loops.run(*P, FAM);
-  FAM.invalidate(*P, PreservedAnalyses::none());
-  return P;
+  return prepareForDifferentiation(F, FAM);
 }
 
-void ReverseModeGenerator::discard(Function *F) {
-  FAM.clear(*F, F->getName());
-  F->dropAllReferences();
-  F->eraseFromParent();
-}
+void ReverseModeGenerator::discard(Function *F) { discardFunction(F, FAM); }
 
 void ReverseModeGenerator::cleanup(Function &F, const ReverseSignature &Sig) {
   Tape.markDisjointFromTape(F);

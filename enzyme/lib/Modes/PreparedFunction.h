@@ -1,0 +1,47 @@
+//===- PreparedFunction.h - The copy of a function that AD reads -*- C++ -*-===//
+//
+// Part of the Enzyme toolchain.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// Every generator differentiates a private, simplified copy of the function
+/// (SSA form, no invokes, one return block, simplified loops), never the
+/// user's function itself. This file makes and discards such copies, and
+/// holds the small helpers that every generator uses when it creates the
+/// functions it fills.
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef ENZYME_MODES_PREPAREDFUNCTION_H
+#define ENZYME_MODES_PREPAREDFUNCTION_H
+
+#include "llvm/IR/PassManager.h"
+
+namespace llvm {
+class Function;
+class Instruction;
+} // namespace llvm
+
+namespace enzyme {
+
+/// A simplified private copy of \p F: invokes turned into calls, promoted
+/// to SSA, unreachable code removed, floats moved as integers retyped, one
+/// return block, loops in simplified form.
+llvm::Function *prepareForDifferentiation(llvm::Function &F,
+                                          llvm::FunctionAnalysisManager &FAM);
+
+/// Erases a prepared copy (or any generated function) and its analyses.
+void discardFunction(llvm::Function *F, llvm::FunctionAnalysisManager &FAM);
+
+/// Copies the attributes that describe how to compile \p From (target,
+/// floating-point environment), none that describe its behaviour: the
+/// generated functions read and write memory \p From never touched.
+void copyCodegenAttributes(const llvm::Function &From, llvm::Function &To);
+
+/// The first instruction of \p F that produces or takes a scalable vector.
+const llvm::Instruction *findScalableVectorUse(const llvm::Function &F);
+
+} // namespace enzyme
+
+#endif // ENZYME_MODES_PREPAREDFUNCTION_H

@@ -18,7 +18,7 @@ double product3(double x, double y, double z) { return x * y * z; }
 double __enzyme_autodiff(void *, ...);
 
 double bad(double x, double y) {
-  // CHECK: {{.*}}struct-return-too-few-fields.c:[[@LINE+1]]:10: error: __enzyme_autodiff is declared to return 'double', but the gradients of 'product' are 2 floating-point values; declare it to return a floating-point type (one active scalar) or a struct with one floating-point field per active argument
+  // CHECK: {{.*}}struct-return-too-few-fields.c:[[@LINE+1]]:10: error: __enzyme_autodiff is declared to return 'double', but the gradients of 'product' are 2 values (double, double); declare it to return that type (one value) or a struct with one field per value, in order
   return __enzyme_autodiff((void *)product, x, y);
 }
 #else
@@ -26,7 +26,7 @@ typedef struct { double dx, dy; } grad2;
 grad2 __enzyme_autodiff(void *, ...);
 
 grad2 bad(double x, double y, double z) {
-  // STRUCT: {{.*}}struct-return-too-few-fields.c:[[@LINE+1]]:10: error: __enzyme_autodiff is declared to return an aggregate of 2 fields, but the gradients of 'product3' are 3 floating-point values
+  // STRUCT: {{.*}}struct-return-too-few-fields.c:[[@LINE+1]]:10: error: __enzyme_autodiff is declared to return an aggregate of 2 fields, but the gradients of 'product3' are 3 values
   return __enzyme_autodiff((void *)product3, x, y, z);
 }
 #endif

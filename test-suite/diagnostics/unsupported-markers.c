@@ -1,5 +1,5 @@
-// Markers of other modes (enzyme_width for vector mode, the split-mode
-// markers, enzyme_primal_return) and unknown enzyme_* globals are errors at
+// Markers of other modes (the split-mode markers, enzyme_primal_return),
+// vector mode (not supported yet) and unknown enzyme_* globals are errors at
 // the call naming the marker, not silently taken as values.
 //
 // RUN: not %clang_enzyme -fenzyme -O0 -g -c %s -o %t.o 2>&1 | FileCheck %s %{no-crash} --implicit-check-not=error:
@@ -21,14 +21,14 @@ double square(double x) { return x * x; }
 
 #ifndef MARKER
 double vector_mode(double x, double dx1, double dx2) {
-  // CHECK: {{.*}}unsupported-markers.c:[[@LINE+1]]:10: error: __enzyme_autodiff: the marker 'enzyme_width' is not supported here
+  // CHECK: {{.*}}unsupported-markers.c:[[@LINE+1]]:10: error: __enzyme_autodiff: vector mode ('enzyme_width, 2') is not supported yet
   return __enzyme_autodiff((void *)square, enzyme_width, 2, x);
 }
 #else
 double other_marker(double x) {
-  // RETURN: {{.*}}unsupported-markers.c:[[@LINE+4]]:10: error: __enzyme_autodiff: the marker 'enzyme_primal_return' is not supported here
-  // ALLOCATED: {{.*}}unsupported-markers.c:[[@LINE+3]]:10: error: __enzyme_autodiff: the marker 'enzyme_allocated' is not supported here
-  // TAPE: {{.*}}unsupported-markers.c:[[@LINE+2]]:10: error: __enzyme_autodiff: the marker 'enzyme_tape' is not supported here
+  // RETURN: {{.*}}unsupported-markers.c:[[@LINE+4]]:10: error: __enzyme_autodiff: 'enzyme_primal_return' is only meaningful in __enzyme_fwddiff and __enzyme_augmentfwd
+  // ALLOCATED: {{.*}}unsupported-markers.c:[[@LINE+3]]:10: error: __enzyme_autodiff: 'enzyme_allocated' is only meaningful in split mode
+  // TAPE: {{.*}}unsupported-markers.c:[[@LINE+2]]:10: error: __enzyme_autodiff: 'enzyme_tape' passes the tape to __enzyme_reverse; it is not meaningful here
   // UNKNOWN: {{.*}}unsupported-markers.c:[[@LINE+1]]:10: error: __enzyme_autodiff: the marker 'enzyme_vectorized' is not supported here
   return __enzyme_autodiff((void *)square, MARKER, x);
 }

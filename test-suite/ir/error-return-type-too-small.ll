@@ -15,4 +15,4 @@ define double @test(double %x, double %y) {
   ret double %g
 }
 
-; CHECK: error: {{.*}}__enzyme_autodiff is declared to return 'double', but the gradients of 'f' are 2 floating-point values; declare it to return a floating-point type (one active scalar) or a struct with one floating-point field per active argument
+; CHECK: error: {{.*}}__enzyme_autodiff is declared to return 'double', but the gradients of 'f' are 2 values (double, double); declare it to return that type (one value) or a struct with one field per value, in order

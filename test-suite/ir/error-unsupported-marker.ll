@@ -1,5 +1,4 @@
-; A marker the reverse mode does not support (enzyme_width is for vector
-; forward mode).
+; Vector mode (enzyme_width N > 1) is refused clearly until it exists.
 ; RUN: not %opt_enzyme -passes=enzyme -disable-output %s 2>&1 | FileCheck %s
 
 target triple = "x86_64-unknown-linux-gnu"
@@ -18,4 +17,4 @@ define double @test(double %x) {
   ret double %g
 }
 
-; CHECK: error: {{.*}}__enzyme_autodiff: the marker 'enzyme_width' is not supported here
+; CHECK: error: {{.*}}__enzyme_autodiff: vector mode ('enzyme_width, 2') is not supported yet

@@ -143,6 +143,17 @@ void TapeBuilder::destroyTape(IRBuilder<> &B, Value *Tape) const {
                 B.CreateStructGEP(StorageTy, Storage, 1));
 }
 
+Value *TapeBuilder::createHeapTape(IRBuilder<> &B) const {
+  uint64_t Bytes = M.getDataLayout().getTypeAllocSize(TapeTy);
+  return emitCalloc(B, B.getInt64(1), B.getInt64(Bytes), "tape");
+}
+
+void TapeBuilder::destroyHeapTape(IRBuilder<> &B, Value *Tape) const {
+  emitFree(B, header(B.CreateLoad(B.getPtrTy(),
+                                  B.CreateStructGEP(TapeTy, Tape, 0))));
+  emitFree(B, Tape);
+}
+
 /// `void enzyme.tape.grow(ptr tape, i64 needed)`: the cold path of a push,
 /// kept out of line so the hot path stays a compare and a few stores.
 Function *TapeBuilder::getOrCreateGrowFunction() const {

@@ -39,6 +39,11 @@ public:
   llvm::Value *createTape(llvm::IRBuilder<> &B) const;
   /// Frees the tape's storage, or keeps it for the thread's next tape.
   void destroyTape(llvm::IRBuilder<> &B, llvm::Value *Tape) const;
+  /// An empty tape whose header lives on the heap, for split mode, where
+  /// the tape outlives the call that made it.
+  llvm::Value *createHeapTape(llvm::IRBuilder<> &B) const;
+  /// Frees a heap tape's storage and header.
+  void destroyHeapTape(llvm::IRBuilder<> &B, llvm::Value *Tape) const;
 
   /// Pushes \p Values as one batch; a \p Reserved push skips the capacity
   /// check because reserve() made room for it.

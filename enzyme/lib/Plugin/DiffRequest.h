@@ -11,6 +11,7 @@
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/IR/ValueHandle.h"
 
 #include <optional>
 
@@ -24,7 +25,19 @@ class Value;
 
 namespace enzyme {
 
-enum class RequestMode { Reverse, Forward, AugmentedForward, ReverseSplit };
+/// What an `__enzyme_*` call asks for.
+enum class RequestMode {
+  /// `__enzyme_autodiff`: the gradient, both passes at once.
+  Reverse,
+  /// `__enzyme_fwddiff`: the tangent.
+  Forward,
+  /// `__enzyme_augmentfwd`: the forward half of split mode; returns a tape.
+  AugmentedForward,
+  /// `__enzyme_reverse`: the reverse half of split mode; consumes the tape.
+  ReverseSplit,
+  /// `__enzyme_augmentsize`: the bytes an inline tape needs.
+  AugmentSize,
+};
 
 /// A differentiation request: the function, and per parameter its activity,
 /// its value (converted to the parameter's type) and its shadow.
@@ -33,15 +46,34 @@ struct DiffRequest {
   RequestMode Mode = RequestMode::Reverse;
   llvm::Function *Fn = nullptr;
   llvm::SmallVector<Activity, 4> Activities;
-  llvm::SmallVector<llvm::Value *, 4> Primals;
-  llvm::SmallVector<llvm::Value *, 4> Shadows;
-  /// Where the gradients go when the call returns them through memory.
-  llvm::Value *StructReturn = nullptr;
+  /// Values are tracked: lowering an earlier request of the same function
+  /// replaces its call, whose result a later request may take as an
+  /// argument (the tape of split mode).
+  llvm::SmallVector<llvm::WeakTrackingVH, 4> Primals;
+  /// Per parameter: the shadow pointer of a duplicated pointer, or in
+  /// forward mode the tangent of a duplicated scalar; nullptr otherwise.
+  llvm::SmallVector<llvm::WeakTrackingVH, 4> Shadows;
+  /// Where the result goes when the call returns it through memory.
+  llvm::WeakTrackingVH StructReturn;
   llvm::Type *StructReturnType = nullptr;
+  /// `enzyme_primal_return`: the call also returns the primal result.
+  bool ReturnPrimal = false;
+  /// `enzyme_width, N`: directions computed together (vector mode).
+  unsigned Width = 1;
+  /// `enzyme_allocated, SIZE`: the tape is stored inline, in SIZE bytes of
+  /// the caller's memory (split mode).
+  std::optional<uint64_t> AllocatedTapeBytes;
+  /// `__enzyme_reverse`: the tape (given with `enzyme_tape` or last), and
+  /// the adjoint of the function's result when it returns a float.
+  llvm::WeakTrackingVH Tape;
+  llvm::WeakTrackingVH ReturnAdjoint;
 };
 
 /// The mode an `__enzyme_*` function name asks for, if it is one.
 std::optional<RequestMode> requestModeOf(llvm::StringRef Name);
+
+/// The user-facing name of a request mode's entry point.
+llvm::StringRef requestEntryName(RequestMode Mode);
 
 /// What a request's function argument names at compile time: a Function,
 /// an Argument of the enclosing function (a function passed in, see

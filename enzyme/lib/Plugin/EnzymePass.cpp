@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Plugin/EnzymePass.h"
+#include "Core/Diagnostics.h"
 #include "Modes/ReverseModeGenerator.h"
 #include "Plugin/DiffRequest.h"
 #include "Plugin/RequestLowering.h"
@@ -82,6 +83,42 @@ PreservedAnalyses EnzymePass::run(Module &M, ModuleAnalysisManager &MAM) {
   return PreservedAnalyses::none();
 }
 
+/// Split-mode halves of one function whose activities differ from every
+/// request of the other half in the module: their tapes cannot match, so
+/// each is an error that names where the other half was asked for.
+static SmallPtrSet<const CallBase *, 4>
+findMismatchedSplitPairs(ArrayRef<DiffRequest> Requests) {
+  SmallPtrSet<const CallBase *, 4> Mismatched;
+  auto IsHalf = [](RequestMode M) {
+    return M == RequestMode::AugmentedForward || M == RequestMode::ReverseSplit;
+  };
+  for (const DiffRequest &R : Requests) {
+    if (!IsHalf(R.Mode))
+      continue;
+    const DiffRequest *Other = nullptr;
+    bool Matched = false;
+    for (const DiffRequest &O : Requests) {
+      if (!IsHalf(O.Mode) || O.Mode == R.Mode || O.Fn != R.Fn)
+        continue;
+      Other = &O;
+      Matched |= !(splitSignature(O) < splitSignature(R)) &&
+                 !(splitSignature(R) < splitSignature(O));
+    }
+    if (!Other || Matched)
+      continue;
+    std::string Where = describeLocation(Other->Call->getDebugLoc());
+    reportError(*R.Call,
+                Twine(requestEntryName(R.Mode)) + ": the activities of '" +
+                    displayName(R.Fn->getName()) + "' differ from those of " +
+                    requestEntryName(Other->Mode) +
+                    (Where.empty() ? "" : " at " + Where) +
+                    "; both halves of split mode must mark every argument "
+                    "the same way, since they share the tape");
+    Mismatched.insert(R.Call);
+  }
+  return Mismatched;
+}
+
 void EnzymePass::serveRequests(Module &M, ModuleAnalysisManager &MAM) {
   specializeFunctionArguments(M);
   SmallVector<DiffRequest, 4> Requests = collectRequests(M);
@@ -98,8 +135,25 @@ void EnzymePass::serveRequests(Module &M, ModuleAnalysisManager &MAM) {
   // Requests whose callees are not all here wait for link time, where
   // every -fenzyme module's bitcode is present.
   bool AllowDeferral = isCompileTimePoint(Point);
-  for (const DiffRequest &Request : Requests)
-    lowerReverseRequest(Request, Generator, AllowDeferral);
+  SmallPtrSet<const CallBase *, 4> Mismatched =
+      findMismatchedSplitPairs(Requests);
+  for (const DiffRequest &Request : Requests) {
+    switch (Request.Mode) {
+    case RequestMode::Reverse:
+      lowerReverseRequest(Request, Generator, AllowDeferral);
+      break;
+    case RequestMode::Forward:
+      reportError(*Request.Call,
+                  "__enzyme_fwddiff: forward mode is not supported yet");
+      break;
+    case RequestMode::AugmentedForward:
+    case RequestMode::ReverseSplit:
+    case RequestMode::AugmentSize:
+      if (!Mismatched.count(Request.Call))
+        lowerSplitRequest(Request, Generator, AllowDeferral);
+      break;
+    }
+  }
 
   // Declared markers nothing refers to any more need no definition.
   for (GlobalVariable &GV : make_early_inc_range(M.globals()))

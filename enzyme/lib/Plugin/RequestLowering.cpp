@@ -18,6 +18,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Plugin/RequestLowering.h"
+#include "Plugin/LoweringSupport.h"
 
 #include "Core/Diagnostics.h"
 #include "Modes/ReverseModeGenerator.h"
@@ -79,84 +80,6 @@ static Function *createGradientFunction(const DiffRequest &Request,
   return Grad;
 }
 
-/// Converts the gradients (a struct of the active scalars' types) to the
-/// return type the user declared.
-static Value *convertGradients(IRBuilder<> &B, Value *Grads, Type *To,
-                               const Function &Fn, const CallBase &Call) {
-  SmallVector<Value *, 4> Fields;
-  if (Grads)
-    for (unsigned I = 0;
-         I < cast<StructType>(Grads->getType())->getNumElements(); ++I)
-      Fields.push_back(B.CreateExtractValue(Grads, I));
-
-  auto Convert = [&](Value *V, Type *Ty) -> Value * {
-    if (V->getType() == Ty)
-      return V;
-    if (V->getType()->isFloatingPointTy() && Ty->isFloatingPointTy())
-      return B.CreateFPCast(V, Ty);
-    return nullptr;
-  };
-
-  auto Mismatch = [&](const Twine &What) -> Value * {
-    reportError(Call, "__enzyme_autodiff is declared to return " + What +
-                          ", but the gradients of '" +
-                          displayName(Fn.getName()) + "' are " +
-                          Twine(Fields.size()) +
-                          " floating-point values; declare it to return "
-                          "a floating-point type (one active scalar) or a "
-                          "struct with one floating-point field per active "
-                          "argument");
-    return nullptr;
-  };
-
-  if (To->isVoidTy())
-    return nullptr;
-  if (Fields.size() == 1 && Fields[0]->getType() == To)
-    return Fields[0]; // One active argument of the declared type.
-  if (To->isFloatingPointTy()) {
-    if (Fields.size() > 1)
-      return Mismatch("'" + displayType(To) + "'");
-    return Fields.empty() ? ConstantFP::get(To, 0.0) : Convert(Fields[0], To);
-  }
-  if (auto *VT = dyn_cast<FixedVectorType>(To)) {
-    // A struct of two floats comes back as <2 x float> on x86-64.
-    if (!VT->getElementType()->isFloatingPointTy() ||
-        Fields.size() > VT->getNumElements())
-      return Mismatch("a vector of " + Twine(VT->getNumElements()) + " '" +
-                      displayType(VT->getElementType()) + "'");
-    Value *Result = Constant::getNullValue(To);
-    for (unsigned I = 0; I < Fields.size(); ++I) {
-      Value *V = Convert(Fields[I], VT->getElementType());
-      if (!V)
-        return Mismatch("a vector of " + Twine(VT->getNumElements()) + " '" +
-                        displayType(VT->getElementType()) + "'");
-      Result = B.CreateInsertElement(Result, V, I);
-    }
-    return Result;
-  }
-  if (isa<StructType>(To) || isa<ArrayType>(To)) {
-    unsigned N = isa<StructType>(To) ? cast<StructType>(To)->getNumElements()
-                                     : cast<ArrayType>(To)->getNumElements();
-    if (Fields.size() > N)
-      return Mismatch("an aggregate of " + Twine(N) + " fields");
-    Value *Result = Constant::getNullValue(To);
-    for (unsigned I = 0; I < Fields.size(); ++I) {
-      Type *ElemTy = isa<StructType>(To)
-                         ? cast<StructType>(To)->getElementType(I)
-                         : cast<ArrayType>(To)->getElementType();
-      Value *V = Convert(Fields[I], ElemTy);
-      if (!V)
-        return Mismatch("a struct whose field " + Twine(I + 1) + " is '" +
-                        displayType(ElemTy) + "'");
-      Result = B.CreateInsertValue(Result, V, I);
-    }
-    return Result;
-  }
-  if (Fields.empty())
-    return Constant::getNullValue(To);
-  return Mismatch("'" + displayType(To) + "'");
-}
-
 /// \p F loads memory it did not allocate itself (through an argument, a
 /// global or a loaded pointer).
 static bool loadsCallerMemory(Function &F) {
@@ -184,41 +107,14 @@ LoweringResult lowerReverseRequest(const DiffRequest &Request,
 
   DifferentiationFailure Failure;
   const ReversePair *Pair = Gen.getOrCreate(Sig, Failure);
-  if (!Pair) {
-    if (Failure.MissingDefinition && AllowDeferral) {
-      // Remember where the request was, for an error at link time.
-      CallBase &Call = *Request.Call;
-      std::string Where = describeLocation(Call.getDebugLoc());
-      if (!Where.empty())
-        Call.setMetadata("enzyme.srcloc",
-                         MDNode::get(Call.getContext(),
-                                     MDString::get(Call.getContext(), Where)));
-      return LoweringResult::Deferred;
-    }
-    std::string Name = displayName(Request.Fn->getName());
-    std::string Message =
-        Request.Fn->isDeclaration()
-            ? "cannot differentiate '" + Name +
-                  "': it has no definition in this module"
-            : "cannot differentiate '" + Name + "': " + Failure.Message;
-    if (Failure.MissingDefinition)
-      Message += "; compile the file that defines it with -fenzyme and link "
-                 "with -fenzyme, or give it a custom derivative "
-                 "(__enzyme_register_gradient_NAME), or mark it inactive "
-                 "(__enzyme_inactivefn)";
-    reportError(*Request.Call, Message, Failure.OffendingLocation);
-    return LoweringResult::Failed;
-  }
+  if (!Pair)
+    return handleGenerationFailure(Request, Failure, AllowDeferral);
 
   Function *&Grad = Gen.gradientFunction(Sig);
   if (!Grad)
     Grad = createGradientFunction(Request, Sig, *Pair, Gen);
-  // A request inside a C++ try scope is an invoke; the gradient function
-  // does not throw, so a plain call and a branch replace it.
-  CallBase *RequestCall = Request.Call;
-  if (auto *Invoke = dyn_cast<InvokeInst>(RequestCall))
-    RequestCall = changeToCall(Invoke);
-  CallBase &Call = *RequestCall;
+  DiffRequest Lowered = Request;
+  CallBase &Call = requestCallAsCall(Lowered);
   IRBuilder<> B(&Call);
   SmallVector<Value *, 8> Args(Request.Primals.begin(), Request.Primals.end());
   for (Value *Shadow : Request.Shadows)
@@ -227,29 +123,10 @@ LoweringResult lowerReverseRequest(const DiffRequest &Request,
   CallInst *Grads = B.CreateCall(Grad, Args);
   Grads->setDebugLoc(Call.getDebugLoc());
   Value *GradsValue = Grads->getType()->isVoidTy() ? nullptr : Grads;
-
-  Type *Declared =
-      Request.StructReturn ? Request.StructReturnType : Call.getType();
-  Value *Result = convertGradients(B, GradsValue, Declared, *Request.Fn, Call);
-  if (!Result && !Declared->isVoidTy())
-    Result = PoisonValue::get(Declared); // A mismatch was reported.
-  if (Request.StructReturn && Result)
-    B.CreateStore(Result, Request.StructReturn);
-  else if (!Call.getType()->isVoidTy())
-    Call.replaceAllUsesWith(Result ? Result
-                                   : Constant::getNullValue(Call.getType()));
-  // The activity markers were only arguments of the request; their loads
-  // would keep `extern int enzyme_dup` alive until the link.
-  SmallSetVector<Instruction *, 8> Markers; // One load may serve several.
-  for (Value *Arg : Call.args())
-    if (auto *Load = dyn_cast<LoadInst>(Arg))
-      if (auto *GV = dyn_cast<GlobalVariable>(Load->getPointerOperand());
-          GV && GV->getName().starts_with("enzyme_"))
-        Markers.insert(Load);
-  Call.eraseFromParent();
-  for (Instruction *Marker : Markers)
-    if (Marker->use_empty())
-      Marker->eraseFromParent();
+  Value *Result =
+      convertResults(B, structFields(B, GradsValue),
+                     declaredResultType(Lowered), Lowered, "the gradients");
+  replaceRequest(Lowered, Result);
   return LoweringResult::Done;
 }
 

@@ -30,6 +30,16 @@ LoweringResult lowerReverseRequest(const DiffRequest &Request,
                                    ReverseModeGenerator &Gen,
                                    bool AllowDeferral);
 
+/// Replaces an `__enzyme_augmentfwd` or `__enzyme_reverse` call with a call
+/// to the augmented forward or the reverse function of the pair that
+/// `__enzyme_autodiff` would use (split reverse mode).
+LoweringResult lowerSplitRequest(const DiffRequest &Request,
+                                 ReverseModeGenerator &Gen, bool AllowDeferral);
+
+struct ReverseSignature;
+/// The signature both halves of a split-mode request ask for.
+ReverseSignature splitSignature(const DiffRequest &Request);
+
 } // namespace enzyme
 
 #endif // ENZYME_PLUGIN_REQUESTLOWERING_H

@@ -34,7 +34,17 @@ using namespace llvm;
 namespace enzyme {
 namespace {
 
-enum class Marker { Dup, DupNoNeed, Const, Out, Unsupported };
+enum class Marker {
+  Dup,
+  DupNoNeed,
+  Const,
+  Out,
+  Width,
+  Allocated,
+  Tape,
+  PrimalReturn,
+  Unsupported
+};
 
 /// The marker an argument stands for, if it is one: `enzyme_dup` passed as
 /// the value of a global (`int enzyme_dup;`) or as its address.
@@ -52,8 +62,19 @@ std::optional<std::pair<Marker, StringRef>> markerOf(Value *V) {
                  .Case("enzyme_dupnoneed", Marker::DupNoNeed)
                  .Case("enzyme_const", Marker::Const)
                  .Case("enzyme_out", Marker::Out)
+                 .Case("enzyme_width", Marker::Width)
+                 .Case("enzyme_allocated", Marker::Allocated)
+                 .Case("enzyme_tape", Marker::Tape)
+                 .Case("enzyme_primal_return", Marker::PrimalReturn)
                  .Default(Marker::Unsupported);
   return std::make_pair(M, Name);
+}
+
+/// Markers that set an option of the request rather than the activity of
+/// the next parameter.
+bool isOptionMarker(Marker M) {
+  return M == Marker::Width || M == Marker::Allocated || M == Marker::Tape ||
+         M == Marker::PrimalReturn;
 }
 
 } // namespace
@@ -105,17 +126,48 @@ Value *resolveFunctionValue(Value *V, unsigned Depth) {
   return nullptr;
 }
 
+/// The identifier of an `__enzyme_*` entry point: the name itself in C, the
+/// first identifier of a mangled C++ name (`_Z17__enzyme_autodiffIJ...`).
+static StringRef entryIdentifier(StringRef Name) {
+  if (!Name.consume_front("_Z"))
+    return Name;
+  unsigned Length = 0;
+  if (Name.consumeInteger(10, Length) || Length > Name.size())
+    return "";
+  return Name.take_front(Length);
+}
+
 std::optional<RequestMode> requestModeOf(StringRef Name) {
-  // C declarations use the plain name, C++ templates a mangled one.
-  if (Name.contains("__enzyme_autodiff"))
+  // Users declare variants with other prototypes under longer names
+  // (`__enzyme_autodiff_vec`), as Enzyme allows.
+  StringRef Id = entryIdentifier(Name);
+  if (Id.starts_with("__enzyme_autodiff"))
     return RequestMode::Reverse;
-  if (Name.contains("__enzyme_fwddiff"))
+  if (Id.starts_with("__enzyme_fwddiff"))
     return RequestMode::Forward;
-  if (Name.contains("__enzyme_augmentfwd"))
+  if (Id.starts_with("__enzyme_augmentfwd"))
     return RequestMode::AugmentedForward;
-  if (Name.contains("__enzyme_reverse"))
+  if (Id.starts_with("__enzyme_augmentsize"))
+    return RequestMode::AugmentSize;
+  if (Id.starts_with("__enzyme_reverse"))
     return RequestMode::ReverseSplit;
   return std::nullopt;
+}
+
+StringRef requestEntryName(RequestMode Mode) {
+  switch (Mode) {
+  case RequestMode::Reverse:
+    return "__enzyme_autodiff";
+  case RequestMode::Forward:
+    return "__enzyme_fwddiff";
+  case RequestMode::AugmentedForward:
+    return "__enzyme_augmentfwd";
+  case RequestMode::ReverseSplit:
+    return "__enzyme_reverse";
+  case RequestMode::AugmentSize:
+    return "__enzyme_augmentsize";
+  }
+  llvm_unreachable("unknown request mode");
 }
 
 namespace {
@@ -135,16 +187,24 @@ public:
 
 private:
   bool error(const Twine &Message) {
-    reportError(Call, Twine(calleeName()) + ": " + Message);
+    reportError(Call, Twine(requestEntryName(Request.Mode)) + ": " + Message);
     return false;
   }
-  StringRef calleeName() const {
-    if (Request.Mode == RequestMode::Reverse)
-      return "__enzyme_autodiff";
-    return Call.getCalledOperand()->stripPointerCasts()->getName();
+  bool isForward() const { return Request.Mode == RequestMode::Forward; }
+  bool isSplit() const {
+    return Request.Mode == RequestMode::AugmentedForward ||
+           Request.Mode == RequestMode::ReverseSplit ||
+           Request.Mode == RequestMode::AugmentSize;
   }
   bool parseFunction();
+  /// Consumes the option markers (`enzyme_width, N`...) at the cursor.
+  bool parseOptions();
+  bool parseConstantOption(StringRef Name, uint64_t &Value);
   bool parseParameter(unsigned Param);
+  /// `__enzyme_augmentsize`: a marker without a value.
+  bool parseActivityOnly(unsigned Param);
+  /// `__enzyme_reverse`: the adjoint of the result and the tape.
+  bool parseReverseTail();
   Value *coerce(Value *V, Type *Ty, unsigned Param);
   std::string describeParam(unsigned Param) const {
     return "parameter " + std::to_string(Param + 1) + " of '" +
@@ -155,6 +215,7 @@ private:
   CallBase &Call;
   DiffRequest Request;
   unsigned Next = 0;
+  bool TapeGiven = false;
 };
 
 bool Parser::parseFunction() {
@@ -173,6 +234,72 @@ bool Parser::parseFunction() {
   if (Request.Fn->isVarArg())
     return error("cannot differentiate the variadic function '" +
                  displayName(Request.Fn->getName()) + "'");
+  return true;
+}
+
+bool Parser::parseConstantOption(StringRef Name, uint64_t &Value) {
+  if (++Next >= Call.arg_size())
+    return error("'" + Name + "' must be followed by a value");
+  auto *C = dyn_cast<ConstantInt>(Call.getArgOperand(Next));
+  if (!C)
+    return error("'" + Name +
+                 "' must be followed by an integer known at compile time");
+  Value = C->getZExtValue();
+  ++Next;
+  return true;
+}
+
+bool Parser::parseOptions() {
+  while (Next < Call.arg_size()) {
+    auto Found = markerOf(Call.getArgOperand(Next));
+    if (!Found || !isOptionMarker(Found->first))
+      return true;
+    auto [M, Name] = *Found;
+    switch (M) {
+    case Marker::Width: {
+      uint64_t Width = 0;
+      if (!parseConstantOption(Name, Width))
+        return false;
+      if (Width == 0)
+        return error("the width after 'enzyme_width' must be at least 1");
+      if (Width != 1)
+        return error("vector mode ('enzyme_width, " + Twine(Width) +
+                     "') is not supported yet; compute the directions one "
+                     "at a time with width 1");
+      Request.Width = Width;
+      break;
+    }
+    case Marker::Allocated: {
+      if (!isSplit())
+        return error("'enzyme_allocated' is only meaningful in split mode "
+                     "(__enzyme_augmentfwd, __enzyme_reverse)");
+      uint64_t Bytes = 0;
+      if (!parseConstantOption(Name, Bytes))
+        return false;
+      Request.AllocatedTapeBytes = Bytes;
+      break;
+    }
+    case Marker::Tape:
+      if (Request.Mode != RequestMode::ReverseSplit)
+        return error("'enzyme_tape' passes the tape to __enzyme_reverse; it "
+                     "is not meaningful here");
+      if (++Next >= Call.arg_size())
+        return error("'enzyme_tape' must be followed by the tape");
+      Request.Tape = Call.getArgOperand(Next++);
+      TapeGiven = true;
+      break;
+    case Marker::PrimalReturn:
+      if (Request.Mode != RequestMode::Forward &&
+          Request.Mode != RequestMode::AugmentedForward)
+        return error("'enzyme_primal_return' is only meaningful in "
+                     "__enzyme_fwddiff and __enzyme_augmentfwd");
+      Request.ReturnPrimal = true;
+      ++Next;
+      break;
+    default:
+      llvm_unreachable("not an option marker");
+    }
+  }
   return true;
 }
 
@@ -201,6 +328,10 @@ bool Parser::parseParameter(unsigned Param) {
                  "' is a struct passed by value, which cannot be "
                  "differentiated yet; pass it by pointer (enzyme_dup or "
                  "enzyme_const)");
+  if (!parseOptions())
+    return false;
+  if (Request.Mode == RequestMode::AugmentSize)
+    return parseActivityOnly(Param);
   if (Next >= Call.arg_size())
     return error("too few arguments: no value for " + describeParam(Param));
   Value *V = Call.getArgOperand(Next);
@@ -229,17 +360,31 @@ bool Parser::parseParameter(unsigned Param) {
   } else if (ParamTy->isPointerTy()) {
     Act = Activity::Dup;
   } else if (ParamTy->isFPOrFPVectorTy()) {
-    Act = Activity::Out;
+    // Forward mode: an active scalar comes with its tangent.
+    Act = isForward() ? Activity::Dup : Activity::Out;
   } else {
     Act = Activity::Const;
   }
   ++Next;
 
+  if (Act == Activity::Out && isForward())
+    return error("enzyme_out is a reverse-mode activity; in forward mode "
+                 "pass " +
+                 describeParam(Param) +
+                 " with enzyme_dup, its value and its tangent");
   if (Act == Activity::Out && !isDifferentiableType(ParamTy))
     return error("enzyme_out needs a floating-point parameter, but " +
                  describeParam(Param) +
                  " is not; pass pointers with enzyme_dup or enzyme_const");
-  if (hasShadow(Act) && !ParamTy->isPointerTy())
+  bool ScalarTangent = isForward() && hasShadow(Act) && !ParamTy->isPointerTy();
+  if (ScalarTangent && !isDifferentiableType(ParamTy))
+    return error(getActivityName(Act) +
+                 " needs a pointer or floating-point parameter in forward "
+                 "mode, but " +
+                 describeParam(Param) +
+                 " is neither; pass it with "
+                 "enzyme_const");
+  if (hasShadow(Act) && !ParamTy->isPointerTy() && !ScalarTangent)
     return error(getActivityName(Act) + " needs a pointer parameter, but " +
                  describeParam(Param) +
                  " is not; pass scalars with "
@@ -252,7 +397,8 @@ bool Parser::parseParameter(unsigned Param) {
   if (hasShadow(Act)) {
     if (Next >= Call.arg_size() || markerOf(Call.getArgOperand(Next)))
       return error(getActivityName(Act) + " for " + describeParam(Param) +
-                   " needs a shadow pointer after the value");
+                   (ScalarTangent ? " needs a tangent after the value"
+                                  : " needs a shadow pointer after the value"));
     Shadow = coerce(Call.getArgOperand(Next++), ParamTy, Param);
     if (!Shadow)
       return false;
@@ -263,16 +409,74 @@ bool Parser::parseParameter(unsigned Param) {
   return true;
 }
 
-std::optional<DiffRequest> Parser::parse() {
-  if (Request.Mode != RequestMode::Reverse) {
-    error("this mode is not supported yet; use __enzyme_autodiff");
-    return std::nullopt;
+bool Parser::parseActivityOnly(unsigned Param) {
+  // `__enzyme_augmentsize(f, enzyme_dup, enzyme_const, ...)`: one marker per
+  // parameter, no values.
+  Type *ParamTy = Request.Fn->getArg(Param)->getType();
+  auto Found = Next < Call.arg_size() ? markerOf(Call.getArgOperand(Next))
+                                      : std::nullopt;
+  if (!Found || Found->first == Marker::Unsupported ||
+      isOptionMarker(Found->first))
+    return error("expects one activity marker per parameter and no values; "
+                 "none for " +
+                 describeParam(Param));
+  ++Next;
+  Activity Act = Found->first == Marker::Dup         ? Activity::Dup
+                 : Found->first == Marker::DupNoNeed ? Activity::DupNoNeed
+                 : Found->first == Marker::Const     ? Activity::Const
+                                                     : Activity::Out;
+  Request.Activities.push_back(Act);
+  Request.Primals.push_back(PoisonValue::get(ParamTy));
+  Request.Shadows.push_back(hasShadow(Act) ? PoisonValue::get(ParamTy)
+                                           : nullptr);
+  return true;
+}
+
+bool Parser::parseReverseTail() {
+  Type *RetTy = Request.Fn->getReturnType();
+  if (!parseOptions())
+    return false;
+  if (isDifferentiableType(RetTy)) {
+    if (Next >= Call.arg_size())
+      return error("too few arguments: '" + displayName(Request.Fn->getName()) +
+                   "' returns a '" + displayType(RetTy) +
+                   "', so the adjoint of its result must follow the "
+                   "arguments");
+    Request.ReturnAdjoint = Call.getArgOperand(Next++);
+    if (Request.ReturnAdjoint->getType() != RetTy) {
+      if (!Request.ReturnAdjoint->getType()->isFloatingPointTy() ||
+          !RetTy->isFloatingPointTy())
+        return error("the adjoint of the result of '" +
+                     displayName(Request.Fn->getName()) + "' must be a '" +
+                     displayType(RetTy) + "', not a '" +
+                     displayType(Request.ReturnAdjoint->getType()) + "'");
+      IRBuilder<> B(&Call);
+      Request.ReturnAdjoint = B.CreateFPCast(Request.ReturnAdjoint, RetTy);
+    }
+    if (!parseOptions())
+      return false;
   }
+  if (!TapeGiven) {
+    if (Next >= Call.arg_size())
+      return error("too few arguments: the tape that __enzyme_augmentfwd "
+                   "returned must come last (or after 'enzyme_tape')");
+    Request.Tape = Call.getArgOperand(Next++);
+  }
+  return parseOptions();
+}
+
+std::optional<DiffRequest> Parser::parse() {
   if (!parseFunction())
     return std::nullopt;
   for (unsigned Param = 0; Param < Request.Fn->arg_size(); ++Param)
     if (!parseParameter(Param))
       return std::nullopt;
+  if (Request.Mode == RequestMode::ReverseSplit) {
+    if (!parseReverseTail())
+      return std::nullopt;
+  } else if (!parseOptions()) {
+    return std::nullopt;
+  }
   if (Next != Call.arg_size()) {
     unsigned N = Request.Fn->arg_size();
     error("too many arguments: '" + displayName(Request.Fn->getName()) +
@@ -297,9 +501,15 @@ SmallVector<DiffRequest, 4> collectRequests(Module &M) {
                           : nullptr;
       if (!Callee || !Callee->isDeclaration())
         continue;
-      if (std::optional<RequestMode> Mode = requestModeOf(Callee->getName()))
+      if (std::optional<RequestMode> Mode = requestModeOf(Callee->getName())) {
         if (std::optional<DiffRequest> R = Parser(*Call, *Mode).parse())
           Requests.push_back(std::move(*R));
+      } else if (entryIdentifier(Callee->getName()).starts_with("__enzyme_")) {
+        // Nothing a user writes is ignored: an entry point the engine does
+        // not implement would otherwise fail at link time, or not at all.
+        reportError(*Call, "'" + entryIdentifier(Callee->getName()) +
+                               "' is not supported by this toolchain");
+      }
     }
   return Requests;
 }

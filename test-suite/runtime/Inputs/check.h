@@ -95,6 +95,8 @@ static inline int check_fd(const char *name, double got, double fd) {
 #ifdef __cplusplus
 /* The C++ tests declare the ABI as a variadic template; give it a body. */
 template <typename R, typename... Args> R __enzyme_autodiff(Args...) { return R(); }
+template <typename... Args> void *__enzyme_augmentfwd(void *, Args...) { return nullptr; }
+template <typename... Args> void __enzyme_reverse(void *, Args...) {}
 #endif
 
 #endif /* ENZYME_RT_SELFTEST */

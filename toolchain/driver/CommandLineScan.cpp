@@ -7,6 +7,7 @@
 #include "CommandLineScan.h"
 
 #include "clang/Driver/Options.h"
+#include "clang/Driver/Types.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Option/ArgList.h"
 #include "llvm/Support/Path.h"
@@ -50,6 +51,17 @@ static Expected<bool> consumeEnzymeOption(StringRef Arg,
       Arg.str().c_str());
 }
 
+/// Sources that clang parses (C, C++, CUDA, Objective-C and their headers),
+/// as opposed to assembly, LLVM IR or linker inputs.
+static bool isCFamily(std::optional<StringRef> Language, StringRef Input) {
+  namespace types = clang::driver::types;
+  types::ID Type =
+      Language ? types::lookupTypeForTypeSpecifier(Language->str().c_str())
+               : types::lookupTypeForExtension(
+                     sys::path::extension(Input).drop_front());
+  return Type != types::TY_INVALID && types::isDerivedFromC(Type);
+}
+
 static bool isCudaSource(StringRef Input) {
   return sys::path::extension(Input) == ".cu";
 }
@@ -86,6 +98,7 @@ Expected<CommandLineScan> scanCommandLine(ArrayRef<std::string> Args) {
   // The language of `-x` applies to the inputs after it, until the next
   // `-x`; `-x none` goes back to deciding by file extension.
   std::optional<bool> CudaLanguage;
+  std::optional<StringRef> Language;
   for (const opt::Arg *A : Parsed) {
     switch (A->getOption().getID()) {
     case options::OPT__version:
@@ -110,10 +123,13 @@ Expected<CommandLineScan> scanCommandLine(ArrayRef<std::string> Args) {
       Scan.StopsBeforeLink = true;
       break;
     case options::OPT_x:
-      if (StringRef(A->getValue()) == "none")
+      if (StringRef(A->getValue()) == "none") {
         CudaLanguage.reset();
-      else
+        Language.reset();
+      } else {
         CudaLanguage = StringRef(A->getValue()) == "cuda";
+        Language = StringRef(A->getValue());
+      }
       break;
     case options::OPT_INPUT:
       ++Scan.NumInputs;
@@ -121,6 +137,8 @@ Expected<CommandLineScan> scanCommandLine(ArrayRef<std::string> Args) {
         ++Scan.NumSourceInputs;
       if (CudaLanguage ? *CudaLanguage : isCudaSource(A->getValue()))
         Scan.CompilesCuda = true;
+      if (isCFamily(Language, A->getValue()))
+        Scan.CompilesCFamily = true;
       break;
     case options::OPT_l:
       ++Scan.NumInputs;

@@ -55,6 +55,9 @@ struct CommandLineScan {
   unsigned NumSourceInputs = 0;
   /// An input is compiled as CUDA (`.cu` or `-x cuda`).
   bool CompilesCuda = false;
+  /// An input is C, C++, CUDA or Objective-C source (by extension or `-x`):
+  /// clang parses it, so the attribute plugin applies.
+  bool CompilesCFamily = false;
 
   /// True when clang will run the linker.
   bool links() const {

@@ -27,6 +27,8 @@ using namespace llvm;
 namespace enzyme::driver {
 
 static constexpr const char *PluginVersionSuffix = "-19.so";
+/// The clang frontend plugin for Enzyme's source attributes.
+static constexpr const char *AttributesPluginName = "ClangEnzymeAttributes";
 
 std::vector<std::string> ClangCommand::argv() const {
   std::vector<std::string> Result{Program};
@@ -147,6 +149,24 @@ Expected<ClangCommand> Driver::plan(const CommandLineScan &Scan) const {
   if (Scan.EnzymeEnabled)
     if (Error E = addEnzymeArguments(Scan, *Clang, Command))
       return std::move(E);
+
+  // Enzyme's source attributes (enzyme_inactive, ...) are understood with or
+  // without -fenzyme, so code written for Enzyme builds without warnings
+  // either way. Only compile jobs of C-family sources claim -fplugin; clang
+  // would warn about it as unused on any other command line.
+  if (Scan.CompilesCFamily) {
+    Expected<std::string> Attributes = Tools.findPlugin(
+        (Twine(AttributesPluginName) + PluginVersionSuffix).str());
+    if (!Attributes) {
+      consumeError(Attributes.takeError());
+      return createStringError(
+          "cannot find the attribute plugin %s%s in %s/%s; reinstall the "
+          "toolchain",
+          AttributesPluginName, PluginVersionSuffix, Tools.prefix().c_str(),
+          static_cast<const char *>(ENZYME_INSTALL_LIBDIR));
+    }
+    Command.Before.push_back("-fplugin=" + *Attributes);
+  }
 
   if (Scan.CompilesCuda) {
     CudaRequest Request;

@@ -250,6 +250,17 @@ void RegistrationBuilder::add(Registration R) {
   }
   if (!Seen.insert({R.Prefix, Key, R.Name}).second)
     return;
+  // Known only once the declaration is complete (`= delete` follows the
+  // attributes), so checked here rather than in the attribute handlers.
+  for (NamedDecl *D : R.Decls)
+    if (auto *FD = dyn_cast<FunctionDecl>(D->getMostRecentDecl());
+        FD && (FD->isDeleted() || FD->isConsteval())) {
+      error(Diags, R.Loc,
+            "%0 is %select{deleted|consteval}1 and has no address to "
+            "register")
+          << FD << FD->isConsteval();
+      return;
+    }
 
   // In CUDA, register only in the compilations that have the subject, and
   // there everything it names must exist too.

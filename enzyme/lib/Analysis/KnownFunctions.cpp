@@ -32,7 +32,26 @@ bool isAllocationCall(const CallBase &Call) {
                                     "_ZnamRKSt9nothrow_t",
                                     "_ZnwmSt11align_val_t",
                                     "_ZnamSt11align_val_t"};
-  return Names.contains(calleeName(Call));
+  if (Names.contains(calleeName(Call)))
+    return true;
+  // __enzyme_allocation_like.
+  const Function *F = Call.getCalledFunction();
+  return F && F->hasFnAttribute("enzyme_allocation_size_arg");
+}
+
+unsigned allocationSizeOperand(const CallBase &Call) {
+  StringRef Name = calleeName(Call);
+  if (Name == "aligned_alloc")
+    return 1;
+  if (const Function *F = Call.getCalledFunction()) {
+    unsigned Index = 0;
+    if (!F->getFnAttribute("enzyme_allocation_size_arg")
+             .getValueAsString()
+             .getAsInteger(10, Index))
+      return Index;
+  }
+  // malloc(n), operator new(n, ...).
+  return 0;
 }
 
 bool isReallocCall(const CallBase &Call) {
@@ -53,7 +72,11 @@ bool isDeallocationCall(const CallBase &Call) {
                                     "_ZdaPvSt11align_val_t",
                                     "_ZdlPvmSt11align_val_t",
                                     "_ZdaPvmSt11align_val_t"};
-  return Names.contains(calleeName(Call));
+  if (Names.contains(calleeName(Call)))
+    return true;
+  // The deallocator of an __enzyme_allocation_like allocator.
+  const Function *F = Call.getCalledFunction();
+  return F && F->hasFnAttribute("enzyme_deallocation");
 }
 
 bool isInactiveCall(const CallBase &Call) {

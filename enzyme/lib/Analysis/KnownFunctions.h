@@ -20,8 +20,12 @@ class CallBase;
 
 namespace enzyme {
 
-/// malloc, calloc, realloc, aligned_alloc, operator new / new[].
+/// malloc, calloc, realloc, aligned_alloc, operator new / new[], and the
+/// allocators users mark with __enzyme_allocation_like.
 bool isAllocationCall(const llvm::CallBase &Call);
+/// The operand of an allocation call (not calloc, not realloc) that holds
+/// its size in bytes.
+unsigned allocationSizeOperand(const llvm::CallBase &Call);
 /// realloc: an allocation that also frees its first argument.
 bool isReallocCall(const llvm::CallBase &Call);
 /// An allocation that returns a new block and frees none (not realloc).

@@ -86,6 +86,21 @@ void reportError(const Instruction &At, const Twine &Message,
   Ctx.diagnose(PlainDiagnostic(Text));
 }
 
+void reportError(const GlobalVariable &At, const Twine &Message) {
+  std::string Text = Message.str();
+  SmallVector<DIGlobalVariableExpression *, 1> Infos;
+  At.getDebugInfo(Infos);
+  if (!Infos.empty()) {
+    DIGlobalVariable *Var = Infos.front()->getVariable();
+    Text =
+        (Var->getFilename() + ":" + Twine(Var->getLine()) + ": " + Text).str();
+  }
+  static std::set<std::pair<const Module *, std::string>> Reported;
+  if (!Reported.insert({At.getParent(), Text}).second)
+    return;
+  At.getContext().diagnose(PlainDiagnostic(Text));
+}
+
 std::string displayName(StringRef Symbol) { return demangle(Symbol); }
 
 std::string displayType(Type *Ty) {

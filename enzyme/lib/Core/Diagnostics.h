@@ -21,6 +21,7 @@
 #include <string>
 
 namespace llvm {
+class GlobalVariable;
 class Instruction;
 class Type;
 } // namespace llvm
@@ -36,6 +37,10 @@ std::string describeLocation(const llvm::DebugLoc &Loc);
 /// (a request inlined into several callers) is not repeated.
 void reportError(const llvm::Instruction &At, const llvm::Twine &Message,
                  llvm::StringRef OffendingLocation = "");
+
+/// Reports an error about a global the user wrote (a registration), at its
+/// declaration when debug info has it.
+void reportError(const llvm::GlobalVariable &At, const llvm::Twine &Message);
 
 /// A user-facing name: C++ names demangled.
 std::string displayName(llvm::StringRef Symbol);

@@ -68,10 +68,11 @@ Value *FunctionDifferentiator::createShadow(Instruction &I, IRBuilder<> &B) {
           {augmentedShadow(Call->getArgOperand(0)),
            B.CreateZExtOrTrunc(AugCall->getArgOperand(1), B.getInt64Ty())},
           "shadow.mem");
-    // malloc(n), aligned_alloc(a, n), operator new(n, ...): size operand.
-    Value *Size = Name == "aligned_alloc" ? AugCall->getArgOperand(1)
-                                          : AugCall->getArgOperand(0);
-    return createZeroedShadowMemory(B, Size);
+    // malloc(n), aligned_alloc(a, n), operator new(n, ...), a user's
+    // allocator: the size operand.
+    Value *Size = AugCall->getArgOperand(allocationSizeOperand(*Call));
+    return createZeroedShadowMemory(
+        B, B.CreateZExtOrTrunc(Size, B.getInt64Ty()));
   }
   // A pointer loaded as an integer (a lowered one-pointer memcpy): its
   // shadow is the integer loaded from the shadow memory.

@@ -9,7 +9,9 @@
 #include "Core/Diagnostics.h"
 #include "Core/ShadowScopes.h"
 #include "Modes/FloatBitWebs.h"
+#include "Modes/CustomGradientPair.h"
 #include "Modes/FunctionDifferentiator.h"
+#include "Core/UserRegistrations.h"
 #include "Modes/PreparedFunction.h"
 
 #include "llvm/IR/InstIterator.h"
@@ -27,10 +29,10 @@ using namespace llvm;
 
 namespace enzyme {
 
-ReverseModeGenerator::ReverseModeGenerator(Module &M,
-                                           FunctionAnalysisManager &FAM,
-                                           FunctionPassManager *Cleanup)
-    : M(M), FAM(FAM), Cleanup(Cleanup), Tape(M),
+ReverseModeGenerator::ReverseModeGenerator(
+    Module &M, FunctionAnalysisManager &FAM, FunctionPassManager *Cleanup,
+    const UserRegistrations *Registrations)
+    : M(M), FAM(FAM), Cleanup(Cleanup), Registrations(Registrations), Tape(M),
       ModuleHasTBAA(hasTypeBasedAliasInfo(M)) {}
 
 ReverseModeGenerator::~ReverseModeGenerator() = default;
@@ -108,6 +110,9 @@ ReverseModeGenerator::generate(const ReverseSignature &Sig,
   if (It != Pairs.end())
     return &It->second;
   Function &F = *Sig.Fn;
+  if (const CustomGradient *Custom =
+          Registrations ? Registrations->gradientOf(&F) : nullptr)
+    return generateCustom(Sig, *Custom, Failure);
   if (F.isDeclaration()) {
     Failure.Message = "cannot differentiate '" + displayName(F.getName()) +
                       "': it has no definition in this module and no "
@@ -146,6 +151,25 @@ ReverseModeGenerator::generate(const ReverseSignature &Sig,
   }
   discard(Prepared);
   return Ok ? &Pair : nullptr;
+}
+
+const ReversePair *
+ReverseModeGenerator::generateCustom(const ReverseSignature &Sig,
+                                     const CustomGradient &Custom,
+                                     DifferentiationFailure &Failure) {
+  Function &F = *Sig.Fn;
+  auto [Slot, Inserted] = Pairs.try_emplace(Sig);
+  ReversePair &Pair = Slot->second;
+  Pair.Augmented = createFunction(M, getAugmentedType(Sig),
+                                  F.getName() + ".custom.aug", F);
+  Pair.Reverse = createFunction(M, getReverseType(Sig),
+                                F.getName() + ".custom.rev", F);
+  Pending.push_back(Pair.Augmented);
+  Pending.push_back(Pair.Reverse);
+  PendingSignatures.push_back(Slot->first);
+  if (!buildCustomGradientPair(Slot->first, Custom, Pair, Tape, Failure))
+    return nullptr;
+  return &Pair;
 }
 
 const ReversePair *

@@ -44,6 +44,9 @@ class StructType;
 
 namespace enzyme {
 
+struct CustomGradient;
+class UserRegistrations;
+
 /// What a caller asks of a function.
 struct ReverseSignature {
   llvm::Function *Fn = nullptr;
@@ -85,8 +88,10 @@ struct DifferentiationFailure {
 
 class ReverseModeGenerator {
 public:
+  /// \p Registrations (may be null) holds the user's custom gradients.
   ReverseModeGenerator(llvm::Module &M, llvm::FunctionAnalysisManager &FAM,
-                       llvm::FunctionPassManager *Cleanup);
+                       llvm::FunctionPassManager *Cleanup,
+                       const UserRegistrations *Registrations = nullptr);
   ~ReverseModeGenerator();
 
   /// Returns the pair for \p Sig, generating it and the pairs of its callees.
@@ -106,6 +111,7 @@ public:
   }
 
   const TapeBuilder &tape() const { return Tape; }
+  const UserRegistrations *registrations() const { return Registrations; }
   /// The module's accesses carry TBAA tags (it was compiled with strict
   /// aliasing and optimised): untagged integer accesses then come from
   /// lowered memcpy / memset rather than from integer variables.
@@ -124,6 +130,11 @@ private:
   /// Generates (or returns) the pair without rolling back on failure.
   const ReversePair *generate(const ReverseSignature &Sig,
                               DifferentiationFailure &Failure);
+  /// The pair of a function with a custom gradient: calls to the user's
+  /// functions.
+  const ReversePair *generateCustom(const ReverseSignature &Sig,
+                                    const CustomGradient &Custom,
+                                    DifferentiationFailure &Failure);
   /// A simplified private copy of \p F: promoted to SSA, one return block.
   llvm::Function *prepare(llvm::Function &F);
   void discard(llvm::Function *F);
@@ -131,6 +142,7 @@ private:
   llvm::Module &M;
   llvm::FunctionAnalysisManager &FAM;
   llvm::FunctionPassManager *Cleanup;
+  const UserRegistrations *Registrations;
   TapeBuilder Tape;
   bool ModuleHasTBAA;
   std::map<ReverseSignature, ReversePair> Pairs;

@@ -19,6 +19,7 @@
 #include "Analysis/MemoryTypes.h"
 #include "Analysis/TripCount.h"
 #include "Core/Diagnostics.h"
+#include "Core/UserRegistrations.h"
 #include "Rules/MathRules.h"
 
 #include "llvm/Analysis/AliasAnalysis.h"
@@ -480,8 +481,10 @@ bool FunctionDifferentiator::plan() {
     for (Instruction &I : BB) {
       if (auto *Call = dyn_cast<CallBase>(&I)) {
         CallKind Kind = classifyCall(*Call);
-        if (Kind == CallKind::Differentiated) {
-          Function *Callee = Call->getCalledFunction();
+        Function *Callee = Call->getCalledFunction();
+        bool Custom = Callee && Gen.registrations() &&
+                      Gen.registrations()->gradientOf(Callee);
+        if (Kind == CallKind::Differentiated && !Custom) {
           if (Call->isInlineAsm())
             return fail(Call, "cannot differentiate inline assembly whose "
                               "result carries a derivative");
@@ -524,7 +527,8 @@ bool FunctionDifferentiator::plan() {
         Value *Ptr = Store->getPointerOperand();
         if (Activity.isActive(Store->getValueOperand()) &&
             !Activity.isShadowed(Ptr)) {
-          if (auto *GV = dyn_cast<GlobalVariable>(getUnderlyingObject(Ptr)))
+          if (auto *GV = dyn_cast<GlobalVariable>(getUnderlyingObject(Ptr));
+              GV && !isInactiveGlobal(*GV))
             return fail(Store, "a value that carries a derivative is stored "
                                "to the global '" +
                                    GV->getName() +

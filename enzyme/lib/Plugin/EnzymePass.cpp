@@ -6,6 +6,7 @@
 
 #include "Plugin/EnzymePass.h"
 #include "Core/Diagnostics.h"
+#include "Core/UserRegistrations.h"
 #include "Modes/ReverseModeGenerator.h"
 #include "Plugin/DiffRequest.h"
 #include "Plugin/RequestLowering.h"
@@ -131,7 +132,9 @@ void EnzymePass::serveRequests(Module &M, ModuleAnalysisManager &MAM) {
   if (PB && Level != OptimizationLevel::O0)
     Cleanup.emplace(PB->buildFunctionSimplificationPipeline(
         Level, ThinOrFullLTOPhase::None));
-  ReverseModeGenerator Generator(M, FAM, Cleanup ? &*Cleanup : nullptr);
+  UserRegistrations Registrations(M);
+  ReverseModeGenerator Generator(M, FAM, Cleanup ? &*Cleanup : nullptr,
+                                 &Registrations);
   // Requests whose callees are not all here wait for link time, where
   // every -fenzyme module's bitcode is present.
   bool AllowDeferral = isCompileTimePoint(Point);

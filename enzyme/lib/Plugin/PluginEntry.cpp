@@ -12,6 +12,7 @@
 ///
 //===----------------------------------------------------------------------===//
 
+#include "Core/UserRegistrations.h"
 #include "Plugin/EnzymePass.h"
 
 #include "llvm/Passes/PassBuilder.h"
@@ -19,6 +20,18 @@
 
 using namespace llvm;
 using namespace enzyme;
+
+namespace {
+/// Marks the functions that `__enzyme_*` registrations name noinline.
+struct KeepRegisteredFunctionsPass
+    : PassInfoMixin<KeepRegisteredFunctionsPass> {
+  PreservedAnalyses run(Module &M, ModuleAnalysisManager &) {
+    UserRegistrations::keepRegisteredFunctionsCallable(M);
+    return PreservedAnalyses::all();
+  }
+  static bool isRequired() { return true; }
+};
+} // namespace
 
 static void registerEnzymePipeline(PassBuilder &PB) {
   PB.registerPipelineParsingCallback(
@@ -29,6 +42,13 @@ static void registerEnzymePipeline(PassBuilder &PB) {
         MPM.addPass(
             EnzymePass(PipelinePoint::Explicit, &PB, OptimizationLevel::O2));
         return true;
+      });
+
+  // Functions that registrations name must reach the engine as calls: at
+  // the start of every pipeline, before the inliner could take them apart.
+  PB.registerPipelineStartEPCallback(
+      [](ModulePassManager &MPM, OptimizationLevel) {
+        MPM.addPass(KeepRegisteredFunctionsPass());
       });
 
   // The -O0 pipeline invokes the optimizer-early callbacks too; the level

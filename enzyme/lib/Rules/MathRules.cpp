@@ -201,6 +201,8 @@ bool signatureMatches(const CallBase &Call, const MathRule &Rule) {
 
 } // namespace
 
+bool isMathFunctionName(StringRef Name) { return table().count(Name); }
+
 const MathRule *findMathRule(const CallBase &Call) {
   const Function *Callee = Call.getCalledFunction();
   if (!Callee)
@@ -208,6 +210,10 @@ const MathRule *findMathRule(const CallBase &Call) {
   StringRef Name;
   if (Intrinsic::ID ID = Callee->getIntrinsicID())
     Name = libmNameOfIntrinsic(ID);
+  else if (StringRef Like =
+               Callee->getFnAttribute("enzyme_math").getValueAsString();
+           !Like.empty())
+    Name = Like; // __enzyme_function_like: behaves like that function.
   else if (Callee->isDeclaration() || Callee->hasFnAttribute("enzyme_math"))
     Name = baseName(Callee->getName(), Call.getType());
   if (Name.empty())

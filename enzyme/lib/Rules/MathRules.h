@@ -36,6 +36,9 @@ struct MathRule {
 /// whose signature matches the rule; nullptr otherwise.
 const MathRule *findMathRule(const llvm::CallBase &Call);
 
+/// \p Name is the libm name of a function the table has ("sin").
+bool isMathFunctionName(llvm::StringRef Name);
+
 } // namespace enzyme::rules
 
 #endif // ENZYME_RULES_MATHRULES_H

@@ -1,0 +1,459 @@
+//===- UserRegistrations.cpp - What users declare with __enzyme_* globals -===//
+//
+// Part of the Enzyme toolchain.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Core/UserRegistrations.h"
+
+#include "Core/Diagnostics.h"
+#include "Rules/MathRules.h"
+
+#include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/DerivedTypes.h"
+#include "llvm/IR/Function.h"
+#include "llvm/IR/GlobalVariable.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Transforms/Utils/Cloning.h"
+
+using namespace llvm;
+
+namespace enzyme {
+
+namespace {
+
+/// The registration kinds, by the key their global's name contains.
+enum class Kind {
+  Gradient,
+  Forward,
+  InactiveFunction,
+  InactiveGlobal,
+  FunctionLike,
+  AllocationLike,
+  Unsupported,
+};
+
+Kind kindOf(StringRef Name) {
+  if (Name.contains("__enzyme_register_gradient"))
+    return Kind::Gradient;
+  if (Name.contains("__enzyme_register_derivative"))
+    return Kind::Forward;
+  if (Name.contains("__enzyme_inactivefn"))
+    return Kind::InactiveFunction;
+  if (Name.contains("__enzyme_inactive_global"))
+    return Kind::InactiveGlobal;
+  if (Name.contains("__enzyme_function_like"))
+    return Kind::FunctionLike;
+  if (Name.contains("__enzyme_allocation_like"))
+    return Kind::AllocationLike;
+  return Kind::Unsupported;
+}
+
+/// The elements of a registration: the operands of an array or struct
+/// initializer, or the initializer itself, with casts stripped.
+SmallVector<Constant *, 4> elementsOf(const GlobalVariable &GV) {
+  SmallVector<Constant *, 4> Elements;
+  const Constant *Init = GV.getInitializer();
+  if (isa<ConstantArray>(Init) || isa<ConstantStruct>(Init)) {
+    for (const Use &U : Init->operands())
+      Elements.push_back(cast<Constant>(U.get()->stripPointerCasts()));
+  } else if (auto *Data = dyn_cast<ConstantDataSequential>(Init)) {
+    for (unsigned I = 0; I < Data->getNumElements(); ++I)
+      Elements.push_back(Data->getElementAsConstant(I));
+  } else {
+    Elements.push_back(const_cast<Constant *>(Init->stripPointerCasts()));
+  }
+  return Elements;
+}
+
+Function *functionAt(ArrayRef<Constant *> Elements, unsigned I) {
+  if (I >= Elements.size())
+    return nullptr;
+  Constant *C = Elements[I];
+  if (auto *Alias = dyn_cast<GlobalAlias>(C))
+    C = dyn_cast<Constant>(Alias->getAliaseeObject());
+  return dyn_cast_or_null<Function>(C);
+}
+
+/// A C string constant (`"sin"`), if \p C points to one.
+std::optional<StringRef> stringAt(ArrayRef<Constant *> Elements, unsigned I) {
+  if (I >= Elements.size())
+    return std::nullopt;
+  auto *GV = dyn_cast<GlobalVariable>(Elements[I]);
+  if (!GV || !GV->hasInitializer())
+    return std::nullopt;
+  auto *Data = dyn_cast<ConstantDataArray>(GV->getInitializer());
+  if (!Data || !Data->isCString())
+    return std::nullopt;
+  return Data->getAsCString();
+}
+
+/// An integer stored as a pointer (`(void*)2`), if \p C is one.
+std::optional<uint64_t> integerAt(ArrayRef<Constant *> Elements, unsigned I) {
+  if (I >= Elements.size())
+    return std::nullopt;
+  if (Elements[I]->isNullValue())
+    return 0;
+  if (auto *CE = dyn_cast<ConstantExpr>(Elements[I]))
+    if (CE->getOpcode() == Instruction::IntToPtr)
+      if (auto *CI = dyn_cast<ConstantInt>(CE->getOperand(0)))
+        return CI->getZExtValue();
+  if (auto *CI = dyn_cast<ConstantInt>(Elements[I]))
+    return CI->getZExtValue();
+  return std::nullopt;
+}
+
+/// \p Returned (the reverse function's result) holds one gradient per
+/// type of \p Gradients, in order: void for none, the type itself for one,
+/// a struct of them for several (or, as x86-64 returns a struct of two
+/// floats, a vector).
+bool gradientsFit(Type *Returned, ArrayRef<Type *> Gradients) {
+  if (Gradients.empty())
+    return Returned->isVoidTy();
+  if (Gradients.size() == 1 && Returned == Gradients.front())
+    return true;
+  if (auto *ST = dyn_cast<StructType>(Returned))
+    return ST->elements() == Gradients;
+  if (auto *VT = dyn_cast<FixedVectorType>(Returned))
+    return VT->getNumElements() == Gradients.size() &&
+           all_of(Gradients,
+                  [&](Type *T) { return T == VT->getElementType(); });
+  return false;
+}
+
+std::string signatureOf(const Function &F) {
+  std::string S = displayType(F.getReturnType()) + "(";
+  for (auto [I, A] : enumerate(F.args()))
+    S += (I ? ", " : "") + displayType(A.getType());
+  return S + ")";
+}
+
+std::string describeFunction(const Function &F) {
+  return "'" + displayName(F.getName()) + "' (" + signatureOf(F) + ")";
+}
+
+/// The parameters a custom augmented or reverse function starts with: the
+/// function's, each pointer followed by its shadow.
+SmallVector<Type *, 8> duplicatedParams(const Function &F) {
+  SmallVector<Type *, 8> Params;
+  for (const Argument &A : F.args()) {
+    Params.push_back(A.getType());
+    if (A.getType()->isPointerTy())
+      Params.push_back(A.getType());
+  }
+  return Params;
+}
+
+bool startsWith(const Function &F, ArrayRef<Type *> Params) {
+  if (F.arg_size() < Params.size())
+    return false;
+  for (auto [I, Ty] : enumerate(Params))
+    if (F.getArg(I)->getType() != Ty)
+      return false;
+  return true;
+}
+
+} // namespace
+
+bool isInactiveGlobal(const GlobalVariable &GV) {
+  return GV.getMetadata("enzyme_inactive") != nullptr;
+}
+
+UserRegistrations::UserRegistrations(Module &M) {
+  for (GlobalVariable &GV : M.globals()) {
+    StringRef Name = GV.getName();
+    if (!Name.contains("__enzyme_"))
+      continue;
+    // Declared elsewhere: read in the module that defines it (at link time
+    // every module's registrations are present). A __device__ registration
+    // seen from the host compilation has no initializer either.
+    if (!GV.hasInitializer() || isa<UndefValue>(GV.getInitializer()) ||
+        GV.getInitializer()->isNullValue())
+      continue;
+    switch (kindOf(Name)) {
+    case Kind::Gradient:
+      readGradient(GV);
+      break;
+    case Kind::Forward:
+      readForward(GV);
+      break;
+    case Kind::InactiveFunction:
+      readInactiveFunction(GV);
+      break;
+    case Kind::InactiveGlobal:
+      readInactiveGlobal(GV);
+      break;
+    case Kind::FunctionLike:
+      readFunctionLike(GV);
+      break;
+    case Kind::AllocationLike:
+      readAllocationLike(GV);
+      break;
+    case Kind::Unsupported:
+      if (Name.contains("__enzyme_shadow_global")) {
+        reportError(GV, "'" + Name +
+                            "': shadows of globals (enzyme_shadow) are not "
+                            "supported yet; pass the global's data through "
+                            "an argument with enzyme_dup");
+        break;
+      }
+      reportError(GV, "the registration '" + Name +
+                          "' is not supported by this toolchain; remove it "
+                          "(see docs/custom-derivatives.md for the "
+                          "registrations it supports)");
+      break;
+    }
+  }
+}
+
+void UserRegistrations::readGradient(GlobalVariable &GV) {
+  SmallVector<Constant *, 4> E = elementsOf(GV);
+  Function *F = functionAt(E, 0), *Aug = functionAt(E, 1),
+           *Rev = functionAt(E, 2);
+  if (E.size() != 3 || !F || !Aug || !Rev) {
+    reportError(GV, "'" + GV.getName() +
+                        "' must hold three functions: {function, augmented "
+                        "forward, reverse}");
+    return;
+  }
+  auto Mismatch = [&](Function &Which, const Twine &Expected) {
+    reportError(GV, "the custom gradient of " + describeFunction(*F) +
+                        " does not fit it: " + describeFunction(Which) +
+                        " must " + Expected);
+  };
+  SmallVector<Type *, 8> Params = duplicatedParams(*F);
+  if (Aug->arg_size() != Params.size() || !startsWith(*Aug, Params))
+    return Mismatch(*Aug, "take the parameters of '" +
+                              displayName(F->getName()) +
+                              "', each pointer followed by its shadow");
+
+  // The augmented function returns the primal result (if any), or a tape,
+  // or a struct of the tape and the primal result.
+  CustomGradient G;
+  G.Augment = Aug;
+  G.Reverse = Rev;
+  G.Registration = &GV;
+  Type *RetTy = F->getReturnType(), *AugRet = Aug->getReturnType();
+  if (RetTy->isVoidTy()) {
+    G.TapeType = AugRet->isVoidTy() ? nullptr : AugRet;
+  } else if (AugRet == RetTy) {
+    G.ReturnsPrimal = true;
+  } else if (auto *ST = dyn_cast<StructType>(AugRet);
+             ST && ST->getNumElements() == 2 &&
+             ST->getElementType(1) == RetTy) {
+    G.TapeType = ST->getElementType(0);
+    G.ReturnsPrimal = true;
+  } else {
+    return Mismatch(*Aug, "return '" + displayType(RetTy) +
+                              "' (the primal result) or a struct of a tape "
+                              "and the primal result");
+  }
+
+  // The reverse function: the same parameters, the adjoint of a float
+  // result, the tape; it returns the gradients of the float parameters.
+  if (RetTy->isFPOrFPVectorTy())
+    Params.push_back(RetTy);
+  if (G.TapeType)
+    Params.push_back(G.TapeType);
+  SmallVector<Type *, 4> GradientTypes;
+  for (Argument &A : F->args())
+    if (A.getType()->isFPOrFPVectorTy())
+      GradientTypes.push_back(A.getType());
+  std::string Tail =
+      std::string(RetTy->isFPOrFPVectorTy() ? ", then the adjoint of the result"
+                                            : "") +
+      (G.TapeType ? ", then the tape" : "");
+  // Gradients returned through memory (a struct too large for registers)
+  // come first, as a struct-return pointer.
+  G.GradientsThroughMemory =
+      Rev->arg_size() > 0 && Rev->hasParamAttribute(0, Attribute::StructRet);
+  unsigned First = G.GradientsThroughMemory ? 1 : 0;
+  bool ParamsOk = Rev->arg_size() == Params.size() + First;
+  for (unsigned I = 0; ParamsOk && I < Params.size(); ++I)
+    ParamsOk = Rev->getArg(I + First)->getType() == Params[I];
+  if (!ParamsOk)
+    return Mismatch(*Rev, "take the parameters of '" +
+                              displayName(F->getName()) +
+                              "', each pointer followed by its shadow" + Tail);
+  Type *Returned = G.GradientsThroughMemory ? Rev->getParamStructRetType(0)
+                                            : Rev->getReturnType();
+  if (!gradientsFit(Returned, GradientTypes)) {
+    std::string Types;
+    for (auto [I, T] : enumerate(GradientTypes))
+      Types += (I ? ", " : "") + displayType(T);
+    return Mismatch(*Rev, GradientTypes.empty()
+                              ? "return void (the function has no "
+                                "floating-point parameter)"
+                              : "return the gradients of the floating-point "
+                                "parameters (" +
+                                    Types + ")");
+  }
+  Gradients[F] = G;
+}
+
+void UserRegistrations::readForward(GlobalVariable &GV) {
+  SmallVector<Constant *, 4> E = elementsOf(GV);
+  Function *F = functionAt(E, 0), *Fwd = functionAt(E, 1);
+  if (E.size() != 2 || !F || !Fwd) {
+    reportError(GV, "'" + GV.getName() +
+                        "' must hold two functions: {function, forward "
+                        "derivative}");
+    return;
+  }
+  Forwards[F] = CustomForward{Fwd, &GV};
+}
+
+void UserRegistrations::readInactiveFunction(GlobalVariable &GV) {
+  SmallVector<Constant *, 4> E = elementsOf(GV);
+  bool Any = false;
+  for (unsigned I = 0; I < E.size(); ++I) {
+    Function *F = functionAt(E, I);
+    if (!F) {
+      reportError(GV, "'" + GV.getName() + "' must hold functions; element " +
+                          Twine(I + 1) + " is not one");
+      return;
+    }
+    F->addFnAttr("enzyme_inactive");
+    Any = true;
+  }
+  if (!Any)
+    reportError(GV, "'" + GV.getName() + "' names no function");
+}
+
+void UserRegistrations::readInactiveGlobal(GlobalVariable &GV) {
+  SmallVector<Constant *, 4> E = elementsOf(GV);
+  for (unsigned I = 0; I < E.size(); ++I) {
+    auto *Target = dyn_cast<GlobalVariable>(E[I]);
+    if (!Target) {
+      reportError(GV, "'" + GV.getName() +
+                          "' must hold addresses of global variables; "
+                          "element " +
+                          Twine(I + 1) + " is not one");
+      return;
+    }
+    Target->setMetadata("enzyme_inactive",
+                        MDNode::get(Target->getContext(), {}));
+  }
+}
+
+void UserRegistrations::readFunctionLike(GlobalVariable &GV) {
+  SmallVector<Constant *, 4> E = elementsOf(GV);
+  Function *F = functionAt(E, 0);
+  std::optional<StringRef> Like = stringAt(E, 1);
+  if (E.size() != 2 || !F || !Like) {
+    reportError(GV, "'" + GV.getName() +
+                        "' must hold a function and the name of a math "
+                        "function: {f, \"sin\"}");
+    return;
+  }
+  if (!rules::isMathFunctionName(*Like)) {
+    reportError(GV, "'" + GV.getName() + "': '" + *Like +
+                        "' is not a math function the engine knows; see "
+                        "docs/reverse-mode.md for the list");
+    return;
+  }
+  bool FloatsOnly =
+      F->getReturnType()->isFloatingPointTy() &&
+      all_of(F->args(), [](Argument &A) {
+        return A.getType()->isFloatingPointTy() || A.getType()->isIntegerTy();
+      });
+  if (!FloatsOnly) {
+    reportError(GV, "'" + GV.getName() + "': " + describeFunction(*F) +
+                        " cannot behave like '" + *Like +
+                        "': it must take and return floating-point values");
+    return;
+  }
+  F->addFnAttr("enzyme_math", *Like);
+}
+
+void UserRegistrations::readAllocationLike(GlobalVariable &GV) {
+  SmallVector<Constant *, 4> E = elementsOf(GV);
+  Function *Alloc = functionAt(E, 0), *Free = functionAt(E, 3);
+  std::optional<uint64_t> SizeArg = integerAt(E, 1);
+  std::optional<StringRef> Freed = stringAt(E, 2);
+  if (E.size() != 4 || !Alloc || !SizeArg || !Freed || !Free) {
+    reportError(GV, "'" + GV.getName() +
+                        "' must hold {allocator, (void*)index of its size "
+                        "argument, \"-1\", deallocator}");
+    return;
+  }
+  if (*SizeArg >= Alloc->arg_size() ||
+      !Alloc->getArg(*SizeArg)->getType()->isIntegerTy() ||
+      !Alloc->getReturnType()->isPointerTy()) {
+    reportError(GV, "'" + GV.getName() + "': argument " + Twine(*SizeArg) +
+                        " of " + describeFunction(*Alloc) +
+                        " is not an integer size, or it returns no pointer");
+    return;
+  }
+  // "-1": the deallocator frees what the allocator returned, passed as
+  // its first argument. Other layouts are not supported.
+  if (*Freed != "-1" || Free->arg_size() < 1 ||
+      !Free->getArg(0)->getType()->isPointerTy()) {
+    reportError(GV, "'" + GV.getName() +
+                        "': only \"-1\" (the deallocator's first argument "
+                        "is the allocated pointer) is supported");
+    return;
+  }
+  Alloc->addFnAttr("enzyme_allocation_size_arg", utostr(*SizeArg));
+  Free->addFnAttr("enzyme_deallocation");
+}
+
+/// Keeps calls to \p F calls until the engine runs: noinline, and where the
+/// optimiser could find that F returns one of its arguments (and replace
+/// each call by that argument, the `returned` attribute), F becomes an
+/// unoptimised forwarder to a copy of its body, which is optimised as usual.
+static void keepCallable(Function &F) {
+  if (F.isDeclaration() || F.hasFnAttribute(Attribute::OptimizeNone))
+    return;
+  F.removeFnAttr(Attribute::AlwaysInline);
+  F.addFnAttr(Attribute::NoInline);
+  bool MayReturnArgument = any_of(
+      F.args(), [&](Argument &A) { return A.getType() == F.getReturnType(); });
+  if (!MayReturnArgument || F.isVarArg())
+    return;
+  ValueToValueMapTy VMap;
+  Function *Body = CloneFunction(&F, VMap);
+  Body->setName(F.getName() + ".enzyme.body");
+  Body->setLinkage(GlobalValue::InternalLinkage);
+  Body->setVisibility(GlobalValue::DefaultVisibility);
+  Body->setComdat(nullptr);
+  GlobalValue::LinkageTypes Linkage = F.getLinkage();
+  F.deleteBody();
+  F.setLinkage(Linkage);
+  F.addFnAttr(Attribute::OptimizeNone);
+  IRBuilder<> B(BasicBlock::Create(F.getContext(), "entry", &F));
+  SmallVector<Value *, 4> Args;
+  for (Argument &A : F.args())
+    Args.push_back(&A);
+  CallInst *Call = B.CreateCall(Body, Args);
+  Call->setAttributes(Body->getAttributes());
+  if (F.getReturnType()->isVoidTy())
+    B.CreateRetVoid();
+  else
+    B.CreateRet(Call);
+}
+
+void UserRegistrations::keepRegisteredFunctionsCallable(Module &M) {
+  SmallSetVector<Function *, 8> Registered;
+  for (GlobalVariable &GV : M.globals()) {
+    if (!GV.getName().contains("__enzyme_") || !GV.hasInitializer() ||
+        kindOf(GV.getName()) == Kind::InactiveGlobal ||
+        kindOf(GV.getName()) == Kind::Unsupported)
+      continue;
+    SmallVector<Constant *, 4> E = elementsOf(GV);
+    if (Function *F = functionAt(E, 0))
+      Registered.insert(F);
+    // Every function of an inactive list, too.
+    if (kindOf(GV.getName()) == Kind::InactiveFunction)
+      for (unsigned I = 1; I < E.size(); ++I)
+        if (Function *F = functionAt(E, I))
+          Registered.insert(F);
+  }
+  for (Function *F : Registered)
+    keepCallable(*F);
+}
+
+} // namespace enzyme

@@ -1,0 +1,108 @@
+//===- UserRegistrations.h - What users declare with __enzyme_* globals -*-===//
+//
+// Part of the Enzyme toolchain.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// Users tell the engine about functions and globals with registration
+/// globals, whose names contain a key (Enzyme's ABI; the attribute plugin
+/// writes the same globals for `__attribute__((enzyme_inactive))` and
+/// friends):
+///
+///   void *__enzyme_register_gradient_f[3] = {f, augment, reverse};
+///   void *__enzyme_register_derivative_f[2] = {f, forward};
+///   void *__enzyme_inactivefn_f[1] = {f};        (or a plain pointer)
+///   void *__enzyme_inactive_global_g[1] = {&g};
+///   void *__enzyme_function_like_f[2] = {f, "sin"};
+///   void *__enzyme_allocation_like_f[4] = {alloc, (void*)SIZE_ARG, "-1",
+///   free};
+///
+/// Reading them checks each one against the function it names and reports a
+/// located error for a malformed one. Marks that every part of the engine
+/// must see are put on the IR (an `enzyme_inactive` function attribute, an
+/// `enzyme_math` attribute naming the math function, allocation attributes);
+/// custom derivatives are kept here for the generators.
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef ENZYME_CORE_USERREGISTRATIONS_H
+#define ENZYME_CORE_USERREGISTRATIONS_H
+
+#include "llvm/ADT/DenseMap.h"
+
+namespace llvm {
+class Function;
+class GlobalVariable;
+class Module;
+class Type;
+} // namespace llvm
+
+namespace enzyme {
+
+/// `__enzyme_register_gradient`: a custom augmented forward function and
+/// reverse function for a function (its body, if any, is not
+/// differentiated). The user's functions take every pointer parameter of
+/// the function followed by its shadow; the reverse function also takes
+/// the adjoint of a floating-point result, then the tape if the augmented
+/// function returns one, and returns the gradients of the floating-point
+/// parameters (one value, or a struct of them in order).
+struct CustomGradient {
+  llvm::Function *Augment = nullptr;
+  llvm::Function *Reverse = nullptr;
+  /// The augmented function returns a tape (alone, or first in a struct
+  /// with the primal result).
+  llvm::Type *TapeType = nullptr;
+  /// The augmented function returns the primal result.
+  bool ReturnsPrimal = false;
+  /// The reverse function returns its gradients through a struct-return
+  /// pointer (its first parameter).
+  bool GradientsThroughMemory = false;
+  llvm::GlobalVariable *Registration = nullptr;
+};
+
+/// `__enzyme_register_derivative`: a custom forward-mode derivative.
+struct CustomForward {
+  llvm::Function *Forward = nullptr;
+  llvm::GlobalVariable *Registration = nullptr;
+};
+
+class UserRegistrations {
+public:
+  /// Reads the registration globals of \p M, puts their marks on the IR
+  /// and reports malformed ones (which are then left out).
+  explicit UserRegistrations(llvm::Module &M);
+
+  const CustomGradient *gradientOf(const llvm::Function *F) const {
+    auto It = Gradients.find(F);
+    return It == Gradients.end() ? nullptr : &It->second;
+  }
+  const CustomForward *forwardOf(const llvm::Function *F) const {
+    auto It = Forwards.find(F);
+    return It == Forwards.end() ? nullptr : &It->second;
+  }
+
+  /// Marks the functions that registrations name `noinline`, so that the
+  /// optimiser does not inline them before the engine runs (their callers
+  /// would then differentiate the body instead of honouring the mark).
+  static void keepRegisteredFunctionsCallable(llvm::Module &M);
+
+private:
+  void readGradient(llvm::GlobalVariable &GV);
+  void readForward(llvm::GlobalVariable &GV);
+  void readInactiveFunction(llvm::GlobalVariable &GV);
+  void readInactiveGlobal(llvm::GlobalVariable &GV);
+  void readFunctionLike(llvm::GlobalVariable &GV);
+  void readAllocationLike(llvm::GlobalVariable &GV);
+
+  llvm::DenseMap<const llvm::Function *, CustomGradient> Gradients;
+  llvm::DenseMap<const llvm::Function *, CustomForward> Forwards;
+};
+
+/// The global `__enzyme_inactive_global` named: its memory carries no
+/// derivatives, so values stored into it lose theirs.
+bool isInactiveGlobal(const llvm::GlobalVariable &GV);
+
+} // namespace enzyme
+
+#endif // ENZYME_CORE_USERREGISTRATIONS_H

@@ -143,6 +143,36 @@ void TapeBuilder::destroyTape(IRBuilder<> &B, Value *Tape) const {
                 B.CreateStructGEP(StorageTy, Storage, 1));
 }
 
+uint64_t TapeBuilder::packedSize(ArrayRef<Type *> Types) const {
+  uint64_t Bytes = 0;
+  for (Type *Ty : Types)
+    Bytes += M.getDataLayout().getTypeStoreSize(Ty).getFixedValue();
+  return Bytes;
+}
+
+// The caller's buffer may have any alignment (a float array element), so
+// fixed tapes are accessed with alignment 1.
+void TapeBuilder::store(IRBuilder<> &B, Value *Base, uint64_t Offset,
+                        ArrayRef<Value *> Values) const {
+  for (Value *V : Values) {
+    Value *Ptr = B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Base, Offset);
+    data(B.CreateAlignedStore(V, Ptr, Align(1)));
+    Offset += packedSize({V->getType()});
+  }
+}
+
+SmallVector<Value *, 8> TapeBuilder::load(IRBuilder<> &B, Value *Base,
+                                          uint64_t Offset,
+                                          ArrayRef<Type *> Types) const {
+  SmallVector<Value *, 8> Result;
+  for (Type *Ty : Types) {
+    Value *Ptr = B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Base, Offset);
+    Result.push_back(data(B.CreateAlignedLoad(Ty, Ptr, Align(1))));
+    Offset += packedSize({Ty});
+  }
+  return Result;
+}
+
 Value *TapeBuilder::createHeapTape(IRBuilder<> &B) const {
   uint64_t Bytes = M.getDataLayout().getTypeAllocSize(TapeTy);
   return emitCalloc(B, B.getInt64(1), B.getInt64(Bytes), "tape");

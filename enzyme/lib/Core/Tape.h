@@ -59,6 +59,16 @@ public:
   pop(llvm::IRBuilder<> &B, llvm::Value *Tape,
       llvm::ArrayRef<llvm::Type *> Types) const;
 
+  /// A fixed tape (split mode's inline tapes): no header, each batch at an
+  /// offset known at compile time from \p Base, packed without padding.
+  void store(llvm::IRBuilder<> &B, llvm::Value *Base, uint64_t Offset,
+             llvm::ArrayRef<llvm::Value *> Values) const;
+  llvm::SmallVector<llvm::Value *, 8>
+  load(llvm::IRBuilder<> &B, llvm::Value *Base, uint64_t Offset,
+       llvm::ArrayRef<llvm::Type *> Types) const;
+  /// The bytes a fixed tape's batch of \p Types takes.
+  uint64_t packedSize(llvm::ArrayRef<llvm::Type *> Types) const;
+
   /// Tells LLVM that the loads, stores and memory intrinsics of \p F that
   /// are not tape accesses never touch the tape.
   void markDisjointFromTape(llvm::Function &F) const;

@@ -179,7 +179,7 @@ bool FunctionDifferentiator::augmentCall(CallBase &Call) {
   for (unsigned A = 0; A < Call.arg_size(); ++A)
     if (hasShadow(CalleeSig.Args[A]))
       Args.push_back(augmentedShadow(Call.getArgOperand(A)));
-  Args.push_back(AugTape);
+  Args.push_back(calleeTape(Call, AugTape, B));
   CallInst *NewCall = B.CreateCall(Callee->Augmented, Args);
   NewCall->setDebugLoc(AugCall->getDebugLoc());
   Value *Primal = NewCall;
@@ -241,6 +241,15 @@ void FunctionDifferentiator::addTapePushes() {
         Values.push_back(AugValueOf(V));
     if (!Values.empty())
       Pushes[&BB] = std::move(Values);
+  }
+
+  if (Sig.FixedTape) {
+    for (auto &[BB, Values] : Pushes) {
+      auto *AugBB = cast<BasicBlock>(AugValues[BB]);
+      IRBuilder<> B(AugBB->getTerminator());
+      Tape.store(B, AugTape, FixedBatchOffsets.lookup(BB), Values);
+    }
+    return;
   }
 
   // Loops whose trip count is known on entry reserve room for their

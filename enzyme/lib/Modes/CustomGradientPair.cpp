@@ -52,7 +52,11 @@ static void buildAugmented(const ReverseSignature &Sig, const CustomGradient &G,
   if (G.TapeType) {
     Value *UserTape =
         G.ReturnsPrimal ? B.CreateExtractValue(Result, 0) : Result;
-    Tape.push(B, Aug.getArg(Aug.arg_size() - 1), {UserTape});
+    Value *EngineTape = Aug.getArg(Aug.arg_size() - 1);
+    if (Sig.FixedTape)
+      Tape.store(B, EngineTape, 0, {UserTape});
+    else
+      Tape.push(B, EngineTape, {UserTape});
     if (G.ReturnsPrimal)
       Primal = B.CreateExtractValue(Result, 1);
   } else if (G.ReturnsPrimal) {
@@ -75,9 +79,12 @@ static void buildReverse(const ReverseSignature &Sig, const CustomGradient &G,
   if (RetTy->isFPOrFPVectorTy())
     Args.push_back(Sig.ReturnActive ? static_cast<Value *>(Rev.getArg(Next++))
                                     : Constant::getNullValue(RetTy));
-  if (G.TapeType)
-    Args.push_back(
-        Tape.pop(B, Rev.getArg(Rev.arg_size() - 1), {G.TapeType}).front());
+  if (G.TapeType) {
+    Value *EngineTape = Rev.getArg(Rev.arg_size() - 1);
+    Args.push_back(Sig.FixedTape
+                       ? Tape.load(B, EngineTape, 0, {G.TapeType}).front()
+                       : Tape.pop(B, EngineTape, {G.TapeType}).front());
+  }
 
   AllocaInst *Out = nullptr;
   if (G.GradientsThroughMemory) {

@@ -131,6 +131,19 @@ private:
   bool fail(const llvm::Instruction *I, const llvm::Twine &Message,
             bool MissingDefinition = false);
 
+  // --- Fixed tapes (FixedTapeLayout.cpp) --------------------------------
+  /// For a signature with a fixed tape: the offset of each block's batch
+  /// and of each differentiated call's region; false (with a diagnostic)
+  /// when the tape's size is not bounded at compile time.
+  bool planFixedTape();
+  /// The bytes of the batch \p BB pushes, in push order: its own values,
+  /// the values loops exiting into it keep, and at the exit block the
+  /// values pushed once.
+  llvm::SmallVector<llvm::Type *, 8> batchTypes(llvm::BasicBlock &BB) const;
+  /// The tape a call to a callee's pair gets at \p Call.
+  llvm::Value *calleeTape(llvm::CallBase &Call, llvm::Value *Tape,
+                          llvm::IRBuilder<> &B);
+
   // --- Augmented forward (AugmentedForward.cpp) -------------------------
   bool buildAugmented();
   llvm::Value *createShadow(llvm::Instruction &I, llvm::IRBuilder<> &B);
@@ -210,6 +223,11 @@ private:
   /// Joins whose reverse branches on a recomputed or taped condition
   /// instead of a recorded predecessor index.
   llvm::DenseMap<llvm::BasicBlock *, DecidedJoin> DecidedJoins;
+
+  /// Fixed tapes: per block, where its batch is; per differentiated call,
+  /// where its callee's tape starts.
+  llvm::DenseMap<const llvm::BasicBlock *, uint64_t> FixedBatchOffsets;
+  llvm::DenseMap<const llvm::CallBase *, uint64_t> FixedCalleeOffsets;
 
   /// Augmented forward: prepared value -> augmented primal / shadow.
   llvm::ValueToValueMapTy AugValues;

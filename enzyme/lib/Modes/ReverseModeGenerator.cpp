@@ -169,6 +169,9 @@ ReverseModeGenerator::generateCustom(const ReverseSignature &Sig,
   PendingSignatures.push_back(Slot->first);
   if (!buildCustomGradientPair(Slot->first, Custom, Pair, Tape, Failure))
     return nullptr;
+  if (Sig.FixedTape)
+    FixedTapeSizes[Sig] =
+        Custom.TapeType ? Tape.packedSize({Custom.TapeType}) : 0;
   return &Pair;
 }
 
@@ -180,8 +183,10 @@ ReverseModeGenerator::getOrCreate(const ReverseSignature &Sig,
   const ReversePair *Pair = generate(Sig, Failure);
   if (!Pair) {
     // Nothing of a failed request stays in the module.
-    for (const ReverseSignature &S : PendingSignatures)
+    for (const ReverseSignature &S : PendingSignatures) {
       Pairs.erase(S);
+      FixedTapeSizes.erase(S);
+    }
     for (Function *F : Pending)
       F->dropAllReferences();
     for (Function *F : Pending) {

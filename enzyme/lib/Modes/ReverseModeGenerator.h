@@ -33,6 +33,7 @@
 #include "llvm/IR/PassManager.h"
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -61,12 +62,16 @@ struct ReverseSignature {
   /// back), so the reverse pass may reload values from memory the function
   /// itself never writes.
   bool InputsKeptUntilReverse = false;
+  /// The tape has a layout fixed at compile time (split mode's inline
+  /// tapes, `enzyme_allocated`): each batch at a constant offset from the
+  /// tape pointer, which points to the caller's buffer. Callees share it.
+  bool FixedTape = false;
 
   bool operator<(const ReverseSignature &O) const {
     return std::tie(Fn, Args, ReturnActive, ReturnShadow,
-                    InputsKeptUntilReverse) <
+                    InputsKeptUntilReverse, FixedTape) <
            std::tie(O.Fn, O.Args, O.ReturnActive, O.ReturnShadow,
-                    O.InputsKeptUntilReverse);
+                    O.InputsKeptUntilReverse, O.FixedTape);
   }
 };
 
@@ -111,6 +116,15 @@ public:
   }
 
   const TapeBuilder &tape() const { return Tape; }
+  /// The bytes the fixed tape of a pair generated for \p Sig (with
+  /// FixedTape set) takes, including its callees'; nullopt while the pair
+  /// is being generated (a recursive call).
+  std::optional<uint64_t> fixedTapeBytes(const ReverseSignature &Sig) const {
+    auto It = FixedTapeSizes.find(Sig);
+    if (It == FixedTapeSizes.end())
+      return std::nullopt;
+    return It->second;
+  }
   const UserRegistrations *registrations() const { return Registrations; }
   /// The module's accesses carry TBAA tags (it was compiled with strict
   /// aliasing and optimised): untagged integer accesses then come from
@@ -146,6 +160,7 @@ private:
   TapeBuilder Tape;
   bool ModuleHasTBAA;
   std::map<ReverseSignature, ReversePair> Pairs;
+  std::map<ReverseSignature, uint64_t> FixedTapeSizes;
   std::map<ReverseSignature, llvm::Function *> GradientFunctions;
   /// Everything generated since the outermost getOrCreate started.
   std::vector<llvm::Function *> Pending;

@@ -346,7 +346,7 @@ bool FunctionDifferentiator::reverseCall(CallBase &Call, IRBuilder<> &B) {
       Args.push_back(shadow(Call.getArgOperand(A)));
   if (CalleeSig.ReturnActive)
     Args.push_back(takeAdjoint(&Call, B));
-  Args.push_back(RevTape);
+  Args.push_back(calleeTape(Call, RevTape, B));
   CallInst *Gradients = B.CreateCall(Callee->Reverse, Args);
   unsigned Field = 0;
   for (unsigned A = 0; A < Call.arg_size(); ++A) {
@@ -620,7 +620,9 @@ void FunctionDifferentiator::reverseBlock(BasicBlock &BB) {
     Types.push_back(TypeOf(V));
     Popped.push_back(V);
   }
-  SmallVector<Value *, 8> Values = Tape.pop(B, RevTape, Types);
+  SmallVector<Value *, 8> Values =
+      Sig.FixedTape ? Tape.load(B, RevTape, FixedBatchOffsets.lookup(&BB), Types)
+                    : Tape.pop(B, RevTape, Types);
   for (unsigned I = 0; I < Popped.size(); ++I) {
     if (I < LocalCount)
       RevLocal[Popped[I]] = Values[I];
@@ -673,7 +675,15 @@ bool FunctionDifferentiator::buildReverse() {
     SmallVector<Type *, 8> Types;
     for (NeededValue V : ExitBatch)
       Types.push_back(V.getPointer()->getType());
-    SmallVector<Value *, 8> Values = Gen.tape().pop(B, RevTape, Types);
+    // The exit block pushed these last in its batch.
+    SmallVector<Type *, 8> ExitTypes = batchTypes(*ExitBlock);
+    uint64_t Offset =
+        FixedBatchOffsets.lookup(ExitBlock) +
+        Gen.tape().packedSize(
+            ArrayRef(ExitTypes).drop_back(ExitBatch.size()));
+    SmallVector<Value *, 8> Values =
+        Sig.FixedTape ? Gen.tape().load(B, RevTape, Offset, Types)
+                      : Gen.tape().pop(B, RevTape, Types);
     for (auto [V, Val] : zip(ExitBatch, Values))
       RevGlobal[V] = Val;
     B.CreateBr(RevBlocks[ExitBlock]);

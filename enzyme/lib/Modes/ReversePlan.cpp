@@ -60,7 +60,8 @@ FunctionDifferentiator::FunctionDifferentiator(ReverseModeGenerator &Gen,
 
 bool FunctionDifferentiator::run(DifferentiationFailure &F) {
   Failure = &F;
-  return plan() && buildAugmented() && buildReverse();
+  return plan() && (!Sig.FixedTape || planFixedTape()) && buildAugmented() &&
+         buildReverse();
 }
 
 bool FunctionDifferentiator::fail(const Instruction *I, const Twine &Message,
@@ -92,6 +93,8 @@ ReverseSignature FunctionDifferentiator::calleeSignature(CallBase &Call) const {
   }
   Callee.ReturnActive = Activity.isActive(&Call);
   Callee.ReturnShadow = Activity.isShadowed(&Call);
+  // Callees write into the caller's fixed tape.
+  Callee.FixedTape = Sig.FixedTape;
   return Callee;
 }
 

@@ -38,6 +38,8 @@ ReverseSignature splitSignature(const DiffRequest &Request) {
   Sig.ReturnActive = Request.Fn->getReturnType()->isFloatingPointTy();
   // The caller may change the inputs between the two halves.
   Sig.InputsKeptUntilReverse = false;
+  Sig.FixedTape = Request.AllocatedTapeBytes.has_value() ||
+                  Request.Mode == RequestMode::AugmentSize;
   return Sig;
 }
 
@@ -54,14 +56,42 @@ static bool checkSplitRequest(const DiffRequest &Request) {
                     "pointer argument");
     return false;
   }
-  if (Request.AllocatedTapeBytes) {
-    reportError(*Request.Call,
-                Entry + ": inline tapes ('enzyme_allocated') are not "
-                        "supported yet; leave the marker out to get the tape "
-                        "as a pointer");
-    return false;
-  }
   return true;
+}
+
+/// The type \p Ty that carries the inline tape of \p Request must hold at
+/// least the bytes `enzyme_allocated` says (the ABI may widen a small
+/// struct, so it can be larger).
+static bool checkInlineTapeType(const DiffRequest &Request, Type *Ty,
+                                StringRef How) {
+  const DataLayout &DL = Request.Call->getModule()->getDataLayout();
+  uint64_t Bytes = Ty->isSized() ? DL.getTypeAllocSize(Ty).getFixedValue() : 0;
+  if (Bytes >= *Request.AllocatedTapeBytes)
+    return true;
+  reportError(*Request.Call,
+              Twine(requestEntryName(Request.Mode)) + " is " + How + " '" +
+                  displayType(Ty) + "' (" + Twine(Bytes) +
+                  " bytes), but 'enzyme_allocated' says the inline tape has " +
+                  Twine(*Request.AllocatedTapeBytes) + " bytes");
+  return false;
+}
+
+/// The bytes of the buffer for an inline tape carried as \p Ty.
+static uint64_t inlineTapeBytes(const DiffRequest &Request, Type *Ty) {
+  const DataLayout &DL = Request.Call->getModule()->getDataLayout();
+  return std::max(*Request.AllocatedTapeBytes,
+                  DL.getTypeAllocSize(Ty).getFixedValue());
+}
+
+/// A buffer of \p Bytes bytes in the caller's frame for an inline tape.
+static Value *inlineTapeBuffer(CallBase &Call, uint64_t Bytes) {
+  Function &F = *Call.getFunction();
+  IRBuilder<> Entry(&F.getEntryBlock(), F.getEntryBlock().begin());
+  AllocaInst *Buffer = Entry.CreateAlloca(
+      ArrayType::get(Entry.getInt8Ty(), std::max<uint64_t>(Bytes, 1)), nullptr,
+      "inline.tape");
+  Buffer->setAlignment(Align(16));
+  return Buffer;
 }
 
 static LoweringResult lowerAugmentedForward(DiffRequest &Request,
@@ -77,7 +107,22 @@ static LoweringResult lowerAugmentedForward(DiffRequest &Request,
     replaceRequest(Request, nullptr);
     return LoweringResult::Failed;
   }
-  Value *Tape = Gen.tape().createHeapTape(B);
+  // An inline tape is the first field of the declared result (or all of
+  // it), filled from a buffer of the size the user gave.
+  Type *InlineTapeTy = nullptr;
+  Value *Tape;
+  if (Request.AllocatedTapeBytes) {
+    auto *ST = dyn_cast<StructType>(Declared);
+    InlineTapeTy = ST && ST->getNumElements() == 2 &&
+                           !Request.Fn->getReturnType()->isVoidTy()
+                       ? ST->getElementType(0)
+                       : Declared;
+    if (!checkInlineTapeType(Request, InlineTapeTy, "declared to return"))
+      return LoweringResult::Failed;
+    Tape = inlineTapeBuffer(Call, inlineTapeBytes(Request, InlineTapeTy));
+  } else {
+    Tape = Gen.tape().createHeapTape(B);
+  }
   SmallVector<Value *, 8> Args(Request.Primals.begin(), Request.Primals.end());
   for (Value *Shadow : Request.Shadows)
     if (Shadow)
@@ -85,6 +130,8 @@ static LoweringResult lowerAugmentedForward(DiffRequest &Request,
   Args.push_back(Tape);
   CallInst *Primal = B.CreateCall(Pair.Augmented, Args);
   Primal->setDebugLoc(Call.getDebugLoc());
+  if (InlineTapeTy)
+    Tape = B.CreateAlignedLoad(InlineTapeTy, Tape, Align(1), "tape");
 
   // {tape}, or {tape, primal result} when asked for by the marker or by a
   // declared struct with room for it.
@@ -108,8 +155,23 @@ static LoweringResult lowerReverse(DiffRequest &Request,
   CallBase &Call = requestCallAsCall(Request);
   IRBuilder<> B(&Call);
   Value *Tape = Request.Tape;
-  if (Tape->getType()->isIntegerTy())
+  if (Request.AllocatedTapeBytes) {
+    // The inline tape comes by value; the pair reads it from memory. A C
+    // variadic call promotes a float tape to double: undo that.
+    uint64_t Bytes = *Request.AllocatedTapeBytes;
+    if (Tape->getType()->isDoubleTy() && Bytes == 4)
+      Tape = B.CreateFPTrunc(Tape, B.getFloatTy());
+    else if (Tape->getType()->isIntegerTy() && Bytes < 4)
+      Tape = B.CreateTrunc(Tape, B.getIntNTy(Bytes * 8));
+    if (!checkInlineTapeType(Request, Tape->getType(), "given a tape of type"))
+      return LoweringResult::Failed;
+    Value *Buffer =
+        inlineTapeBuffer(Call, inlineTapeBytes(Request, Tape->getType()));
+    B.CreateAlignedStore(Tape, Buffer, Align(1));
+    Tape = Buffer;
+  } else if (Tape->getType()->isIntegerTy()) {
     Tape = B.CreateIntToPtr(Tape, B.getPtrTy());
+  }
   if (!Tape->getType()->isPointerTy()) {
     reportError(Call, "__enzyme_reverse: the tape must be the pointer that "
                       "__enzyme_augmentfwd returned, not a '" +
@@ -127,7 +189,8 @@ static LoweringResult lowerReverse(DiffRequest &Request,
   Args.push_back(Tape);
   CallInst *Grads = B.CreateCall(Pair.Reverse, Args);
   Grads->setDebugLoc(Call.getDebugLoc());
-  Gen.tape().destroyHeapTape(B, Tape);
+  if (!Request.AllocatedTapeBytes)
+    Gen.tape().destroyHeapTape(B, Tape);
   Value *GradsValue = Grads->getType()->isVoidTy() ? nullptr : Grads;
   Value *Result =
       convertResults(B, structFields(B, GradsValue),
@@ -140,12 +203,6 @@ LoweringResult lowerSplitRequest(const DiffRequest &Original,
                                  ReverseModeGenerator &Gen,
                                  bool AllowDeferral) {
   DiffRequest Request = Original;
-  if (Request.Mode == RequestMode::AugmentSize) {
-    reportError(*Request.Call, "__enzyme_augmentsize: inline tapes are not "
-                               "supported yet");
-    replaceRequest(Request, nullptr);
-    return LoweringResult::Failed;
-  }
   if (!checkSplitRequest(Request)) {
     replaceRequest(Request, nullptr);
     return LoweringResult::Failed;
@@ -155,6 +212,30 @@ LoweringResult lowerSplitRequest(const DiffRequest &Original,
   const ReversePair *Pair = Gen.getOrCreate(Sig, Failure);
   if (!Pair)
     return handleGenerationFailure(Request, Failure, AllowDeferral);
+  if (Sig.FixedTape) {
+    uint64_t Needed = *Gen.fixedTapeBytes(Sig);
+    if (Request.Mode == RequestMode::AugmentSize) {
+      Type *Declared = declaredResultType(Request);
+      if (!Declared->isIntegerTy()) {
+        reportError(*Request.Call, "__enzyme_augmentsize returns the bytes "
+                                   "an inline tape needs; declare it to "
+                                   "return an integer type (size_t)");
+        return LoweringResult::Failed;
+      }
+      replaceRequest(Request, ConstantInt::get(Declared, Needed));
+      return LoweringResult::Done;
+    }
+    if (Needed > *Request.AllocatedTapeBytes) {
+      reportError(*Request.Call,
+                  Twine(requestEntryName(Request.Mode)) + ": the tape of '" +
+                      displayName(Request.Fn->getName()) + "' needs " +
+                      Twine(Needed) + " bytes, but 'enzyme_allocated' gives " +
+                      Twine(*Request.AllocatedTapeBytes) + "; pass " +
+                      "'enzyme_allocated, " + Twine(Needed) +
+                      "' (and make the tape that large)");
+      return LoweringResult::Failed;
+    }
+  }
   if (Request.Mode == RequestMode::AugmentedForward)
     return lowerAugmentedForward(Request, *Pair, Gen);
   return lowerReverse(Request, Sig, *Pair, Gen);

@@ -1,4 +1,4 @@
-//===- PreparedFunction.h - The copy of a function that AD reads -*- C++ -*-===//
+//===- PreparedFunction.h - The copy of a function AD reads ---*- C++ -*-===//
 //
 // Part of the Enzyme toolchain.
 //

@@ -7,8 +7,10 @@
 #include "Plugin/EnzymePass.h"
 #include "Core/Diagnostics.h"
 #include "Core/UserRegistrations.h"
+#include "Modes/ForwardModeGenerator.h"
 #include "Modes/ReverseModeGenerator.h"
 #include "Plugin/DiffRequest.h"
+#include "Plugin/ForwardLowering.h"
 #include "Plugin/RequestLowering.h"
 
 #include "llvm/ADT/StringRef.h"
@@ -135,6 +137,8 @@ void EnzymePass::serveRequests(Module &M, ModuleAnalysisManager &MAM) {
   UserRegistrations Registrations(M);
   ReverseModeGenerator Generator(M, FAM, Cleanup ? &*Cleanup : nullptr,
                                  &Registrations);
+  ForwardModeGenerator ForwardGenerator(M, FAM, Cleanup ? &*Cleanup : nullptr,
+                                        &Registrations);
   // Requests whose callees are not all here wait for link time, where
   // every -fenzyme module's bitcode is present.
   bool AllowDeferral = isCompileTimePoint(Point);
@@ -146,8 +150,7 @@ void EnzymePass::serveRequests(Module &M, ModuleAnalysisManager &MAM) {
       lowerReverseRequest(Request, Generator, AllowDeferral);
       break;
     case RequestMode::Forward:
-      reportError(*Request.Call,
-                  "__enzyme_fwddiff: forward mode is not supported yet");
+      lowerForwardRequest(Request, ForwardGenerator, AllowDeferral);
       break;
     case RequestMode::AugmentedForward:
     case RequestMode::ReverseSplit:

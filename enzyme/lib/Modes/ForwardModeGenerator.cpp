@@ -1,0 +1,154 @@
+//===- ForwardModeGenerator.cpp - Tangent functions -----------------------===//
+//
+// Part of the Enzyme toolchain.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Modes/ForwardModeGenerator.h"
+
+#include "Analysis/MemoryTypes.h"
+#include "Core/Diagnostics.h"
+#include "Core/ShadowScopes.h"
+#include "Core/UserRegistrations.h"
+#include "Modes/PreparedFunction.h"
+#include "Modes/TangentBuilder.h"
+
+#include "llvm/IR/Module.h"
+#include "llvm/Transforms/Scalar/SROA.h"
+#include "llvm/Transforms/Scalar/SimplifyCFG.h"
+
+using namespace llvm;
+
+namespace enzyme {
+
+Type *shadowType(Type *Ty, unsigned Width) {
+  if (Width == 1 || Ty->isVoidTy())
+    return Ty;
+  return ArrayType::get(Ty, Width);
+}
+
+ForwardModeGenerator::ForwardModeGenerator(
+    Module &M, FunctionAnalysisManager &FAM, FunctionPassManager *Cleanup,
+    const UserRegistrations *Registrations)
+    : M(M), FAM(FAM), Cleanup(Cleanup), Registrations(Registrations),
+      ModuleHasTBAA(hasTypeBasedAliasInfo(M)) {}
+
+ForwardModeGenerator::~ForwardModeGenerator() = default;
+
+FunctionType *
+ForwardModeGenerator::getTangentType(const ForwardSignature &Sig) const {
+  FunctionType *FT = Sig.Fn->getFunctionType();
+  SmallVector<Type *, 8> Params(FT->params());
+  for (unsigned A = 0; A < FT->getNumParams(); ++A)
+    if (hasShadow(Sig.Args[A]))
+      Params.push_back(shadowType(FT->getParamType(A), Sig.Width));
+  Type *Ret = FT->getReturnType();
+  if (Sig.ReturnTangent)
+    Ret = StructType::get(M.getContext(), {Ret, shadowType(Ret, Sig.Width)});
+  return FunctionType::get(Ret, Params, false);
+}
+
+void ForwardModeGenerator::cleanup(Function &F, const ForwardSignature &Sig) {
+  // Tangent functions take the primal's parameters first, then one tangent
+  // per duplicated parameter.
+  SmallVector<bool, 8> IsShadowArg(Sig.Fn->arg_size(), false);
+  for (Activity A : Sig.Args)
+    if (hasShadow(A))
+      IsShadowArg.push_back(true);
+  markShadowDisjointFromPrimal(F, IsShadowArg);
+  FAM.invalidate(F, PreservedAnalyses::none());
+  if (Cleanup) {
+    Cleanup->run(F, FAM);
+    return;
+  }
+  FunctionPassManager FPM;
+  FPM.addPass(SROAPass(SROAOptions::ModifyCFG));
+  FPM.addPass(SimplifyCFGPass());
+  FPM.run(F, FAM);
+}
+
+Function *ForwardModeGenerator::generate(const ForwardSignature &Sig,
+                                         DifferentiationFailure &Failure) {
+  auto It = Tangents.find(Sig);
+  if (It != Tangents.end())
+    return It->second;
+  Function &F = *Sig.Fn;
+  if (Registrations && Registrations->forwardOf(&F)) {
+    // Differentiating the body instead would silently ignore the user.
+    Failure.Message = "'" + displayName(F.getName()) +
+                      "' has a custom forward derivative "
+                      "(__enzyme_register_derivative), which forward mode "
+                      "does not use yet; remove the registration to "
+                      "differentiate its body";
+    return nullptr;
+  }
+  if (F.isDeclaration()) {
+    Failure.Message = "cannot differentiate '" + displayName(F.getName()) +
+                      "': it has no definition in this module and no "
+                      "derivative rule";
+    Failure.MissingDefinition = true;
+    return nullptr;
+  }
+  if (Sig.Width != 1) {
+    Failure.Message = "vector forward mode (enzyme_width " +
+                      std::to_string(Sig.Width) +
+                      ") is not supported yet; compute one direction at a "
+                      "time";
+    return nullptr;
+  }
+  // Preparation runs simplifycfg, which aborts on some code with scalable
+  // vectors; the engine does not differentiate them anyway.
+  if (const Instruction *I = findScalableVectorUse(F)) {
+    Failure.Message = "'" + displayName(F.getName()) +
+                      "' uses scalable vectors, which the engine does not "
+                      "support";
+    Failure.HasOffending = true;
+    Failure.OffendingLocation = describeLocation(I->getDebugLoc());
+    return nullptr;
+  }
+
+  // Registered before its body is built, so recursive calls find it.
+  Function *Tangent =
+      Function::Create(getTangentType(Sig), GlobalValue::InternalLinkage,
+                       F.getName() + ".fwd", M);
+  copyCodegenAttributes(F, *Tangent);
+  Tangents[Sig] = Tangent;
+  Pending.push_back(Sig);
+
+  Function *Prepared = prepareForDifferentiation(F, FAM);
+  bool Ok;
+  {
+    auto SigIt = Tangents.find(Sig);
+    TangentBuilder Builder(*this, SigIt->first, *Prepared, *Tangent);
+    Ok = Builder.run(Failure);
+  }
+  discardFunction(Prepared, FAM);
+  return Ok ? Tangent : nullptr;
+}
+
+Function *ForwardModeGenerator::getOrCreate(const ForwardSignature &Sig,
+                                            DifferentiationFailure &Failure) {
+  Pending.clear();
+  Function *Tangent = generate(Sig, Failure);
+  std::vector<Function *> Generated;
+  for (const ForwardSignature &S : Pending)
+    Generated.push_back(Tangents[S]);
+  if (!Tangent) {
+    // Nothing of a failed request stays in the module.
+    for (const ForwardSignature &S : Pending)
+      Tangents.erase(S);
+    for (Function *F : Generated)
+      F->dropAllReferences();
+    for (Function *F : Generated) {
+      FAM.clear(*F, F->getName());
+      F->eraseFromParent();
+    }
+  } else {
+    for (size_t I = 0; I < Pending.size(); ++I)
+      cleanup(*Generated[I], Pending[I]);
+  }
+  Pending.clear();
+  return Tangent;
+}
+
+} // namespace enzyme

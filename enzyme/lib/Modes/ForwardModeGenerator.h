@@ -1,0 +1,119 @@
+//===- ForwardModeGenerator.h - Tangent functions ---------------*- C++ -*-===//
+//
+// Part of the Enzyme toolchain.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// Forward (tangent) mode produces, for a function and an activity signature,
+/// one function
+///
+///   Ret               fwd(args..., tangents...)   (the return carries none)
+///   {Ret, Tangent}    fwd(args..., tangents...)   (it carries one)
+///
+/// that runs the function and, alongside every value that carries a
+/// derivative, its tangent: the directional derivative along the tangents
+/// of the arguments. A duplicated scalar's tangent is a value of its type; a
+/// duplicated pointer's is a shadow pointer to memory of the same layout
+/// holding the tangents of the floats and the shadows of the pointers that
+/// the primal memory holds. No tape and no reversed control flow: the tangent
+/// code runs in the primal's own blocks.
+///
+/// Calls are differentiated as functions (one tangent function per callee
+/// signature, cached for the lifetime of the generator, so recursion works).
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef ENZYME_MODES_FORWARDMODEGENERATOR_H
+#define ENZYME_MODES_FORWARDMODEGENERATOR_H
+
+#include "Core/Activity.h"
+#include "Modes/ReverseModeGenerator.h" // DifferentiationFailure
+
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/IR/PassManager.h"
+
+#include <map>
+#include <tuple>
+#include <vector>
+
+namespace llvm {
+class Function;
+class FunctionType;
+class Module;
+class Type;
+} // namespace llvm
+
+namespace enzyme {
+
+/// What a caller asks of a function in forward mode.
+struct ForwardSignature {
+  llvm::Function *Fn = nullptr;
+  /// Per parameter: Const, or Dup (a tangent follows the primal arguments).
+  /// DupNoNeed is served as Dup: the primal is computed anyway.
+  llvm::SmallVector<Activity, 4> Args;
+  /// The caller wants the tangent (or the shadow, for a pointer) of the
+  /// result; the function then returns {primal, tangent}.
+  bool ReturnTangent = false;
+  /// Directions computed together (vector mode); the tangent of a value of
+  /// type T has type shadowType(T, Width).
+  unsigned Width = 1;
+
+  bool operator<(const ForwardSignature &O) const {
+    return std::tie(Fn, Args, ReturnTangent, Width) <
+           std::tie(O.Fn, O.Args, O.ReturnTangent, O.Width);
+  }
+};
+
+/// The type of the tangent of a value of type \p Ty, for \p Width
+/// directions: \p Ty itself for one, [Width x Ty] for more.
+llvm::Type *shadowType(llvm::Type *Ty, unsigned Width);
+
+class UserRegistrations;
+
+class ForwardModeGenerator {
+public:
+  /// \p Registrations (optional) are the user's marks: a function with a
+  /// registered forward derivative is never differentiated from its body.
+  ForwardModeGenerator(llvm::Module &M, llvm::FunctionAnalysisManager &FAM,
+                       llvm::FunctionPassManager *Cleanup,
+                       const UserRegistrations *Registrations = nullptr);
+  ~ForwardModeGenerator();
+
+  /// Returns the tangent function for \p Sig, generating it and those of its
+  /// callees. On failure, fills \p Failure, removes everything generated for
+  /// this request, and returns nullptr.
+  llvm::Function *getOrCreate(const ForwardSignature &Sig,
+                              DifferentiationFailure &Failure);
+
+  /// The type of the tangent function of \p Sig.
+  llvm::FunctionType *getTangentType(const ForwardSignature &Sig) const;
+
+  /// See ReverseModeGenerator::moduleHasTBAA.
+  bool moduleHasTBAA() const { return ModuleHasTBAA; }
+  llvm::Module &module() const { return M; }
+
+private:
+  friend class TangentBuilder;
+
+  /// Generates (or returns) the tangent function without rolling back on
+  /// failure; callees are generated through here.
+  llvm::Function *generate(const ForwardSignature &Sig,
+                           DifferentiationFailure &Failure);
+  /// Tells LLVM that shadow and primal arguments do not overlap, then runs
+  /// the post-AD cleanup pipeline on \p F.
+  void cleanup(llvm::Function &F, const ForwardSignature &Sig);
+
+  llvm::Module &M;
+  llvm::FunctionAnalysisManager &FAM;
+  llvm::FunctionPassManager *Cleanup;
+  const UserRegistrations *Registrations;
+  bool ModuleHasTBAA;
+  std::map<ForwardSignature, llvm::Function *> Tangents;
+  /// Everything generated since the outermost getOrCreate started.
+  std::vector<ForwardSignature> Pending;
+};
+
+} // namespace enzyme
+
+#endif // ENZYME_MODES_FORWARDMODEGENERATOR_H

@@ -1,0 +1,331 @@
+//===- TangentBuilder.cpp - One tangent function --------------------------===//
+//
+// Part of the Enzyme toolchain.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// The driver of a tangent function and the rules of the instructions that
+/// compute values: ẏ for y = a op b from ȧ, ḃ and the primal operands.
+///
+//===----------------------------------------------------------------------===//
+
+#include "Modes/TangentBuilder.h"
+
+#include "Analysis/KnownFunctions.h"
+#include "Core/Diagnostics.h"
+
+#include "llvm/ADT/PostOrderIterator.h"
+#include "llvm/IR/CFG.h"
+#include "llvm/Transforms/Utils/Cloning.h"
+
+using namespace llvm;
+
+namespace enzyme {
+
+/// The activities the analysis reads: a duplicated scalar is an active
+/// value (Out), a duplicated pointer has a shadow (Dup).
+static SmallVector<Activity, 4>
+analysisActivities(const ForwardSignature &Sig) {
+  SmallVector<Activity, 4> Acts;
+  for (auto [A, Act] : enumerate(Sig.Args)) {
+    Type *Ty = Sig.Fn->getArg(A)->getType();
+    if (hasShadow(Act) && !Ty->isPointerTy())
+      Acts.push_back(Activity::Out);
+    else
+      Acts.push_back(Act);
+  }
+  return Acts;
+}
+
+TangentBuilder::TangentBuilder(ForwardModeGenerator &Gen,
+                               const ForwardSignature &Sig, Function &Prepared,
+                               Function &Tangent)
+    : Gen(Gen), Sig(Sig), Prep(Prepared), Out(Tangent),
+      Activity(Prepared, analysisActivities(Sig)) {}
+
+bool TangentBuilder::fail(const Instruction *I, const Twine &Message,
+                          bool MissingDefinition) {
+  if (Failure->Message.empty()) {
+    Failure->HasOffending = I != nullptr;
+    if (I)
+      Failure->OffendingLocation = describeLocation(I->getDebugLoc());
+    Failure->Message = Message.str();
+    Failure->MissingDefinition = MissingDefinition;
+  }
+  return false;
+}
+
+Value *TangentBuilder::primal(Value *V) {
+  if (isa<Constant>(V) || isa<MetadataAsValue>(V) || isa<InlineAsm>(V))
+    return V;
+  Value *P = Primals.lookup(V);
+  assert(P && "a prepared value without a copy");
+  return P;
+}
+
+Value *TangentBuilder::tangent(Value *V) {
+  if (Value *T = Tangents.lookup(V))
+    return T;
+  // An instruction or argument that carries a derivative has its tangent
+  // computed before its users (reverse post-order; phis first): a missing
+  // one is a bug, never a zero.
+  if ((isa<Instruction>(V) || isa<Argument>(V)) && carries(V)) {
+    fail(dyn_cast<Instruction>(V),
+         "internal error: the tangent of a value was needed before it was "
+         "computed");
+    return PoisonValue::get(tangentType(V->getType()));
+  }
+  // Constants, globals and inactive values: no derivative, no shadow.
+  return Constant::getNullValue(tangentType(V->getType()));
+}
+
+Value *TangentBuilder::sum(IRBuilder<> &B, ArrayRef<Value *> Terms, Type *Ty) {
+  Value *S = nullptr;
+  for (Value *T : Terms)
+    S = S ? B.CreateFAdd(S, T) : T;
+  return S ? S : Constant::getNullValue(tangentType(Ty));
+}
+
+bool TangentBuilder::checkChoiceOfShadows(Instruction &I) {
+  if (!I.getType()->isPointerTy() || !Activity.isShadowed(&I))
+    return true;
+  for (unsigned Op = isa<SelectInst>(I) ? 1 : 0; Op < I.getNumOperands();
+       ++Op) {
+    Value *Choice = I.getOperand(Op);
+    if (Activity.isShadowed(Choice) || isa<ConstantPointerNull>(Choice) ||
+        isa<UndefValue>(Choice))
+      continue;
+    std::string Name = Choice->hasName()
+                           ? ("'" + Choice->getName() + "'").str()
+                           : std::string("memory without derivatives");
+    return fail(&I,
+                "cannot differentiate a pointer that chooses between "
+                "memory with derivatives and " +
+                    Name +
+                    " (an enzyme_const argument or a global); the "
+                    "optimiser merged the two accesses into one. Pass that "
+                    "memory as enzyme_dup with a zeroed shadow, or copy the "
+                    "chosen value instead of choosing the pointer");
+  }
+  return true;
+}
+
+bool TangentBuilder::differentiate(Instruction &I, IRBuilder<> &B) {
+  auto Op = [&](unsigned N) { return I.getOperand(N); };
+  auto Active = [&](unsigned N) { return Activity.isActive(Op(N)); };
+  auto T = [&](unsigned N) { return tangent(Op(N)); };
+  Type *Ty = I.getType();
+  switch (I.getOpcode()) {
+  case Instruction::FAdd:
+  case Instruction::FSub: {
+    SmallVector<Value *, 2> Terms;
+    if (Active(0))
+      Terms.push_back(T(0));
+    if (Active(1))
+      Terms.push_back(I.getOpcode() == Instruction::FAdd ? T(1)
+                                                         : B.CreateFNeg(T(1)));
+    setTangent(&I, sum(B, Terms, Ty));
+    return true;
+  }
+  case Instruction::FMul: {
+    SmallVector<Value *, 2> Terms;
+    if (Active(0))
+      Terms.push_back(B.CreateFMul(T(0), primal(Op(1))));
+    if (Active(1))
+      Terms.push_back(B.CreateFMul(primal(Op(0)), T(1)));
+    setTangent(&I, sum(B, Terms, Ty));
+    return true;
+  }
+  case Instruction::FDiv: {
+    // y = a / b: ẏ = (ȧ - y·ḃ) / b.
+    SmallVector<Value *, 2> Terms;
+    if (Active(0))
+      Terms.push_back(T(0));
+    if (Active(1))
+      Terms.push_back(B.CreateFNeg(B.CreateFMul(primal(&I), T(1))));
+    setTangent(&I, B.CreateFDiv(sum(B, Terms, Ty), primal(Op(1))));
+    return true;
+  }
+  case Instruction::FRem: {
+    // a - b·trunc(a / b): ∂/∂a = 1, ∂/∂b = -trunc(a / b), as fmod.
+    SmallVector<Value *, 2> Terms;
+    if (Active(0))
+      Terms.push_back(T(0));
+    if (Active(1)) {
+      Value *Quotient = B.CreateUnaryIntrinsic(
+          Intrinsic::trunc, B.CreateFDiv(primal(Op(0)), primal(Op(1))));
+      Terms.push_back(B.CreateFNeg(B.CreateFMul(Quotient, T(1))));
+    }
+    setTangent(&I, sum(B, Terms, Ty));
+    return true;
+  }
+  case Instruction::FNeg:
+    setTangent(&I, B.CreateFNeg(T(0)));
+    return true;
+  case Instruction::FPExt:
+  case Instruction::FPTrunc:
+    setTangent(&I, B.CreateFPCast(T(0), tangentType(Ty)));
+    return true;
+  case Instruction::BitCast:
+  case Instruction::AddrSpaceCast:
+    if (auto *Load = dyn_cast<LoadInst>(Op(0));
+        Load && !isDifferentiableType(Load->getType()) &&
+        !Load->getType()->isPointerTy()) {
+      // A float read as an integer and reinterpreted: its tangent is the
+      // same bits of the shadow memory.
+      setTangent(&I, B.CreateBitCast(loadShadowBits(*Load, B), Ty));
+      return true;
+    }
+    setTangent(&I, B.CreateBitOrPointerCast(T(0), tangentType(Ty)));
+    return true;
+  case Instruction::IntToPtr:
+    if (auto *Load = dyn_cast<LoadInst>(Op(0))) {
+      // A pointer moved through memory as an integer.
+      setTangent(&I, B.CreateIntToPtr(loadShadowBits(*Load, B), Ty,
+                                      I.getName() + ".shadow"));
+      return true;
+    }
+    break;
+  case Instruction::Freeze:
+    setTangent(&I, T(0));
+    return true;
+  case Instruction::GetElementPtr: {
+    Instruction *S = cast<Instruction>(primal(&I))->clone();
+    S->setOperand(0, T(0));
+    setTangent(&I, B.Insert(S, I.getName() + ".shadow"));
+    return true;
+  }
+  case Instruction::Select:
+    if (!checkChoiceOfShadows(I))
+      return false;
+    setTangent(&I, B.CreateSelect(primal(Op(0)), T(1), T(2)));
+    return true;
+  case Instruction::ExtractValue:
+    setTangent(
+        &I, B.CreateExtractValue(T(0), cast<ExtractValueInst>(I).getIndices()));
+    return true;
+  case Instruction::InsertValue:
+    setTangent(&I, B.CreateInsertValue(T(0), T(1),
+                                       cast<InsertValueInst>(I).getIndices()));
+    return true;
+  case Instruction::ExtractElement:
+    setTangent(&I, B.CreateExtractElement(T(0), primal(Op(1))));
+    return true;
+  case Instruction::InsertElement:
+    setTangent(&I, B.CreateInsertElement(T(0), T(1), primal(Op(2))));
+    return true;
+  case Instruction::ShuffleVector:
+    setTangent(
+        &I, B.CreateShuffleVector(T(0), T(1),
+                                  cast<ShuffleVectorInst>(I).getShuffleMask()));
+    return true;
+  default:
+    break;
+  }
+  return fail(&I, "cannot differentiate the instruction '" +
+                      Twine(I.getOpcodeName()) + "'");
+}
+
+void TangentBuilder::buildReturn(ReturnInst &Ret) {
+  auto *OutRet = cast<ReturnInst>(primal(&Ret));
+  if (!Sig.ReturnTangent)
+    return;
+  IRBuilder<> B(OutRet);
+  Value *PrimalRet = OutRet->getReturnValue();
+  Value *Pair = PoisonValue::get(Out.getReturnType());
+  Pair = B.CreateInsertValue(Pair, PrimalRet, 0);
+  Pair = B.CreateInsertValue(Pair, tangent(Ret.getReturnValue()), 1);
+  B.CreateRet(Pair);
+  OutRet->eraseFromParent();
+}
+
+bool TangentBuilder::run(DifferentiationFailure &F) {
+  Failure = &F;
+  unsigned NextArg = Prep.arg_size();
+  for (Argument &A : Prep.args()) {
+    Primals[&A] = Out.getArg(A.getArgNo());
+    if (hasShadow(Sig.Args[A.getArgNo()]))
+      setTangent(&A, Out.getArg(NextArg++));
+  }
+
+  SmallVector<ReturnInst *, 1> Returns;
+  AttributeList Declared = Out.getAttributes();
+  CloneFunctionInto(&Out, &Prep, Primals,
+                    CloneFunctionChangeType::GlobalChanges, Returns);
+  // Cloning copied the prepared function's attributes, which describe its
+  // memory behaviour; the tangent function also touches shadows. Keep the
+  // code-generation attributes and the ABI-relevant parameter attributes,
+  // and the C calling convention that the engine calls it with.
+  AttributeList Cloned = Out.getAttributes();
+  Out.setAttributes(Declared);
+  for (unsigned A = 0; A < Prep.arg_size(); ++A)
+    for (Attribute::AttrKind Kind : {Attribute::ByVal, Attribute::StructRet})
+      if (Cloned.hasParamAttr(A, Kind))
+        Out.addParamAttr(A, Cloned.getParamAttr(A, Kind));
+  Out.setCallingConv(CallingConv::C);
+
+  // Phis first, filled once every block has its tangents; then every other
+  // instruction in an order where operands come before their users.
+  SmallVector<std::pair<PHINode *, PHINode *>, 8> TangentPhis;
+  ReversePostOrderTraversal<Function *> RPO(&Prep);
+  for (BasicBlock *BB : RPO)
+    for (PHINode &Phi : BB->phis()) {
+      if (!carries(&Phi))
+        continue;
+      if (!checkChoiceOfShadows(Phi))
+        return false;
+      IRBuilder<> B(cast<Instruction>(primal(&Phi)));
+      PHINode *T =
+          B.CreatePHI(tangentType(Phi.getType()), Phi.getNumIncomingValues(),
+                      Phi.getName() + ".tangent");
+      TangentPhis.emplace_back(&Phi, T);
+      setTangent(&Phi, T);
+    }
+
+  for (BasicBlock *BB : RPO) {
+    for (Instruction &I : make_early_inc_range(*BB)) {
+      if (isa<PHINode>(I))
+        continue;
+      if (auto *Ret = dyn_cast<ReturnInst>(&I)) {
+        buildReturn(*Ret);
+        continue;
+      }
+      if (I.isTerminator())
+        continue;
+      auto *OutI = cast<Instruction>(primal(&I));
+      IRBuilder<> B(OutI->getNextNode());
+      B.SetCurrentDebugLocation(OutI->getDebugLoc());
+      bool Ok = true;
+      if (auto *Call = dyn_cast<CallBase>(&I))
+        Ok = differentiateCall(*Call, B);
+      else if (auto *Store = dyn_cast<StoreInst>(&I))
+        Ok = differentiateStore(*Store, B);
+      else if (auto *Alloca = dyn_cast<AllocaInst>(&I)) {
+        if (Activity.isShadowed(Alloca))
+          differentiateAlloca(*Alloca, B);
+      } else if (auto *Load = dyn_cast<LoadInst>(&I)) {
+        if (carries(Load))
+          differentiateLoad(*Load, B);
+      } else if (isa<AtomicRMWInst>(I) || isa<AtomicCmpXchgInst>(I)) {
+        Value *Ptr = isa<AtomicRMWInst>(I)
+                         ? cast<AtomicRMWInst>(I).getPointerOperand()
+                         : cast<AtomicCmpXchgInst>(I).getPointerOperand();
+        if (Activity.isShadowed(Ptr) || carries(&I))
+          Ok = fail(&I, "cannot differentiate an atomic operation on "
+                        "memory with derivatives");
+      } else if (carries(&I)) {
+        Ok = differentiate(I, B);
+      }
+      if (!Ok || !Failure->Message.empty())
+        return false;
+    }
+  }
+  for (auto [Phi, T] : TangentPhis)
+    for (unsigned In = 0; In < Phi->getNumIncomingValues(); ++In)
+      T->addIncoming(tangent(Phi->getIncomingValue(In)),
+                     cast<BasicBlock>(primal(Phi->getIncomingBlock(In))));
+  return Failure->Message.empty();
+}
+
+} // namespace enzyme

@@ -1,0 +1,165 @@
+//===- TangentCalls.cpp - Tangents of calls -------------------------------===//
+//
+// Part of the Enzyme toolchain.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// A call is one of: inactive (I/O, user-marked inactive, nothing carrying a
+/// derivative in or out), memory management (TangentMemory.cpp), a math
+/// function whose partials the declarative table states, whose tangent is
+/// ẏ = Σ ∂f/∂xᵢ · ẋᵢ over the active arguments, or a call of a function
+/// with a body, replaced by a call of the callee's tangent function.
+///
+//===----------------------------------------------------------------------===//
+
+#include "Modes/TangentBuilder.h"
+
+#include "Analysis/KnownFunctions.h"
+#include "Core/Diagnostics.h"
+#include "Rules/MathRules.h"
+
+using namespace llvm;
+
+namespace enzyme {
+
+ForwardSignature TangentBuilder::calleeSignature(CallBase &Call) const {
+  ForwardSignature Callee;
+  Callee.Fn = Call.getCalledFunction();
+  Callee.Width = Sig.Width;
+  for (Value *Arg : Call.args()) {
+    bool Carries = Arg->getType()->isPointerTy() ? Activity.isShadowed(Arg)
+                                                 : Activity.isActive(Arg);
+    Callee.Args.push_back(Carries ? Activity::Dup : Activity::Const);
+  }
+  Type *RetTy = Call.getType();
+  Callee.ReturnTangent =
+      (RetTy->isPointerTy() || isDifferentiableType(RetTy)) && carries(&Call);
+  return Callee;
+}
+
+bool TangentBuilder::differentiateMathCall(CallBase &Call, IRBuilder<> &B) {
+  const rules::MathRule *Rule = rules::findMathRule(Call);
+  SmallVector<Value *, 3> Args;
+  for (Value *Arg : Call.args())
+    Args.push_back(primal(Arg));
+  Value *Result = primal(&Call);
+  SmallVector<Value *, 3> Terms;
+  for (unsigned A = 0; A < Call.arg_size(); ++A) {
+    Value *Arg = Call.getArgOperand(A);
+    if (!Rule->Partials[A] || !Activity.isActive(Arg))
+      continue;
+    Value *Partial =
+        rules::emitExpr(*Rule->Partials[A], B, Call.getType(), Args, Result);
+    Terms.push_back(B.CreateFMul(Partial, tangent(Arg)));
+  }
+  setTangent(&Call, sum(B, Terms, Call.getType()));
+  return true;
+}
+
+bool TangentBuilder::checkDifferentiableCallee(CallBase &Call) {
+  Function *Callee = Call.getCalledFunction();
+  if (Call.isInlineAsm())
+    return fail(&Call, "cannot differentiate inline assembly whose result "
+                       "carries a derivative");
+  if (!Callee)
+    return fail(&Call, "cannot differentiate an indirect call whose "
+                       "arguments or result carry derivatives");
+  if (Callee->isIntrinsic())
+    return fail(&Call, "no derivative rule for the intrinsic '" +
+                           Callee->getName() + "'");
+  if (Callee->isDeclaration() && Callee->getName().contains("__enzyme_"))
+    return fail(&Call, "cannot differentiate a request ('" +
+                           displayName(Callee->getName()) +
+                           "') inside differentiated code: higher-order "
+                           "derivatives are not supported; request the "
+                           "inner derivative outside the function being "
+                           "differentiated");
+  if (Callee->isDeclaration())
+    return fail(&Call,
+                "cannot differentiate a call to '" +
+                    displayName(Callee->getName()) +
+                    "': it has no definition in this module and no "
+                    "derivative rule",
+                /*MissingDefinition=*/true);
+  if (Callee->isVarArg())
+    return fail(&Call, "cannot differentiate a call to the variadic "
+                       "function '" +
+                           displayName(Callee->getName()) + "'");
+  return true;
+}
+
+bool TangentBuilder::callTangentFunction(CallBase &Call) {
+  ForwardSignature CalleeSig = calleeSignature(Call);
+  Function *Callee = Gen.generate(CalleeSig, *Failure);
+  if (!Callee) {
+    if (!Failure->HasOffending) {
+      Failure->HasOffending = true;
+      Failure->OffendingLocation = describeLocation(Call.getDebugLoc());
+    }
+    return false;
+  }
+  auto *OutCall = cast<CallBase>(primal(&Call));
+  IRBuilder<> B(OutCall);
+  SmallVector<Value *, 8> Args(OutCall->args());
+  for (unsigned A = 0; A < Call.arg_size(); ++A)
+    if (hasShadow(CalleeSig.Args[A]))
+      Args.push_back(tangent(Call.getArgOperand(A)));
+  CallInst *NewCall = B.CreateCall(Callee, Args);
+  NewCall->setDebugLoc(OutCall->getDebugLoc());
+  // The ABI of the primal arguments (byval, sret) stays as it was.
+  for (unsigned A = 0; A < Call.arg_size(); ++A)
+    for (Attribute::AttrKind Kind : {Attribute::ByVal, Attribute::StructRet})
+      if (OutCall->paramHasAttr(A, Kind))
+        NewCall->addParamAttr(A, OutCall->getParamAttr(A, Kind));
+  Value *Primal = NewCall;
+  if (CalleeSig.ReturnTangent) {
+    Primal = B.CreateExtractValue(NewCall, 0);
+    setTangent(&Call,
+               B.CreateExtractValue(NewCall, 1, Call.getName() + ".tangent"));
+  }
+  // Primals follows the replacement.
+  if (!OutCall->getType()->isVoidTy())
+    OutCall->replaceAllUsesWith(Primal);
+  Primals[&Call] = Primal;
+  OutCall->eraseFromParent();
+  return true;
+}
+
+bool TangentBuilder::differentiateCall(CallBase &Call, IRBuilder<> &B) {
+  if (isInactiveCall(Call))
+    return true;
+  if (isAllocationCall(Call)) {
+    differentiateAllocation(Call, B);
+    return true;
+  }
+  if (isDeallocationCall(Call)) {
+    differentiateDeallocation(Call, B);
+    return true;
+  }
+  if (auto *Mem = dyn_cast<MemIntrinsic>(&Call)) {
+    differentiateMemIntrinsic(*Mem, B);
+    return true;
+  }
+  if (rules::findMathRule(Call)) {
+    if (Activity.isActive(&Call))
+      return differentiateMathCall(Call, B);
+    return true;
+  }
+  // Derivatives leave a call only through its result or through memory
+  // that a shadowed pointer argument reaches.
+  bool ShadowedArgument = any_of(Call.args(), [&](const Use &U) {
+    return U->getType()->isPointerTy() && Activity.isShadowed(U.get());
+  });
+  if (!ShadowedArgument && !carries(&Call))
+    return true;
+  // `asm volatile("" : : "r"(p) : "memory")` keeps p alive in benchmarks;
+  // assembly computes nothing the engine could differentiate.
+  if (Call.isInlineAsm() && !carries(&Call))
+    return true;
+  if (!checkDifferentiableCallee(Call))
+    return false;
+  return callTangentFunction(Call);
+}
+
+} // namespace enzyme

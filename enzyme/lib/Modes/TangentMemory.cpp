@@ -1,0 +1,214 @@
+//===- TangentMemory.cpp - Tangents through memory ------------------------===//
+//
+// Part of the Enzyme toolchain.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// Shadow memory mirrors primal memory: where the primal holds a float, the
+/// shadow holds its tangent; where it holds a pointer, the shadow holds that
+/// pointer's shadow. So a load reads the tangent from the shadow, a store
+/// *overwrites* it (forward mode has no accumulation), a copy copies it,
+/// and new memory gets a zeroed shadow that lives as long as the memory
+/// (an alloca's shadow is an alloca: nothing outlives the frame).
+///
+//===----------------------------------------------------------------------===//
+
+#include "Modes/TangentBuilder.h"
+
+#include "Analysis/KnownFunctions.h"
+#include "Analysis/MemoryTypes.h"
+#include "Core/LibcCalls.h"
+#include "Core/ShadowMemory.h"
+#include "Core/UserRegistrations.h"
+
+#include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/Module.h"
+
+using namespace llvm;
+
+namespace enzyme {
+
+/// Types whose values have a tangent or a shadow to store in shadow memory.
+static bool hasTangentInMemory(Type *Ty) {
+  if (Ty->isPointerTy() || isDifferentiableType(Ty))
+    return true;
+  if (auto *VT = dyn_cast<VectorType>(Ty))
+    return VT->getElementType()->isPointerTy();
+  if (auto *ST = dyn_cast<StructType>(Ty))
+    return any_of(ST->elements(), hasTangentInMemory);
+  if (auto *AT = dyn_cast<ArrayType>(Ty))
+    return hasTangentInMemory(AT->getElementType());
+  return false;
+}
+
+void TangentBuilder::differentiateAlloca(AllocaInst &Alloca, IRBuilder<> &B) {
+  auto *OutAlloca = cast<AllocaInst>(primal(&Alloca));
+  AllocaInst *S =
+      B.CreateAlloca(Alloca.getAllocatedType(), Alloca.getAddressSpace(),
+                     OutAlloca->getArraySize(), Alloca.getName() + ".shadow");
+  S->setAlignment(Alloca.getAlign());
+  const DataLayout &DL = Out.getDataLayout();
+  Value *Bytes = B.getInt64(
+      DL.getTypeAllocSize(Alloca.getAllocatedType()).getFixedValue());
+  if (Alloca.isArrayAllocation())
+    Bytes = B.CreateMul(
+        Bytes, B.CreateZExtOrTrunc(OutAlloca->getArraySize(), B.getInt64Ty()));
+  B.CreateMemSet(S, B.getInt8(0), Bytes, Alloca.getAlign());
+  setTangent(&Alloca, S);
+}
+
+Value *TangentBuilder::loadShadowBits(LoadInst &Load, IRBuilder<> &B) {
+  LoadInst *L =
+      B.CreateAlignedLoad(Load.getType(), tangent(Load.getPointerOperand()),
+                          Load.getAlign(), Load.getName() + ".shadow");
+  L->setVolatile(Load.isVolatile());
+  return L;
+}
+
+void TangentBuilder::differentiateLoad(LoadInst &Load, IRBuilder<> &B) {
+  // The analysis makes a load carry a tangent only through a shadowed
+  // pointer: the shadow memory holds the loaded value's tangent.
+  LoadInst *L = B.CreateAlignedLoad(
+      tangentType(Load.getType()), tangent(Load.getPointerOperand()),
+      Load.getAlign(), Load.getName() + ".tangent");
+  L->setVolatile(Load.isVolatile());
+  setTangent(&Load, L);
+}
+
+bool TangentBuilder::differentiateStore(StoreInst &Store, IRBuilder<> &B) {
+  Value *Ptr = Store.getPointerOperand();
+  Value *Val = Store.getValueOperand();
+  if (!Activity.isShadowed(Ptr)) {
+    if (Activity.isActive(Val))
+      if (auto *GV = dyn_cast<GlobalVariable>(getUnderlyingObject(Ptr));
+          GV && !isInactiveGlobal(*GV))
+        return fail(&Store, "a value that carries a derivative is stored "
+                            "to the global '" +
+                                GV->getName() +
+                                "', which has no shadow; pass the data "
+                                "through an argument with enzyme_dup, or "
+                                "mark the global inactive");
+    return true;
+  }
+  if (Val->getType()->isIntegerTy())
+    return differentiateIntegerStore(Store, B);
+  if (!hasTangentInMemory(Val->getType()))
+    return true;
+  // Overwrites: an inactive value stores a zero tangent (a null shadow).
+  StoreInst *S = B.CreateAlignedStore(tangent(Val), tangent(Ptr),
+                                      Store.getAlign(), Store.isVolatile());
+  (void)S;
+  return true;
+}
+
+bool TangentBuilder::differentiateIntegerStore(StoreInst &Store,
+                                               IRBuilder<> &B) {
+  Value *Val = Store.getValueOperand();
+  Value *ShadowPtr = tangent(Store.getPointerOperand());
+  auto StoreShadow = [&](Value *V) {
+    B.CreateAlignedStore(V, ShadowPtr, Store.getAlign(), Store.isVolatile());
+    return true;
+  };
+  Value *Zero = Constant::getNullValue(Val->getType());
+  // A copy between shadowed memory: the shadow's bits are the tangents of
+  // the floats or the shadows of the pointers copied, whichever they are.
+  if (auto *Load = dyn_cast<LoadInst>(Val)) {
+    if (Activity.isShadowed(Load->getPointerOperand()))
+      return StoreShadow(loadShadowBits(*Load, B));
+    // From memory without derivatives: floats get a zero tangent, pointers
+    // a null shadow, and integers do not care.
+    return StoreShadow(Zero);
+  }
+  // A float or a pointer reinterpreted as an integer.
+  if (auto *Cast = dyn_cast<BitCastInst>(Val))
+    if (isDifferentiableType(Cast->getSrcTy()))
+      return StoreShadow(
+          B.CreateBitCast(tangent(Cast->getOperand(0)), Val->getType()));
+  if (auto *Cast = dyn_cast<PtrToIntInst>(Val))
+    return StoreShadow(
+        B.CreatePtrToInt(tangent(Cast->getOperand(0)), Val->getType()));
+  // A constant: zero bits are a zero tangent and a null shadow alike.
+  if (isa<Constant>(Val))
+    return StoreShadow(Zero);
+  // An integer computed by the program: what do the bytes hold?
+  SmallVector<Instruction *, 1> Accesses = {&Store};
+  IntegerAccessContents Contents = classifyIntegerAccess(Accesses, Sig.Fn);
+  switch (Contents.What) {
+  case IntegerAccessContents::Integers:
+    return true;
+  case IntegerAccessContents::Unknown:
+    // Without TBAA an untyped integer store is as likely an integer
+    // variable: leave its shadow alone. With TBAA, as in reverse mode, the
+    // bytes are taken for floats overwritten with bits from elsewhere.
+    if (!Gen.moduleHasTBAA())
+      return true;
+    [[fallthrough]];
+  case IntegerAccessContents::Floats:
+    return StoreShadow(Zero);
+  case IntegerAccessContents::Pointers:
+    break;
+  }
+  return fail(&Store, "cannot differentiate a pointer computed with integer "
+                      "arithmetic and stored to memory with derivatives");
+}
+
+void TangentBuilder::differentiateMemIntrinsic(MemIntrinsic &Mem,
+                                               IRBuilder<> &B) {
+  if (!Activity.isShadowed(Mem.getDest()))
+    return;
+  auto *OutMem = cast<MemIntrinsic>(primal(&Mem));
+  Value *Dst = tangent(Mem.getDest());
+  Value *Len = OutMem->getLength();
+  auto *Transfer = dyn_cast<MemTransferInst>(&Mem);
+  if (Transfer && Activity.isShadowed(Transfer->getSource())) {
+    // The shadow of the copy is the copy of the shadow: tangents of floats
+    // and shadows of pointers move alike.
+    Value *Src = tangent(Transfer->getSource());
+    if (isa<MemMoveInst>(Mem))
+      B.CreateMemMove(Dst, Mem.getDestAlign(), Src, Transfer->getSourceAlign(),
+                      Len, Mem.isVolatile());
+    else
+      B.CreateMemCpy(Dst, Mem.getDestAlign(), Src, Transfer->getSourceAlign(),
+                     Len, Mem.isVolatile());
+    return;
+  }
+  // memset, or a copy of memory without derivatives: the values written
+  // carry none (and pointers written by memset are null or garbage).
+  B.CreateMemSet(Dst, B.getInt8(0), Len, Mem.getDestAlign(), Mem.isVolatile());
+}
+
+void TangentBuilder::differentiateAllocation(CallBase &Call, IRBuilder<> &B) {
+  if (!Activity.isShadowed(&Call))
+    return;
+  auto *OutCall = cast<CallBase>(primal(&Call));
+  StringRef Name = Call.getCalledFunction()->getName();
+  Value *S;
+  if (Name == "calloc") {
+    S = emitCalloc(B, OutCall->getArgOperand(0), OutCall->getArgOperand(1),
+                   "shadow.mem");
+  } else if (Name == "realloc") {
+    // A zeroed shadow of the new size holding the old shadow's contents;
+    // the old shadow goes with the old block.
+    Value *Old = tangent(Call.getArgOperand(0));
+    S = B.CreateCall(
+        getShadowRealloc(*Out.getParent()),
+        {Old, B.CreateZExtOrTrunc(OutCall->getArgOperand(1), B.getInt64Ty())},
+        "shadow.mem");
+    emitFree(B, Old);
+  } else {
+    // malloc(n), aligned_alloc(a, n), operator new(n, ...), and the
+    // allocators users mark allocation-like.
+    S = createZeroedShadowMemory(
+        B, OutCall->getArgOperand(allocationSizeOperand(Call)));
+  }
+  setTangent(&Call, S);
+}
+
+void TangentBuilder::differentiateDeallocation(CallBase &Call, IRBuilder<> &B) {
+  Value *Ptr = Call.getArgOperand(0);
+  if (Activity.isShadowed(Ptr))
+    emitFree(B, tangent(Ptr));
+}
+
+} // namespace enzyme

@@ -62,6 +62,28 @@ static bool isShadowSource(const Instruction &I) {
   return false;
 }
 
+/// \p V (a pointer) only leads to functions that are called: a vtable
+/// pointer, the slot of a method in it, the method. Such pointers need no
+/// shadow (calls through them dispatch on the primal pointer), and a shadow
+/// object's vtable pointer may be anything.
+static bool onlyLocatesCallees(const Value *V, unsigned Depth = 0) {
+  if (Depth > 4)
+    return false;
+  for (const Use &U : V->uses()) {
+    const User *Usr = U.getUser();
+    if (const auto *Call = dyn_cast<CallBase>(Usr)) {
+      if (Call->isCallee(&U))
+        continue;
+      return false;
+    }
+    bool Follows = isa<GetElementPtrInst>(Usr) ||
+                   (isa<LoadInst>(Usr) && Usr->getType()->isPointerTy());
+    if (!Follows || !onlyLocatesCallees(Usr, Depth + 1))
+      return false;
+  }
+  return true;
+}
+
 /// Forward propagation to a fixed point: an instruction is active when it
 /// computes a differentiable value from an active or shadowed operand.
 void ActivityAnalysis::propagate(Function &F) {
@@ -74,7 +96,8 @@ void ActivityAnalysis::propagate(Function &F) {
         continue;
       }
       if (auto *Load = dyn_cast<LoadInst>(&I)) {
-        if (!isShadowed(Load->getPointerOperand()))
+        if (!isShadowed(Load->getPointerOperand()) ||
+            (Load->getType()->isPointerTy() && onlyLocatesCallees(Load)))
           continue;
         Changed |= markActive(Load) | markShadowed(Load);
         continue;

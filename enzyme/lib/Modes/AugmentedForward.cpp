@@ -103,6 +103,14 @@ Value *FunctionDifferentiator::loadShadowBits(LoadInst &Load, IRBuilder<> &B) {
                              Load.getAlign(), Load.getName() + ".shadow");
 }
 
+/// \p V is the address of constant data that holds no floating-point
+/// value (a C++ type_info, a vtable, a string): nothing reads a derivative
+/// through it, so a null shadow stands for it.
+static bool isConstantWithoutFloats(const Value *V) {
+  const auto *GV = dyn_cast<GlobalVariable>(V->stripPointerCasts());
+  return GV && GV->isConstant() && !isDifferentiableType(GV->getValueType());
+}
+
 bool FunctionDifferentiator::checkChoiceOfShadows(Instruction &I) {
   if (!isa<SelectInst>(I) && !isa<PHINode>(I))
     return true;
@@ -110,7 +118,7 @@ bool FunctionDifferentiator::checkChoiceOfShadows(Instruction &I) {
        ++Op) {
     Value *Choice = I.getOperand(Op);
     if (Activity.isShadowed(Choice) || isa<ConstantPointerNull>(Choice) ||
-        isa<UndefValue>(Choice))
+        isa<UndefValue>(Choice) || isConstantWithoutFloats(Choice))
       continue;
     std::string Name = Choice->hasName()
                            ? ("'" + Choice->getName() + "'").str()
@@ -165,8 +173,8 @@ bool FunctionDifferentiator::augmentCall(CallBase &Call) {
   auto *AugCall = cast<CallBase>(AugValues[&Call]);
   if (classifyCall(Call) != CallKind::Differentiated)
     return true;
-  ReverseSignature CalleeSig = calleeSignature(Call);
-  const ReversePair *Callee = Gen.generate(CalleeSig, *Failure);
+  ReverseSignature CalleeSig;
+  const ReversePair *Callee = calleePair(Call, CalleeSig);
   if (!Callee) {
     if (!Failure->HasOffending) {
       Failure->HasOffending = true;
@@ -175,7 +183,10 @@ bool FunctionDifferentiator::augmentCall(CallBase &Call) {
     return false;
   }
   IRBuilder<> B(AugCall);
-  SmallVector<Value *, 8> Args(AugCall->args());
+  SmallVector<Value *, 8> Args;
+  if (!CalleeSig.Fn) // The dispatcher takes the pointer first.
+    Args.push_back(AugCall->getCalledOperand());
+  Args.append(AugCall->arg_begin(), AugCall->arg_end());
   for (unsigned A = 0; A < Call.arg_size(); ++A)
     if (hasShadow(CalleeSig.Args[A]))
       Args.push_back(augmentedShadow(Call.getArgOperand(A)));

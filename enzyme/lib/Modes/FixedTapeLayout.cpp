@@ -69,15 +69,15 @@ bool FunctionDifferentiator::planFixedTape() {
       auto *Call = dyn_cast<CallBase>(&I);
       if (!Call || classifyCall(*Call) != CallKind::Differentiated)
         continue;
-      ReverseSignature CalleeSig = calleeSignature(*Call);
-      if (!Gen.generate(CalleeSig, *Failure)) {
+      ReverseSignature CalleeSig;
+      std::optional<uint64_t> Bytes;
+      if (!calleePair(*Call, CalleeSig, &Bytes)) {
         if (!Failure->HasOffending) {
           Failure->HasOffending = true;
           Failure->OffendingLocation = describeLocation(Call->getDebugLoc());
         }
         return false;
       }
-      std::optional<uint64_t> Bytes = Gen.fixedTapeBytes(CalleeSig);
       if (!Bytes)
         return fail(Call, "an inline tape ('enzyme_allocated') has a size "
                           "fixed at compile time, but this recursive call "

@@ -89,6 +89,12 @@ private:
   bool hasMultiplePredecessors(llvm::BasicBlock *BB) const;
   /// The callee signature a call site asks for.
   ReverseSignature calleeSignature(llvm::CallBase &Call) const;
+  /// The pair a differentiated call calls: its callee's, or for a call
+  /// through a pointer, dispatchers that take the pointer first. Fills
+  /// \p CalleeSig; \p FixedBytes receives the callee's fixed tape size.
+  const ReversePair *calleePair(llvm::CallBase &Call,
+                                ReverseSignature &CalleeSig,
+                                std::optional<uint64_t> *FixedBytes = nullptr);
   /// How a call is differentiated.
   enum class CallKind {
     Inactive,

@@ -180,6 +180,8 @@ ReverseModeGenerator::getOrCreate(const ReverseSignature &Sig,
                                   DifferentiationFailure &Failure) {
   Pending.clear();
   PendingSignatures.clear();
+  PendingDispatchKeys.clear();
+  PendingDispatchers.clear();
   const ReversePair *Pair = generate(Sig, Failure);
   if (!Pair) {
     // Nothing of a failed request stays in the module.
@@ -187,6 +189,10 @@ ReverseModeGenerator::getOrCreate(const ReverseSignature &Sig,
       Pairs.erase(S);
       FixedTapeSizes.erase(S);
     }
+    for (const DispatchKey &K : PendingDispatchKeys)
+      Dispatchers.erase(K);
+    Pending.insert(Pending.end(), PendingDispatchers.begin(),
+                   PendingDispatchers.end());
     for (Function *F : Pending)
       F->dropAllReferences();
     for (Function *F : Pending) {

@@ -126,6 +126,9 @@ public:
     return It->second;
   }
   const UserRegistrations *registrations() const { return Registrations; }
+  /// Calls through pointers wait for link time (compile-time runs, where
+  /// other modules may hold more possible targets).
+  void deferIndirectCalls(bool Defer) { DeferIndirectCalls = Defer; }
   /// The module's accesses carry TBAA tags (it was compiled with strict
   /// aliasing and optimised): untagged integer accesses then come from
   /// lowered memcpy / memset rather than from integer variables.
@@ -144,6 +147,19 @@ private:
   /// Generates (or returns) the pair without rolling back on failure.
   const ReversePair *generate(const ReverseSignature &Sig,
                               DifferentiationFailure &Failure);
+  /// The functions a call through a pointer of type \p FT may reach:
+  /// those of the module with that type whose address is taken.
+  llvm::SmallVector<llvm::Function *, 4>
+  indirectTargets(llvm::FunctionType *FT) const;
+  /// A pair of dispatchers for calls through a pointer of type \p FT with
+  /// the activities of \p Shape (its Fn unused): each takes the pointer
+  /// first, then the arguments of a pair, and calls the pair of the target
+  /// the pointer names (IndirectCalls.cpp). \p FixedBytes, if given,
+  /// receives the largest fixed tape of the targets.
+  const ReversePair *generateDispatch(const ReverseSignature &Shape,
+                                      llvm::FunctionType *FT,
+                                      DifferentiationFailure &Failure,
+                                      uint64_t *FixedBytes = nullptr);
   /// The pair of a function with a custom gradient: calls to the user's
   /// functions.
   const ReversePair *generateCustom(const ReverseSignature &Sig,
@@ -161,6 +177,20 @@ private:
   bool ModuleHasTBAA;
   std::map<ReverseSignature, ReversePair> Pairs;
   std::map<ReverseSignature, uint64_t> FixedTapeSizes;
+  struct DispatchKey {
+    llvm::FunctionType *Type;
+    ReverseSignature Shape;
+    std::vector<llvm::Function *> Targets;
+    bool operator<(const DispatchKey &O) const {
+      return std::tie(Type, Shape, Targets) <
+             std::tie(O.Type, O.Shape, O.Targets);
+    }
+  };
+  /// Dispatchers, with the largest fixed tape of their targets.
+  std::map<DispatchKey, std::pair<ReversePair, uint64_t>> Dispatchers;
+  std::vector<DispatchKey> PendingDispatchKeys;
+  bool DeferIndirectCalls = false;
+  std::vector<llvm::Function *> PendingDispatchers;
   std::map<ReverseSignature, llvm::Function *> GradientFunctions;
   /// Everything generated since the outermost getOrCreate started.
   std::vector<llvm::Function *> Pending;

@@ -157,8 +157,12 @@ Value *FunctionDifferentiator::reverseValue(NeededValue V) {
     return R;
   if (Value *R = RevGlobal.lookup(V))
     return R;
+  std::string What;
+  raw_string_ostream OS(What);
+  Val->printAsOperand(OS, /*PrintType=*/true);
   fail(dyn_cast<Instruction>(Val),
-       "internal error: the reverse pass needs a value it did not plan for");
+       "internal error: the reverse pass needs a value it did not plan for (" +
+           What + (V.getInt() ? ", shadow" : "") + " in " + Prep.getName() + ")");
   return PoisonValue::get(Val->getType());
 }
 
@@ -334,11 +338,13 @@ bool FunctionDifferentiator::reverseCall(CallBase &Call, IRBuilder<> &B) {
     break;
   }
 
-  ReverseSignature CalleeSig = calleeSignature(Call);
-  const ReversePair *Callee = Gen.generate(CalleeSig, *Failure);
+  ReverseSignature CalleeSig;
+  const ReversePair *Callee = calleePair(Call, CalleeSig);
   if (!Callee)
     return false;
   SmallVector<Value *, 8> Args;
+  if (!CalleeSig.Fn) // The dispatcher takes the pointer first.
+    Args.push_back(primal(Call.getCalledOperand()));
   for (Value *Arg : Call.args())
     Args.push_back(primal(Arg));
   for (unsigned A = 0; A < Call.arg_size(); ++A)

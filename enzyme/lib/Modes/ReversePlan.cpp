@@ -98,6 +98,24 @@ ReverseSignature FunctionDifferentiator::calleeSignature(CallBase &Call) const {
   return Callee;
 }
 
+const ReversePair *
+FunctionDifferentiator::calleePair(CallBase &Call, ReverseSignature &CalleeSig,
+                                   std::optional<uint64_t> *FixedBytes) {
+  CalleeSig = calleeSignature(Call);
+  if (CalleeSig.Fn) {
+    const ReversePair *Pair = Gen.generate(CalleeSig, *Failure);
+    if (Pair && FixedBytes)
+      *FixedBytes = Gen.fixedTapeBytes(CalleeSig);
+    return Pair;
+  }
+  uint64_t Bytes = 0;
+  const ReversePair *Pair = Gen.generateDispatch(
+      CalleeSig, Call.getFunctionType(), *Failure, &Bytes);
+  if (Pair && FixedBytes)
+    *FixedBytes = Bytes;
+  return Pair;
+}
+
 FunctionDifferentiator::CallKind
 FunctionDifferentiator::classifyCall(CallBase &Call) const {
   if (isInactiveCall(Call))
@@ -245,6 +263,9 @@ void FunctionDifferentiator::collectNeeds(Instruction &I,
     return;
   }
   case CallKind::Differentiated:
+    // A call through a pointer dispatches on it in the reverse pass too.
+    if (!Call->getCalledFunction())
+      Needs.push_back(primalOf(Call->getCalledOperand()));
     for (Value *Arg : Call->args()) {
       Needs.push_back(primalOf(Arg));
       if (Arg->getType()->isPointerTy() && Activity.isShadowed(Arg))
@@ -487,16 +508,15 @@ bool FunctionDifferentiator::plan() {
         Function *Callee = Call->getCalledFunction();
         bool Custom = Callee && Gen.registrations() &&
                       Gen.registrations()->gradientOf(Callee);
-        if (Kind == CallKind::Differentiated && !Custom) {
+        // A call through a pointer dispatches (IndirectCalls.cpp).
+        bool Indirect = !Callee && !Call->isInlineAsm();
+        if (Kind == CallKind::Differentiated && !Custom && !Indirect) {
           if (Call->isInlineAsm())
             return fail(Call, "cannot differentiate inline assembly whose "
                               "result carries a derivative");
           if (Callee && Callee->isIntrinsic())
             return fail(Call, "no derivative rule for the intrinsic '" +
                                   Callee->getName() + "'");
-          if (!Callee)
-            return fail(Call, "cannot differentiate an indirect call whose "
-                              "arguments or result carry derivatives");
           if (Callee->isDeclaration() &&
               Callee->getName().contains("__enzyme_"))
             return fail(Call, "cannot differentiate a request ('" +

@@ -142,6 +142,7 @@ void EnzymePass::serveRequests(Module &M, ModuleAnalysisManager &MAM) {
   // Requests whose callees are not all here wait for link time, where
   // every -fenzyme module's bitcode is present.
   bool AllowDeferral = isCompileTimePoint(Point);
+  Generator.deferIndirectCalls(AllowDeferral);
   SmallPtrSet<const CallBase *, 4> Mismatched =
       findMismatchedSplitPairs(Requests);
   for (const DiffRequest &Request : Requests) {

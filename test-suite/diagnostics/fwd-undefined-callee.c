@@ -21,7 +21,7 @@ double f(double x) {
 
 int main(void) {
   // CHECK: ld.lld: error: {{.*}}fwd-undefined-callee.c:[[@LINE+3]]:10: {{(in function .*: )?}}cannot differentiate 'f':
-  // CHECK-SAME: cannot differentiate a call to 'model': it has no definition in this module and no derivative rule; compile the file that defines it with -fenzyme and link with -fenzyme
+  // CHECK-SAME: cannot differentiate a call to 'model': it has no definition in this module and no derivative rule; compile the file that defines it with -fenzyme and link with -fenzyme, or mark it inactive (__enzyme_inactivefn)
   // CHECK-SAME: (the operation is at {{.*}}fwd-undefined-callee.c:19:10)
   return __enzyme_fwddiff((void *)f, 2.0, 1.0) > 0;
 }

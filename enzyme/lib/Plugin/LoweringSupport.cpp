@@ -36,11 +36,16 @@ LoweringResult handleGenerationFailure(const DiffRequest &Request,
           ? "cannot differentiate '" + Name +
                 "': it has no definition in this module"
           : "cannot differentiate '" + Name + "': " + Failure.Message;
+  // Forward mode does not use custom derivatives yet: do not suggest one.
   if (Failure.MissingDefinition)
-    Message += "; compile the file that defines it with -fenzyme and link "
-               "with -fenzyme, or give it a custom derivative "
-               "(__enzyme_register_gradient_NAME), or mark it inactive "
-               "(__enzyme_inactivefn)";
+    Message += Request.Mode == RequestMode::Forward
+                   ? "; compile the file that defines it with -fenzyme and "
+                     "link with -fenzyme, or mark it inactive "
+                     "(__enzyme_inactivefn)"
+                   : "; compile the file that defines it with -fenzyme and "
+                     "link with -fenzyme, or give it a custom derivative "
+                     "(__enzyme_register_gradient_NAME), or mark it inactive "
+                     "(__enzyme_inactivefn)";
   reportError(Call, Message, Failure.OffendingLocation);
   return LoweringResult::Failed;
 }

@@ -17,7 +17,8 @@ trap 'rm -rf "$tmp"' EXIT
 "$cc" -O1 -c "$here/selftest-stubs.c" -o "$tmp/stubs.o" || exit 1
 
 tests=("$@")
-[[ ${#tests[@]} -eq 0 ]] && tests=("$runtime"/*.c "$runtime"/*.cpp "$here"/cross-tu-main.c)
+[[ ${#tests[@]} -eq 0 ]] && tests=("$runtime"/*.c "$runtime"/*.cpp "$here"/cross-tu-main.c \
+                                   "$here"/cxx-api-cross-tu-main.cpp)
 failed=0
 for t in "${tests[@]}"; do
   name=$(basename "$t")
@@ -27,6 +28,7 @@ for t in "${tests[@]}"; do
   esac
   extra=()
   [[ $name == cross-tu-main.c ]] && extra=("$here/cross-tu-energy.c")
+  [[ $name == cxx-api-cross-tu-main.cpp ]] && extra=(-x c "$here/cross-tu-energy.c" -x none)
   if ! "$compiler" -DENZYME_RT_SELFTEST -I"$include" -I"$here" -O1 -w "$t" "${extra[@]}" \
         "$tmp/stubs.o" -o "$tmp/prog" -lm 2>"$tmp/err"; then
     echo "BUILD-FAIL $name"; cat "$tmp/err"; failed=1; continue

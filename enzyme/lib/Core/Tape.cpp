@@ -31,12 +31,15 @@ TapeBuilder::TapeBuilder(Module &M) : M(M) {
                                 {PointerType::getUnqual(Ctx),
                                  Type::getInt64Ty(Ctx), Type::getInt64Ty(Ctx)},
                                 "enzyme.tape");
-  // Named scopes are uniqued, so every function of the module (and of a
-  // link) shares them, and inlined tape accesses keep their meaning.
+  // The scopes are this builder's own: every function it generates shares
+  // them, so inlined tape accesses keep their meaning, while tapes of
+  // another builder (a compile-time run seen at link time, the inner
+  // derivative of a higher-order one being differentiated) are other
+  // memory to it, as they are.
   MDBuilder MDB(Ctx);
-  MDNode *Domain = MDB.createAliasScopeDomain("enzyme.tape");
-  MDNode *Header = MDB.createAliasScope("enzyme.tape.header", Domain);
-  MDNode *Data = MDB.createAliasScope("enzyme.tape.data", Domain);
+  MDNode *Domain = MDB.createAnonymousAliasScopeDomain("enzyme.tape");
+  MDNode *Header = MDB.createAnonymousAliasScope(Domain, "enzyme.tape.header");
+  MDNode *Data = MDB.createAnonymousAliasScope(Domain, "enzyme.tape.data");
   HeaderScopes = MDNode::get(Ctx, {Header});
   DataScopes = MDNode::get(Ctx, {Data});
   AllScopes = MDNode::get(Ctx, {Header, Data});
@@ -98,7 +101,7 @@ Value *TapeBuilder::createTape(IRBuilder<> &B) const {
   IRBuilder<> Entry(&F->getEntryBlock(), F->getEntryBlock().begin());
   Value *Tape = Entry.CreateAlloca(TapeTy, nullptr, "tape");
   header(B.CreateStore(Constant::getNullValue(TapeTy), Tape));
-  if (!canReuseStorage(M))
+  if (!ReuseStorage || !canReuseStorage(M))
     return Tape;
   // Take the thread's reusable storage, if any.
   Type *I64 = B.getInt64Ty();
@@ -119,7 +122,7 @@ Value *TapeBuilder::createTape(IRBuilder<> &B) const {
 void TapeBuilder::destroyTape(IRBuilder<> &B, Value *Tape) const {
   Value *Data =
       header(B.CreateLoad(B.getPtrTy(), B.CreateStructGEP(TapeTy, Tape, 0)));
-  if (!canReuseStorage(M)) {
+  if (!ReuseStorage || !canReuseStorage(M)) {
     emitFree(B, Data);
     return;
   }

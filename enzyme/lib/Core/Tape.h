@@ -34,6 +34,9 @@ public:
 
   llvm::StructType *getTapeType() const { return TapeTy; }
 
+  /// Whether createTape/destroyTape keep storage per thread (on CPUs).
+  void reuseStorage(bool Reuse) { ReuseStorage = Reuse; }
+
   /// Emits an empty tape in an alloca at \p B's insertion point; on CPUs it
   /// starts with the storage the thread's previous tape left.
   llvm::Value *createTape(llvm::IRBuilder<> &B) const;
@@ -88,6 +91,7 @@ private:
   llvm::Module &M;
   llvm::StructType *TapeTy;
   llvm::MDNode *HeaderScopes, *DataScopes, *AllScopes;
+  bool ReuseStorage = true;
 };
 
 } // namespace enzyme

@@ -40,6 +40,15 @@ Value *FunctionDifferentiator::augmentedShadow(Value *V) {
   return Constant::getNullValue(V->getType());
 }
 
+/// A shadow access made by cloning a primal one touches other memory: the
+/// primal's alias scopes (the tape's, a generated function's shadow-versus-
+/// primal scopes, when the engine differentiates code it generated) do not
+/// hold for it.
+static void dropAliasScopes(Instruction &I) {
+  I.setMetadata(LLVMContext::MD_alias_scope, nullptr);
+  I.setMetadata(LLVMContext::MD_noalias, nullptr);
+}
+
 Value *FunctionDifferentiator::createShadow(Instruction &I, IRBuilder<> &B) {
   auto *AugI = cast<Instruction>(AugValues[&I]);
   const DataLayout &DL = Prep.getDataLayout();
@@ -85,6 +94,7 @@ Value *FunctionDifferentiator::createShadow(Instruction &I, IRBuilder<> &B) {
       isa<LoadInst>(I) || isa<FreezeInst>(I)) {
     Instruction *S = AugI->clone();
     S->setName(I.getName() + ".shadow");
+    dropAliasScopes(*S);
     for (unsigned Op = 0; Op < I.getNumOperands(); ++Op) {
       Value *PrepOp = I.getOperand(Op);
       bool IsSelectCondition = isa<SelectInst>(I) && Op == 0;

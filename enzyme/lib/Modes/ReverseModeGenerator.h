@@ -129,6 +129,9 @@ public:
   /// Calls through pointers wait for link time (compile-time runs, where
   /// other modules may hold more possible targets).
   void deferIndirectCalls(bool Defer) { DeferIndirectCalls = Defer; }
+  /// Gradient functions may keep tape storage per thread for the next
+  /// gradient (not when generated code is differentiated in turn).
+  void reuseTapeStorage(bool Reuse) { Tape.reuseStorage(Reuse); }
   /// The module's accesses carry TBAA tags (it was compiled with strict
   /// aliasing and optimised): untagged integer accesses then come from
   /// lowered memcpy / memset rather than from integer variables.

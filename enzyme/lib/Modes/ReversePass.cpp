@@ -170,6 +170,11 @@ Value *FunctionDifferentiator::materialize(NeededValue V, IRBuilder<> &B) {
   auto *I = cast<Instruction>(V.getPointer());
   Instruction *Copy = I->clone();
   Copy->setDebugLoc(DebugLoc());
+  if (V.getInt()) {
+    // A shadow access: the primal's alias scopes do not hold for it.
+    Copy->setMetadata(LLVMContext::MD_alias_scope, nullptr);
+    Copy->setMetadata(LLVMContext::MD_noalias, nullptr);
+  }
   for (unsigned Op = 0; Op < I->getNumOperands(); ++Op) {
     Value *Operand = I->getOperand(Op);
     bool ShadowOperand = V.getInt() && Op == 0;

@@ -109,8 +109,8 @@ FunctionDifferentiator::calleePair(CallBase &Call, ReverseSignature &CalleeSig,
     return Pair;
   }
   uint64_t Bytes = 0;
-  const ReversePair *Pair = Gen.generateDispatch(
-      CalleeSig, Call.getFunctionType(), *Failure, &Bytes);
+  const ReversePair *Pair =
+      Gen.generateDispatch(CalleeSig, Call.getFunctionType(), *Failure, &Bytes);
   if (Pair && FixedBytes)
     *FixedBytes = Bytes;
   return Pair;
@@ -521,10 +521,11 @@ bool FunctionDifferentiator::plan() {
               Callee->getName().contains("__enzyme_"))
             return fail(Call, "cannot differentiate a request ('" +
                                   displayName(Callee->getName()) +
-                                  "') inside differentiated code: higher-"
-                                  "order derivatives are not supported; "
-                                  "request the inner derivative outside the "
-                                  "function being differentiated");
+                                  "') that could not be served before the "
+                                  "one around it (it is inside its own code, "
+                                  "or reached through a function pointer); "
+                                  "call the inner derivative directly from "
+                                  "the function being differentiated");
           if (Callee->isDeclaration())
             return fail(Call,
                         "cannot differentiate a call to '" +

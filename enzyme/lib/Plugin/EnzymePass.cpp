@@ -11,15 +11,20 @@
 #include "Modes/ReverseModeGenerator.h"
 #include "Plugin/DiffRequest.h"
 #include "Plugin/ForwardLowering.h"
+#include "Plugin/LoweringSupport.h"
 #include "Plugin/RequestLowering.h"
+#include "Plugin/RequestOrder.h"
 
 #include "llvm/ADT/StringRef.h"
+
 #include "llvm/IR/DebugInfo.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/raw_ostream.h"
+#include <memory>
+#include <vector>
 
 using namespace llvm;
 
@@ -135,29 +140,68 @@ void EnzymePass::serveRequests(Module &M, ModuleAnalysisManager &MAM) {
     Cleanup.emplace(PB->buildFunctionSimplificationPipeline(
         Level, ThinOrFullLTOPhase::None));
   UserRegistrations Registrations(M);
-  ReverseModeGenerator Generator(M, FAM, Cleanup ? &*Cleanup : nullptr,
-                                 &Registrations);
+  // One reverse generator per level of higher-order nesting: the tape
+  // accesses of an inner derivative are user memory to the outer one, which
+  // must not take them for its own tape's (RequestOrder.cpp).
+  std::vector<std::unique_ptr<ReverseModeGenerator>> Generators;
+  auto GeneratorAt = [&](unsigned Level) -> ReverseModeGenerator & {
+    while (Generators.size() <= Level) {
+      Generators.push_back(std::make_unique<ReverseModeGenerator>(
+          M, FAM, Cleanup ? &*Cleanup : nullptr, &Registrations));
+      Generators.back()->deferIndirectCalls(isCompileTimePoint(Point));
+    }
+    return *Generators[Level];
+  };
   ForwardModeGenerator ForwardGenerator(M, FAM, Cleanup ? &*Cleanup : nullptr,
                                         &Registrations);
   // Requests whose callees are not all here wait for link time, where
   // every -fenzyme module's bitcode is present.
   bool AllowDeferral = isCompileTimePoint(Point);
-  Generator.deferIndirectCalls(AllowDeferral);
   SmallPtrSet<const CallBase *, 4> Mismatched =
       findMismatchedSplitPairs(Requests);
-  for (const DiffRequest &Request : Requests) {
+  // Inner requests of higher-order derivatives first (RequestOrder.cpp).
+  // Their derivatives will be differentiated in turn, so their tapes must
+  // be plain heap memory, not storage kept per thread.
+  RequestOrder Order = orderInnerFirst(Requests);
+  SmallVector<LoweringResult, 4> Results(Requests.size(), LoweringResult::Done);
+  SmallVector<unsigned, 4> Levels(Requests.size(), 0);
+  for (unsigned I : Order.Indices) {
+    const DiffRequest &Request = Requests[I];
+    for (unsigned J : Order.Inside[I])
+      Levels[I] = std::max(Levels[I], Levels[J] + 1);
+    ReverseModeGenerator &Generator = GeneratorAt(Levels[I]);
+    if (Order.Nested)
+      Generator.reuseTapeStorage(false);
+    // A request around one that waits for the link waits too; around one
+    // that failed, it is not attempted (that error is the one to read).
+    LoweringResult Inner = LoweringResult::Done;
+    for (unsigned J : Order.Inside[I])
+      if (Results[J] != LoweringResult::Done)
+        Inner = Results[J];
+    if (Inner == LoweringResult::Deferred) {
+      DifferentiationFailure Wait;
+      Wait.MissingDefinition = true;
+      Results[I] = handleGenerationFailure(Request, Wait, AllowDeferral);
+      continue;
+    }
+    if (Inner == LoweringResult::Failed) {
+      Results[I] = LoweringResult::Failed;
+      continue;
+    }
     switch (Request.Mode) {
     case RequestMode::Reverse:
-      lowerReverseRequest(Request, Generator, AllowDeferral);
+      Results[I] = lowerReverseRequest(Request, Generator, AllowDeferral);
       break;
     case RequestMode::Forward:
-      lowerForwardRequest(Request, ForwardGenerator, AllowDeferral);
+      Results[I] =
+          lowerForwardRequest(Request, ForwardGenerator, AllowDeferral);
       break;
     case RequestMode::AugmentedForward:
     case RequestMode::ReverseSplit:
     case RequestMode::AugmentSize:
-      if (!Mismatched.count(Request.Call))
-        lowerSplitRequest(Request, Generator, AllowDeferral);
+      Results[I] = Mismatched.count(Request.Call)
+                       ? LoweringResult::Failed
+                       : lowerSplitRequest(Request, Generator, AllowDeferral);
       break;
     }
   }

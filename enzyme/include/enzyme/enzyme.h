@@ -11,11 +11,10 @@
 #ifndef ENZYME_ENZYME_H
 #define ENZYME_ENZYME_H
 
-#ifdef __cplusplus
-extern "C" {
-#endif
-
-/* Activity markers: pass one before an argument to say how it is treated. */
+/* Activity markers: pass one before an argument to say how it is treated.
+ * Declared without extern "C" in C++ so that a file may also declare them
+ * itself (`int enzyme_dup;`, as Enzyme's examples do): a variable at global
+ * scope has the same symbol either way. */
 extern int enzyme_dup;       /* pointer, then its shadow pointer */
 extern int enzyme_dupnoneed; /* like enzyme_dup; the primal result is unused */
 extern int enzyme_const;     /* not differentiated */
@@ -36,9 +35,5 @@ extern int enzyme_primal_return; /* also return the primal result */
  *
  * (in C++, inside extern "C", or as a variadic template). The compiler
  * replaces every call; there is no definition to link. */
-
-#ifdef __cplusplus
-}
-#endif
 
 #endif /* ENZYME_ENZYME_H */

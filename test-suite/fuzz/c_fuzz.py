@@ -1,6 +1,14 @@
 """The C program fuzzer: generate (c_program), build with enzyme-clang, run the
 built-in oracle (c_oracle) and classify.
 
+Each program is checked three ways in one run (c_oracle.CHECKS): its
+gradient (reverse mode) and its tangents along a random direction (forward
+mode) against finite differences, and the two modes against each other
+(the dot-product test). A case is one program at one level; its outcome is
+the worst of its checks (mismatch, then unreliable, then pass), its detail
+names the check ("fwd: comp=3 ..."), and Result.checks holds each check's
+verdict and why ("pass agrees", "unreliable noisy", ...).
+
   run_case(seed, opt, workdir, tools) -> Result    one program, one file pair
   run_batch(seeds, opt, workdir, tools) -> [Result] several programs in one
                                                    translation unit
@@ -11,6 +19,7 @@ fz<S>_main.c (the oracle, which #includes it) and the binary.
 """
 
 import pathlib
+import re
 import shlex
 import signal
 import time
@@ -96,7 +105,7 @@ def run_case(seed, opt, workdir, tools):
 
     rc, out = run([exe], timeout=RUN_TIMEOUT, cwd=workdir)
     verdicts, stage = c_oracle.parse(out)
-    if rc != 0 or seed not in verdicts:
+    if rc != 0 or not c_oracle.complete(verdicts.get(seed)):
         where = "in the %s stage" % stage[1] if stage else "before the oracle ran"
         result.outcome = CRASH
         result.detail = "program %s %s" % (describe_exit(rc), where)
@@ -105,10 +114,22 @@ def run_case(seed, opt, workdir, tools):
     return judged(result, verdicts[seed], out)
 
 
-def judged(result, verdict, log):
-    word, rest = verdict
-    result.outcome = {"pass": PASSED, "unreliable": UNRELIABLE, "mismatch": MISMATCH}[word]
-    result.detail = rest if word != "pass" else ""
+OUTCOME = {"pass": PASSED, "unreliable": UNRELIABLE, "mismatch": MISMATCH}
+SEVERITY = {"pass": 0, "unreliable": 1, "mismatch": 2}
+
+
+def judged(result, checks, log):
+    """The case's outcome from its checks' verdicts ({check: (word, rest)}):
+    the worst; the detail lists the checks that reached it."""
+    result.checks = {}
+    for check in c_oracle.CHECKS:
+        word, rest = checks[check]
+        why = re.search(r"why=(\S+)", rest)
+        result.checks[check] = "%s %s" % (word, why.group(1) if why else "?")
+    word = max((checks[c][0] for c in c_oracle.CHECKS), key=SEVERITY.get)
+    result.outcome = OUTCOME[word]
+    result.detail = "" if word == "pass" else "; ".join(
+        "%s: %s" % (c, checks[c][1]) for c in c_oracle.CHECKS if checks[c][0] == word)
     if result.outcome == MISMATCH:
         result.log = log
     return result
@@ -149,7 +170,7 @@ def _batch(programs, opt, workdir, tools):
     verdicts, _ = c_oracle.parse(out)
     results = []
     for i, p in enumerate(programs):
-        if p.seed not in verdicts:
+        if not c_oracle.complete(verdicts.get(p.seed)):
             # The batch stopped here (crash or hang): this one alone, the rest
             # as a new batch.
             results.append(run_case(p.seed, opt, workdir / str(p.seed), tools))

@@ -18,7 +18,21 @@ For a program fz<S> the harness defines
   FUZZ-VERDICT <seed> <pass|unreliable|mismatch> comp=<j> ad=<> fd=<> noise=<> why=<> bad=<>
 
   (comp: the worst component; bad: all mismatching ones, "!" marking a
-  non-finite gradient).
+  non-finite gradient). It then checks forward mode, with two more verdict
+  lines, <seed>/fwd and <seed>/dot:
+
+  fwd           J·u with __enzyme_fwddiff along a random direction u (the
+                tangents of the result and of every shadowed output),
+                judged output by output against finite differences of that
+                output along u (fz_directional: the same quotients, steps
+                and rules as the gradient, on t -> output(v0 + t u));
+  dot           the dot-product test between the modes:
+                <w, J·u> (forward) = <J^T w, u> (reverse, the gradient with
+                the dense random output seeds w; the result's seed is 1),
+                to rtol * (sum |w_i (J·u)_i| + sum |(J^T w)_j u_j|): both
+                sides compute the same sum of the same partial products in
+                other orders, so only rounding separates them
+                (fz_judge_dot).
 
 Finite differences (fz_judge): for each input j, central differences at
 steps h, h/2, h/4 (h = fd_step * max(1, |v_j|)); fd = Richardson
@@ -56,6 +70,7 @@ docs/reliability.md explains why this makes false alarms rare.
 
 import os
 import pathlib
+import random
 import re
 import subprocess
 import tempfile
@@ -81,6 +96,10 @@ extern int enzyme_dup, enzyme_const, enzyme_out, enzyme_dupnoneed;
 void __enzyme_autodiff_void(void *, ...);
 double __enzyme_autodiff(void *, ...);
 %(grad_structs)s
+/* Forward mode: the tangent of the result, or nothing for a void function
+ * (every name that starts with __enzyme_fwddiff is a request). */
+double __enzyme_fwddiff(void *, ...);
+void __enzyme_fwddiff_void(void *, ...);
 #define FZ_ATOL %(atol)r
 #define FZ_NOISE_K %(noise_k)r
 #define FZ_UNRELIABLE_REL %(unreliable)r
@@ -256,6 +275,69 @@ static void fz_judge(const char *id, int n, const double *ad, const double *fd,
   else
     fz_verdict(id, "pass", -1, 0, 0, 0, "agrees", "-");
 }
+
+/* Forward mode's oracle: finite differences of each output of Y along a
+ * direction u, i.e. of t -> Y(v0 + t u)[m] at t = 0, through fz_differences
+ * (same steps, quotients and shapes as the gradient's), so fz_judge judges
+ * the tangents J·u output by output. Y(v, y) writes the outputs of the
+ * function at inputs v to y[0..outs). */
+static struct {
+  void (*Y)(const double *, double *);
+  const double *v0, *u;
+  double *v, *y;
+  int n, m;
+} fz_dir;
+
+static double fz_dir_eval(const double *t) {
+  for (int j = 0; j < fz_dir.n; j++)
+    fz_dir.v[j] = fz_dir.v0[j] + t[0] * fz_dir.u[j];
+  fz_dir.Y(fz_dir.v, fz_dir.y);
+  return fz_dir.y[fz_dir.m];
+}
+
+static void fz_directional(void (*Y)(const double *, double *), const double *v0,
+                           const double *u, int n, int outs, double step, double *fd,
+                           double *noise, int *shape, int *ok) {
+  static const double t0[1] = {0.0};
+  fz_dir.Y = Y;
+  fz_dir.v0 = v0;
+  fz_dir.u = u;
+  fz_dir.n = n;
+  fz_dir.v = (double *)malloc((n ? n : 1) * sizeof(double));
+  fz_dir.y = (double *)malloc((outs ? outs : 1) * sizeof(double));
+  for (int m = 0; m < outs; m++) {
+    fz_dir.m = m;
+    fz_differences(fz_dir_eval, t0, 1, step, fd + m, noise + m, shape + m, ok + m);
+  }
+  free(fz_dir.v);
+  free(fz_dir.y);
+}
+
+/* The dot-product test: fwd = <w, J·u> from forward mode, rev = <J^T w, u>
+ * from reverse mode; scale = sum |w_i (J·u)_i| + sum |(J^T w)_j u_j|. The
+ * two are the same sum of the same partial products, accumulated in other
+ * orders, so they agree to rounding: |fwd - rev| <= rtol * scale (rtol, the
+ * program's tolerance, is some 10^10 roundings of the terms for double,
+ * 10^4 for float math). Where they do not, the rules of fz_judge that do not
+ * need finite differences excuse it: non-finite values from a primal that
+ * made a NaN or infinity (0 * inf is NaN in either mode, not always in
+ * both), or from a singular math call; huge derivatives from a fast sine
+ * (products of huge factors, whose roundings the scale does not see). */
+static void fz_judge_dot(const char *id, double fwd, double rev, double scale, int flags,
+                         double rtol) {
+  double tol = rtol * scale;
+  int finite = isfinite(fwd) && isfinite(rev);
+  if (finite && fabs(fwd - rev) <= tol)
+    fz_verdict(id, "pass", -1, 0, 0, 0, "agrees", "-");
+  else if (!finite && (flags & FZ_RAISES))
+    fz_verdict(id, "unreliable", 0, fwd, rev, tol, "nonfinite-intermediate", "-");
+  else if (!finite && (flags & FZ_SINGULAR))
+    fz_verdict(id, "unreliable", 0, fwd, rev, tol, "singular", "-");
+  else if (flags & FZ_FAST_TRIG)
+    fz_verdict(id, "unreliable", 0, fwd, rev, tol, "fast-trig", "-");
+  else
+    fz_verdict(id, "mismatch", 0, fwd, rev, tol, "differs", finite ? "0" : "0!");
+}
 """
 
 
@@ -339,13 +421,139 @@ def _call_args(program, shadows):
     return ", ".join(args)
 
 
+def _outputs(program):
+    """What forward mode gives a tangent of, in order: the result (None) when
+    the function returns one, then every element of the shadowed arrays and
+    every double field of the struct, as (param, C lvalue suffix)."""
+    out = [(None, "")] if program.returns else []
+    for p in program.params:
+        if p.active and p.kind == "array":
+            out += [(p, "[%d]" % i) for i in range(len(p.values))]
+        elif p.active and p.kind == "struct":
+            out += [(p, f) for f in _struct_fields(program)]
+    return out
+
+
+def _direction(program, coords, outputs):
+    """The forward check's random direction u (one entry per active input)
+    and the dot-product test's output seeds w (one per output; the result's
+    is 1, as reverse mode seeds it): +-k/16, k = 4..16, so no entry is tiny
+    and u moves every input. Drawn from a generator of their own, so the
+    programs of a seed do not change."""
+    r = random.Random("fwd-%d" % program.seed)
+    draw = lambda: r.choice((-1, 1)) * r.randrange(4, 17) / 16.0
+    u = [draw() for _ in coords]
+    w = [1.0 if p is None else draw() for p, _ in outputs]
+    return u, w
+
+
+def _shadow_lines(program, values, out):
+    """Declares the shadows d_<name> of the active arrays and the struct,
+    filled from `values` (one per flattened active input, in _coords order:
+    output seeds for reverse mode, the direction for forward mode); returns
+    the active scalars' entries of `values`, in order."""
+    k, scalars = 0, []
+    for p in program.params:
+        if not p.active:
+            continue
+        if p.kind == "scalar":
+            scalars.append(values[k])
+            k += 1
+        elif p.kind == "array":
+            vals = values[k:k + len(p.values)]
+            out.append("  double d_%s[%d] = {%s};" % (p.name, len(vals), ", ".join(_num(x) for x in vals)))
+            k += len(p.values)
+        elif p.kind == "struct":
+            out.append("  struct %s d_%s;" % (program.struct_name, p.name))
+            out.append("  d_%s.k = %d;" % (p.name, p.struct_k))
+            for f, x in zip(_struct_fields(program), values[k:k + len(p.values)]):
+                out.append("  d_%s%s = %s;" % (p.name, f, _num(x)))
+            k += len(p.values)
+    return scalars
+
+
+def _seeds(program, weights):
+    """Output seeds, per output array element and struct field, as values
+    for _shadow_lines (the seeds go where the shadows are; scalars get 0)."""
+    seeds = []
+    for p in program.params:
+        if p.active:
+            seeds += [0.0] if p.kind == "scalar" else list(weights[p.name])
+    return seeds
+
+
+def _gradient_lines(program, seeds):
+    """The reverse-mode request with the shadows preset to `seeds` (one list
+    per output param name); _gradient_reads then copies dJ/dv out."""
+    name = program.name
+    out = []
+    _declare_inputs(program, out, from_v=False)
+    _shadow_lines(program, _seeds(program, seeds), out)
+    scalars = [p for p in program.params if p.kind == "scalar" and p.active]
+    args = "(void *)%s, %s" % (name, _call_args(program, shadows=True))
+    if len(scalars) == 0:
+        out.append("  __enzyme_autodiff_void(%s);" % args)
+    elif len(scalars) == 1:
+        out.append("  double g = __enzyme_autodiff(%s);" % args)
+    else:
+        out.append("  struct fz_grad%d g = __enzyme_autodiff_%d(%s);" % (len(scalars), len(scalars), args))
+    return out
+
+
+def _gradient_reads(program, target):
+    """Copies the gradient of the request of _gradient_lines to target[]."""
+    out, k_scalar = [], 0
+    scalars = [p for p in program.params if p.kind == "scalar" and p.active]
+    for j, (p, f) in enumerate(_coords(program)):
+        if p.kind == "scalar":
+            src = "g" if len(scalars) == 1 else "g.d%d" % k_scalar
+            k_scalar += 1
+        else:
+            src = "d_%s%s" % (p.name, f)
+        out.append("  %s[%d] = %s;" % (target, j, src))
+    return out
+
+
+def _tangent_lines(program, u, target):
+    """The forward-mode request along u, leaving the tangents of the outputs
+    (_outputs order) in target[]. Markers as in the reverse request: a
+    scalar's enzyme_out becomes enzyme_dup (value, then tangent), left out
+    where the reverse request leaves it out (both default to it)."""
+    name = program.name
+    out = []
+    _declare_inputs(program, out, from_v=False)
+    tangents = iter(_shadow_lines(program, u, out))
+    args = []
+    for p in program.params:
+        value = ("&" + p.name) if p.kind == "struct" else p.name
+        if p.marker:
+            args.append("enzyme_" + ("dup" if p.activity == "out" else p.activity))
+        args.append(value)
+        if p.active and p.kind == "scalar":
+            args.append(_num(next(tangents)))
+        elif p.active:
+            args.append(("&d_" if p.kind == "struct" else "d_") + p.name)
+    call = "(void *)%s, %s" % (name, ", ".join(args))
+    if program.returns:
+        out.append("  double dr = __enzyme_fwddiff(%s);" % call)
+    else:
+        out.append("  __enzyme_fwddiff_void(%s);" % call)
+    for m, (p, f) in enumerate(_outputs(program)):
+        out.append("  %s[%d] = %s;" % (target, m, "dr" if p is None else "d_%s%s" % (p.name, f)))
+    return out
+
+
 def harness(program):
-    """fz<S>_J and fz<S>_check for one program."""
+    """fz<S>_J, fz<S>_Y, fz<S>_fwd, fz<S>_rev and fz<S>_check for one
+    program."""
     name = program.name
     coords = _coords(program)
     n = len(coords)
     outputs = [p for p in program.params if p.active and p.kind in ("array", "struct")]
-    out = ["", "/* Oracle of %s: J(v) and the check. */" % name]
+    outs = _outputs(program)
+    nout = len(outs)
+    u, w_dot = _direction(program, coords, outs)
+    out = ["", "/* Oracle of %s: J(v), Y(v) and the checks. */" % name]
 
     # J(v): the scalar whose gradient the request computes.
     body = []
@@ -362,6 +570,31 @@ def harness(program):
     out += body
     out.append("  return J;")
     out.append("}")
+
+    # Y(v, y): every output, for forward mode's finite differences.
+    out.append("static void %s_Y(const double *v, double *y) {" % name)
+    out.append("  (void)v;")
+    _declare_inputs(program, out, from_v=True)
+    out.append("  %s%s;" % ("y[0] = " if program.returns else "", call))
+    for m, (p, f) in enumerate(outs):
+        if p is not None:
+            out.append("  y[%d] = %s%s;" % (m, p.name, f))
+    out.append("}")
+
+    # The forward request along u, and the reverse request with the dot
+    # test's seeds w (the same gradient code as the check's, other seeds).
+    out.append("#ifndef FZ_PRIMAL_ONLY")
+    out.append("static void %s_fwd(double *t) {" % name)
+    out += _tangent_lines(program, u, "t")
+    out.append("}")
+    out.append("static void %s_rev(double *gw) {" % name)
+    dense, k = {}, 1 if program.returns else 0
+    for p in outputs:
+        dense[p.name] = w_dot[k:k + len(p.values)]
+        k += len(p.values)
+    out += _gradient_lines(program, dense) + _gradient_reads(program, "gw")
+    out.append("}")
+    out.append("#endif")
 
     # The check: finite differences first (primal only), then the gradient.
     out.append("static void %s_check(void) {" % name)
@@ -381,44 +614,52 @@ def harness(program):
     out.append("  fz_differences(%s_J, v0, %d, %s, fd, noise, shape, ok);" % (name, n, _num(program.fd_step)))
     out.append("  int flags = fz_primal_flags(%s_J, v0, %s);" % (name, _num(program.fd_step)))
     out.append('  fz_stage(id, "ad");')
-    setup = []
-    _declare_inputs(program, setup, from_v=False)
-    out += setup
-    for p in outputs:
-        if p.kind == "array":
-            out.append("  double d_%s[%d] = {%s};" % (p.name, len(p.weights), ", ".join(_num(w) for w in p.weights)))
-        else:
-            out.append("  struct %s d_%s;" % (program.struct_name, p.name))
-            out.append("  d_%s.k = %d;" % (p.name, p.struct_k))
-            for f, w in zip(_struct_fields(program), p.weights):
-                out.append("  d_%s%s = %s;" % (p.name, f, _num(w)))
-    scalars = [p for p in program.params if p.kind == "scalar" and p.active]
-    args = "(void *)%s, %s" % (name, _call_args(program, shadows=True))
     # Built with -DFZ_PRIMAL_ONLY (a plain clang, sanitizers) the program
     # runs the primal and the finite differences only.
     out.append("#ifdef FZ_PRIMAL_ONLY")
     out.append("  memcpy(ad, fd, sizeof ad);")
     out.append("  (void)%s;" % (name,))
     out.append("#else")
-    if len(scalars) == 0:
-        out.append("  __enzyme_autodiff_void(%s);" % args)
-    elif len(scalars) == 1:
-        out.append("  double g = __enzyme_autodiff(%s);" % args)
-    else:
-        out.append("  struct fz_grad%d g = __enzyme_autodiff_%d(%s);" % (len(scalars), len(scalars), args))
-    out.append('  fz_stage(id, "judge");')
-    k_scalar = 0
-    for j, (p, f) in enumerate(coords):
-        if p.kind == "scalar":
-            src = "g" if len(scalars) == 1 else "g.d%d" % k_scalar
-            k_scalar += 1
-        elif p.kind == "array":
-            src = "d_%s%s" % (p.name, f)
-        else:
-            src = "d_%s%s" % (p.name, f)
-        out.append("  ad[%d] = %s;" % (j, src))
+    out.append("  {")
+    lines = _gradient_lines(program, {p.name: p.weights for p in outputs})
+    out += ["  " + l for l in lines]
+    out.append('    fz_stage(id, "judge");')
+    out += ["  " + l for l in _gradient_reads(program, "ad")]
+    out.append("  }")
     out.append("#endif")
     out.append("  fz_judge(id, %d, ad, fd, noise, shape, ok, flags, %s);" % (n, _num(program.rtol)))
+
+    # Forward mode: J·u output by output against directional differences.
+    out.append("  static const double u[%d] = {%s};" % (max(n, 1), ", ".join(_num(x) for x in u) or "0"))
+    out.append("  double tad[%d], tfd[%d], tnoise[%d];" % ((max(nout, 1),) * 3))
+    out.append("  int tshape[%d], tok[%d];" % ((max(nout, 1),) * 2))
+    out.append('  fz_stage(id, "fwd-fd");')
+    out.append("  fz_directional(%s_Y, v0, u, %d, %d, %s, tfd, tnoise, tshape, tok);"
+               % (name, n, nout, _num(program.fd_step)))
+    out.append('  fz_stage(id, "fwd");')
+    out.append("#ifdef FZ_PRIMAL_ONLY")
+    out.append("  memcpy(tad, tfd, sizeof tad);")
+    out.append("#else")
+    out.append("  %s_fwd(tad);" % name)
+    out.append("#endif")
+    out.append('  fz_judge("%d/fwd", %d, tad, tfd, tnoise, tshape, tok, flags, %s);'
+               % (program.seed, nout, _num(program.rtol)))
+
+    # The dot-product test: <w, J·u> (forward) = <J^T w, u> (reverse).
+    out.append('  fz_stage(id, "dot");')
+    out.append("#ifdef FZ_PRIMAL_ONLY")
+    out.append('  fz_verdict("%d/dot", "pass", -1, 0, 0, 0, "agrees", "-");' % program.seed)
+    out.append("#else")
+    out.append("  static const double w[%d] = {%s};" % (max(nout, 1), ", ".join(_num(x) for x in w_dot) or "0"))
+    out.append("  double gw[%d];" % max(n, 1))
+    out.append("  %s_rev(gw);" % name)
+    out.append("  double fwd = 0, rev = 0, scale = 0;")
+    out.append("  for (int m = 0; m < %d; m++)" % nout)
+    out.append("    fwd += w[m] * tad[m], scale += fabs(w[m] * tad[m]);")
+    out.append("  for (int j = 0; j < %d; j++)" % n)
+    out.append("    rev += gw[j] * u[j], scale += fabs(gw[j] * u[j]);")
+    out.append('  fz_judge_dot("%d/dot", fwd, rev, scale, flags, %s);' % (program.seed, _num(program.rtol)))
+    out.append("#endif")
     out.append("}")
     return "\n".join(out) + "\n"
 
@@ -473,14 +714,26 @@ def build_command(tools, opt, source, exe, flags=()):
             "-o", str(exe), "-lm"]
 
 
-VERDICT = re.compile(r"^FUZZ-VERDICT (\S+) (pass|unreliable|mismatch) (.*)$", re.M)
+# The checks of one program, in the order its verdict lines come: the
+# gradient (id <seed>), forward mode (<seed>/fwd), the dot-product test
+# (<seed>/dot).
+CHECKS = ("rev", "fwd", "dot")
+VERDICT = re.compile(r"^FUZZ-VERDICT (\d+)(?:/(fwd|dot))? (pass|unreliable|mismatch) (.*)$", re.M)
 STAGE = re.compile(r"^FUZZ-STAGE (\S+) (\S+)$", re.M)
 
 
 def parse(output):
-    """{seed: (verdict, rest of the line)} and the last stage reached, as
-    (seed, stage) or None."""
-    verdicts = {int(m.group(1)): (m.group(2), m.group(3)) for m in VERDICT.finditer(output)}
+    """{seed: {check: (verdict, rest of the line)}} and the last stage
+    reached, as (seed, stage) or None. A program whose checks are not all
+    there stopped (crashed or hung) in the stage reached."""
+    verdicts = {}
+    for m in VERDICT.finditer(output):
+        verdicts.setdefault(int(m.group(1)), {})[m.group(2) or "rev"] = (m.group(3), m.group(4))
     stages = STAGE.findall(output)
     last = (int(stages[-1][0]), stages[-1][1]) if stages else None
     return verdicts, last
+
+
+def complete(checks):
+    """All of a program's verdicts are there."""
+    return checks is not None and all(c in checks for c in CHECKS)

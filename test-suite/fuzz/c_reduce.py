@@ -4,7 +4,8 @@ minimise(result, tools) works in <case folder>/reduced/:
 
  1. observe the original: what exactly went wrong (the compiler's crash
     signature, the program's exit signal and the oracle stage it died in,
-    or a mismatch with reliable finite differences);
+    or a mismatch with reliable finite differences, or of the dot-product
+    test, in one check: the gradient, forward mode, the dot product);
  2. cvise reduces fz<S>.c (the generated program) while fz<S>_main.c (the
     oracle, which #includes it) stays fixed, so a reduced candidate is
     judged by the same oracle; a candidate is interesting when it shows the
@@ -59,23 +60,33 @@ def observe(folder, main, opt, build):
         return {"what": "compile-error"}
     rc, out = run([exe], timeout=30, cwd=folder)
     verdicts, stage = c_oracle.parse(out)
-    if rc != 0 or not verdicts:
+    if rc != 0 or not verdicts or not all(map(c_oracle.complete, verdicts.values())):
         return {"what": "program-crash", "status": rc, "stage": stage[1] if stage else None}
-    mismatches = [v for v in verdicts.values() if v[0] == "mismatch"]
-    if not mismatches:
+    # Each check that mismatches (gradient, forward mode, dot product) with
+    # its bad components, the worst first, as it failed (with "!": not
+    # finite); the first such check is the one a reduction keeps.
+    found = {}
+    for v in verdicts.values():
+        for check in c_oracle.CHECKS:
+            word, rest = v[check]
+            if word != "mismatch" or check in found:
+                continue
+            worst = re.search(r"comp=(\d+)", rest).group(1)
+            bad = re.search(r"bad=(\S+)", rest).group(1).split(",")
+            first = [b for b in bad if b.rstrip("!") == worst]
+            found[check] = first + [b for b in bad if b not in first]
+    if not found:
         return {"what": "ok"}
-    worst = re.search(r"comp=(\d+)", mismatches[0][1]).group(1)
-    bad = re.search(r"bad=(\S+)", mismatches[0][1]).group(1).split(",")
-    # The worst component first, as it failed (with "!": not finite).
-    first = [b for b in bad if b.rstrip("!") == worst]
-    return {"what": "mismatch", "bad": first + [b for b in bad if b not in first]}
+    check = [c for c in c_oracle.CHECKS if c in found][0]
+    return {"what": "mismatch", "check": check, "bad": found[check], "mismatches": found}
 
 
 def same_failure(expected, seen):
-    """Equal crashes; or a mismatch in the component that was worst, failing
-    the same way (a finite or a non-finite gradient)."""
+    """Equal crashes; or a mismatch of the same check in the component that
+    was worst, failing the same way (a finite or a non-finite derivative)."""
     if expected["what"] == "mismatch" and seen["what"] == "mismatch":
-        return expected["bad"][0] in seen["bad"]
+        bad = seen["mismatches"].get(expected["check"], [])
+        return expected["bad"][0] in bad
     return expected == seen
 
 

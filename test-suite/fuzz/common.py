@@ -57,6 +57,9 @@ class Result:
     detail: str = ""               # one line: why (first error, worst component)
     source: pathlib.Path | None = None   # the generated input, kept for failures
     log: str = ""                  # compiler/program output, for reports
+    checks: dict = dataclasses.field(default_factory=dict)  # several checks of
+                                   # one case (C: "rev", "fwd", "dot"): each
+                                   # one's "verdict why", e.g. "pass agrees"
 
 
 @dataclasses.dataclass

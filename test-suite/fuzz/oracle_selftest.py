@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
 """Checks the C fuzzer's oracle (c_oracle.py) on hand-written functions whose
 verdict is known: each case is J(v) of one input, a gradient value to judge
-(right or deliberately wrong) and the verdict the oracle must reach. All
+(right or deliberately wrong) and the verdict the oracle must reach; forward
+cases are two outputs of two inputs with their tangents along a direction
+(fz_directional), dot cases the two sides of the dot-product test
+(fz_judge_dot). All
 cases are built into one program with the oracle's prelude and the
 trigonometry probe, as the fuzzer builds generated programs.
 
@@ -49,6 +52,32 @@ CASES = [
      "mismatch differs"),
 ]
 
+# Forward mode (fz_directional, then fz_judge): name, the two outputs of
+# Y(x0, x1) as C expressions, their tangents along u to judge, the point,
+# u, relative step, expected verdict.
+FORWARD_CASES = [
+    ("fwd-right", ("sin(x0) * x1", "exp(x0 - x1)"),
+     ("cos(x0) * x1 * u0 + sin(x0) * u1", "exp(x0 - x1) * (u0 - u1)"),
+     (0.7, -1.1), (0.5, -0.75), 1e-4, "pass agrees"),
+    ("fwd-wrong", ("sin(x0) * x1", "exp(x0 - x1)"),
+     ("cos(x0) * x1 * u0 + sin(x0) * u1", "exp(x0 - x1) * (u0 + u1)"),
+     (0.7, -1.1), (0.5, -0.75), 1e-4, "mismatch differs"),
+    # The same fast sine as above, seen along a direction.
+    ("fwd-fast-trig", ("1e17 * x0 + sin(1e15 * x1)", "x1"),
+     ("1e17 * u0 + 1e15 * cos(1e15 * x1) * u1", "u1"),
+     (0.7, 0.3), (0.5, -0.75), 1e-4, "unreliable fast-trig"),
+]
+# The dot-product test (fz_judge_dot): name, <w, J u>, <J^T w, u>, the sum of
+# the terms' magnitudes, flags, expected verdict.
+DOT_CASES = [
+    ("dot-rounding", "1.0 + 1e-13", "1.0", "3.0", "0", "pass agrees"),
+    ("dot-wrong", "1.01", "1.0", "3.0", "0", "mismatch differs"),
+    ("dot-cancelled-wrong", "1e-3", "0.0", "2.0", "0", "mismatch differs"),
+    ("dot-nan", "NAN", "1.0", "3.0", "0", "mismatch differs"),
+    ("dot-nan-raised", "NAN", "1.0", "3.0", "FZ_RAISES", "unreliable nonfinite-intermediate"),
+    ("dot-nan-singular", "1.0", "NAN", "3.0", "FZ_SINGULAR", "unreliable singular"),
+]
+
 
 def source():
     parts = [c_oracle.prelude()]
@@ -66,7 +95,40 @@ static void case%(k)d(void) {
   fz_judge("%(name)s", 1, ad, fd, noise, shape, ok, flags, %(rtol)r);
 }
 """ % dict(k=k, j=j, grad=grad, x0=x0, step=step, name=name, rtol=c_oracle.RTOL))
+    for k, (name, ys, ts, x, u, step, _) in enumerate(FORWARD_CASES):
+        parts.append("""
+static void fwd%(k)d_Y(const double *v, double *y) {
+  double x0 = v[0], x1 = v[1];
+  y[0] = %(y0)s;
+  y[1] = %(y1)s;
+}
+static double fwd%(k)d_J(const double *v) {
+  double y[2];
+  fwd%(k)d_Y(v, y);
+  return y[0] + y[1];
+}
+static void fwd%(k)d(void) {
+  static const double v0[2] = {%(x0)r, %(x1)r}, u[2] = {%(u0)r, %(u1)r};
+  double tad[2], tfd[2], tnoise[2];
+  int tshape[2], tok[2];
+  fz_directional(fwd%(k)d_Y, v0, u, 2, 2, %(step)r, tfd, tnoise, tshape, tok);
+  int flags = fz_primal_flags(fwd%(k)d_J, v0, %(step)r);
+  double x0 = v0[0], x1 = v0[1], u0 = u[0], u1 = u[1];
+  tad[0] = %(t0)s;
+  tad[1] = %(t1)s;
+  fz_judge("%(name)s", 2, tad, tfd, tnoise, tshape, tok, flags, %(rtol)r);
+}
+""" % dict(k=k, y0=ys[0], y1=ys[1], t0=ts[0], t1=ts[1], x0=x[0], x1=x[1], u0=u[0], u1=u[1],
+           step=step, name=name, rtol=c_oracle.RTOL))
+    for k, (name, fwd, rev, scale, flags, _) in enumerate(DOT_CASES):
+        parts.append("""
+static void dot%(k)d(void) {
+  fz_judge_dot("%(name)s", %(fwd)s, %(rev)s, %(scale)s, %(flags)s, %(rtol)r);
+}
+""" % dict(k=k, name=name, fwd=fwd, rev=rev, scale=scale, flags=flags, rtol=c_oracle.RTOL))
     calls = "".join("  case%d();\n" % k for k in range(len(CASES)))
+    calls += "".join("  fwd%d();\n" % k for k in range(len(FORWARD_CASES)))
+    calls += "".join("  dot%d();\n" % k for k in range(len(DOT_CASES)))
     parts.append("int main(void) {\n%s  return 0;\n}\n" % calls)
     return "".join(parts)
 
@@ -86,7 +148,7 @@ def main():
     verdicts = {line.split()[1]: line for line in out.splitlines()
                 if line.startswith("FUZZ-VERDICT")}
     failed = 0
-    for name, *_, expected in CASES:
+    for name, *_, expected in CASES + FORWARD_CASES + DOT_CASES:
         line = verdicts.get(name, "")
         fields = line.split()
         seen = "%s %s" % (fields[2], fields[7][4:]) if len(fields) > 7 else "no verdict"

@@ -13,10 +13,16 @@
 //     line (print_result) that scripts/bench reads:
 //       RESULT <bench> <input> <tool> <primal s> <derivative s> <sweeps>
 //              <fd ok|FAIL> <max fd error>
+//   - with forward mode (__enzyme_fwddiff), also the Jacobian-vector
+//     product along a random direction (random_direction), checked against
+//     central differences along that direction (FdCheck::directional) and,
+//     for a scalar objective, against the gradient (<gradient, v>,
+//     FdCheck::agree), then, before the RESULT line:
+//       FORWARD <bench> <input> <tool> <primal s> <jvp s> <ok|FAIL> <max error>
 //
-// The process exits non-zero when the derivative disagrees with finite
-// differences, so a wrong gradient can never produce a timing that looks
-// good.
+// The process exits non-zero when a derivative disagrees with finite
+// differences (or the two modes with each other), so a wrong derivative can
+// never produce a timing that looks good.
 //
 //===----------------------------------------------------------------------===//
 
@@ -31,6 +37,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -124,21 +131,8 @@ public:
     double Fm = Eval();
     *X = Saved;
     double F0 = Eval();
-    double Fd = (Fp - Fm) / (2 * H);
-    double Rounding = 1e3 * 2.2e-16 * (1 + std::fabs(F0)) / H;
-    double Tol =
-        1e-5 * std::max(std::fabs(Fd), std::fabs(Derivative)) + Rounding + 1e-9;
-    double Err = std::fabs(Derivative - Fd);
-    double Rel = Err / std::max(1e-300, std::fabs(Fd) + Rounding + 1e-9);
-    MaxErr = std::max(MaxErr, Rel);
-    ++Checked;
-    if (!(Err <= Tol)) {
-      ++Failed;
-      std::fprintf(stderr,
-                   "%s: derivative %s = %.12g, finite differences %.12g "
-                   "(tolerance %.3g)\n",
-                   Bench, Name, Derivative, Fd, Tol);
-    }
+    record(Name, Derivative, (Fp - Fm) / (2 * H),
+           1e3 * 2.2e-16 * (1 + std::fabs(F0)) / H);
   }
 
   // Checks N components spread evenly over Derivative[0..Size).
@@ -156,10 +150,84 @@ public:
     }
   }
 
+  // One array of a directional check: X[0..N) moves along V[0..N).
+  struct Along {
+    double *X;
+    const double *V;
+    size_t N;
+  };
+
+  // Checks a directional derivative (a Jacobian-vector product, or one
+  // component of it) of Eval at the current inputs along the arrays of
+  // Dirs: central differences of t -> Eval(X + t V), with the step, the
+  // rounding allowance and the tolerance of component() (entries of V are
+  // at most 1 in magnitude, so the step is 1e-5).
+  template <class F>
+  void directional(const char *Name, std::initializer_list<Along> Dirs,
+                   double Derivative, F &&Eval) {
+    std::vector<std::vector<double>> Saved;
+    for (const Along &D : Dirs)
+      Saved.emplace_back(D.X, D.X + D.N);
+    auto MoveTo = [&](double T) {
+      size_t K = 0;
+      for (const Along &D : Dirs) {
+        for (size_t I = 0; I < D.N; ++I)
+          D.X[I] = Saved[K][I] + T * D.V[I];
+        ++K;
+      }
+    };
+    const double H = 1e-5;
+    MoveTo(H);
+    double Fp = Eval();
+    MoveTo(-H);
+    double Fm = Eval();
+    MoveTo(0);
+    double F0 = Eval();
+    record(Name, Derivative, (Fp - Fm) / (2 * H),
+           1e3 * 2.2e-16 * (1 + std::fabs(F0)) / H);
+  }
+
+  // Checks forward mode against reverse mode: Forward = <w, J v> and
+  // Reverse = <J^T w, v> (for a scalar objective, the tangent and
+  // <gradient, v>) are the same sum of partial products in other orders;
+  // Scale = the sum of the magnitudes of its terms. They must agree to
+  // 1e-8 Scale (rounding of up to 10^6 terms, with a wide margin).
+  void agree(const char *Name, double Forward, double Reverse, double Scale) {
+    double Err = std::fabs(Forward - Reverse);
+    double Tol = 1e-8 * Scale + 1e-300;
+    MaxErr = std::max(MaxErr, Err / std::max(1e-300, Scale));
+    ++Checked;
+    if (!(Err <= Tol)) {
+      ++Failed;
+      std::fprintf(stderr,
+                   "%s: forward mode %s = %.17g, reverse mode %.17g "
+                   "(tolerance %.3g)\n",
+                   Bench, Name, Forward, Reverse, Tol);
+    }
+  }
+
   bool ok() const { return Failed == 0 && Checked > 0; }
   double max_error() const { return MaxErr; }
 
 private:
+  // Compares a derivative with its difference quotient Fd, whose rounding
+  // error is about Rounding.
+  void record(const char *Name, double Derivative, double Fd, double Rounding) {
+    double Tol =
+        1e-5 * std::max(std::fabs(Fd), std::fabs(Derivative)) + Rounding + 1e-9;
+    double Err = std::fabs(Derivative - Fd);
+    double Rel = Err / std::max(1e-300, std::fabs(Fd) + Rounding + 1e-9);
+    MaxErr = std::max(MaxErr, Rel);
+    ++Checked;
+    if (!(Err <= Tol)) {
+      ++Failed;
+      std::fprintf(stderr,
+                   "%s: derivative %s = %.12g, finite differences %.12g "
+                   "(tolerance %.3g)\n",
+                   Bench, Name, Derivative, Fd, Tol);
+    }
+  }
+
   const char *Bench;
   int Checked = 0;
   int Failed = 0;
@@ -172,6 +240,18 @@ inline int print_result(const char *Bench, const Options &O, double Primal,
   std::printf("RESULT %s %s %s %.9g %.9g %d %s %.3g\n", Bench, O.Label.c_str(),
               O.Tool.c_str(), Primal, Derivative, Sweeps,
               Check.ok() ? "ok" : "FAIL", Check.max_error());
+  std::fflush(stdout);
+  return Check.ok() ? 0 : 1;
+}
+
+// The forward-mode result line; returns the process exit status. Printed
+// before print_result's line.
+inline int print_forward_result(const char *Bench, const Options &O,
+                                double Primal, double Jvp,
+                                const FdCheck &Check) {
+  std::printf("FORWARD %s %s %s %.9g %.9g %s %.3g\n", Bench, O.Label.c_str(),
+              O.Tool.c_str(), Primal, Jvp, Check.ok() ? "ok" : "FAIL",
+              Check.max_error());
   std::fflush(stdout);
   return Check.ok() ? 0 : 1;
 }
@@ -251,6 +331,28 @@ struct Lcg {
   double uniform() {
     State = State * 6364136223846793005ULL + 1442695040888963407ULL;
     return (double)(State >> 11) * (1.0 / 9007199254740992.0);
+  }
+};
+
+// A direction for a Jacobian-vector product: entries uniform in [-1, 1),
+// from a fixed seed.
+inline std::vector<double> random_direction(size_t N, uint64_t Seed) {
+  Lcg R(Seed);
+  std::vector<double> V(N);
+  for (double &X : V)
+    X = 2 * R.uniform() - 1;
+  return V;
+}
+
+// <A, B> over N entries, and the sum of the magnitudes of its terms (what
+// its rounding is relative to), accumulated over several arrays.
+struct Dot {
+  double Sum = 0, Scale = 0;
+  void add(const double *A, const double *B, size_t N) {
+    for (size_t I = 0; I < N; ++I) {
+      Sum += A[I] * B[I];
+      Scale += std::fabs(A[I] * B[I]);
+    }
   }
 };
 

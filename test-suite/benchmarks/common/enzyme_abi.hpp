@@ -2,8 +2,11 @@
 //
 // The benchmarks declare the ABI themselves, as users of any Enzyme-ABI
 // compiler do, so the same sources build with ours and with another one
-// (BENCH_ALT_CXX). Every request passes shadows for its outputs, so one
-// C declaration returning void serves them all.
+// (BENCH_ALT_CXX). Every reverse-mode request passes shadows for its
+// outputs, so one C declaration returning void serves them all. Forward
+// mode returns the tangent of a double result (__enzyme_fwddiff) or nothing
+// for a void function (__enzyme_fwddiff_void: every name that starts with
+// __enzyme_fwddiff is a request).
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,6 +19,8 @@ extern int enzyme_dup;
 extern int enzyme_dupnoneed;
 extern int enzyme_out;
 void __enzyme_autodiff(void *, ...);
+double __enzyme_fwddiff(void *, ...);
+void __enzyme_fwddiff_void(void *, ...);
 }
 
 #endif // ENZYME_BENCH_ABI_HPP

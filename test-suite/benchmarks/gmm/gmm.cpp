@@ -1,6 +1,7 @@
 //===- gmm.cpp - GMM gradient through the Enzyme ABI ----------------------===//
 //
-// Gradient of the GMM objective with respect to alphas, means and icf.
+// Gradient of the GMM objective with respect to alphas, means and icf, and
+// its derivative along a random direction of the three (forward mode).
 //
 //===----------------------------------------------------------------------===//
 
@@ -39,7 +40,33 @@ int main(int argc, char **argv) {
                Primal);
   Check.spread("icf", In.Icf.data(), DIcf.data(), DIcf.size(), 5, Primal);
 
+  std::vector<double> VAlphas = bench::random_direction(In.Alphas.size(), 1),
+                      VMeans = bench::random_direction(In.Means.size(), 2),
+                      VIcf = bench::random_direction(In.Icf.size(), 3);
+  auto Tangent = [&] {
+    return __enzyme_fwddiff(
+        (void *)gmm::objective<double>, enzyme_const, In.D, enzyme_const, In.K,
+        enzyme_const, In.N, enzyme_dup, In.Alphas.data(), VAlphas.data(),
+        enzyme_dup, In.Means.data(), VMeans.data(), enzyme_dup, In.Icf.data(),
+        VIcf.data(), enzyme_const, In.X.data(), enzyme_const, In.Gamma,
+        enzyme_const, In.M);
+  };
+  double Jvp = Tangent();
+  bench::FdCheck FwdCheck("gmm forward");
+  FwdCheck.directional("J v",
+                       {{In.Alphas.data(), VAlphas.data(), VAlphas.size()},
+                        {In.Means.data(), VMeans.data(), VMeans.size()},
+                        {In.Icf.data(), VIcf.data(), VIcf.size()}},
+                       Jvp, Primal);
+  bench::Dot GradV;
+  GradV.add(DAlphas.data(), VAlphas.data(), VAlphas.size());
+  GradV.add(DMeans.data(), VMeans.data(), VMeans.size());
+  GradV.add(DIcf.data(), VIcf.data(), VIcf.size());
+  FwdCheck.agree("<gradient, v>", Jvp, GradV.Sum, GradV.Scale);
+
   double TPrimal = bench::time_median(O, [&] { bench::Sink = Primal(); });
   double TGradient = bench::time_median(O, Gradient);
-  return bench::print_result("gmm", O, TPrimal, TGradient, 1, Check);
+  double TJvp = bench::time_median(O, [&] { bench::Sink = Tangent(); });
+  int Status = bench::print_forward_result("gmm", O, TPrimal, TJvp, FwdCheck);
+  return bench::print_result("gmm", O, TPrimal, TGradient, 1, Check) | Status;
 }

@@ -1,7 +1,8 @@
 //===- heat.cpp - Heat-equation gradient through the Enzyme ABI -----------===//
 //
 // Gradient of the final-field loss with respect to the initial field and
-// the diffusion coefficient (passed by pointer, with a shadow).
+// the diffusion coefficient (passed by pointer, with a shadow), and its
+// derivative along a random direction of both (forward mode).
 //
 //===----------------------------------------------------------------------===//
 
@@ -33,7 +34,28 @@ int main(int argc, char **argv) {
   size_t Centre = (size_t)(In.N / 2) * In.N + In.N / 2;
   Check.component("u0[centre]", &In.U0[Centre], DU0[Centre], Primal);
 
+  std::vector<double> VU0 = bench::random_direction(In.U0.size(), 1),
+                      VAlpha = bench::random_direction(1, 2);
+  auto Tangent = [&] {
+    return __enzyme_fwddiff((void *)heat::objective<double>, enzyme_const, In.N,
+                            enzyme_const, In.Steps, enzyme_dup, &In.Alpha,
+                            VAlpha.data(), enzyme_dup, In.U0.data(), VU0.data(),
+                            enzyme_const, In.Weight.data());
+  };
+  double Jvp = Tangent();
+  bench::FdCheck FwdCheck("heat forward");
+  FwdCheck.directional(
+      "J v",
+      {{&In.Alpha, VAlpha.data(), 1}, {In.U0.data(), VU0.data(), VU0.size()}},
+      Jvp, Primal);
+  bench::Dot GradV;
+  GradV.add(&DAlpha, VAlpha.data(), 1);
+  GradV.add(DU0.data(), VU0.data(), VU0.size());
+  FwdCheck.agree("<gradient, v>", Jvp, GradV.Sum, GradV.Scale);
+
   double TPrimal = bench::time_median(O, [&] { bench::Sink = Primal(); });
   double TGradient = bench::time_median(O, Gradient);
-  return bench::print_result("heat", O, TPrimal, TGradient, 1, Check);
+  double TJvp = bench::time_median(O, [&] { bench::Sink = Tangent(); });
+  int Status = bench::print_forward_result("heat", O, TPrimal, TJvp, FwdCheck);
+  return bench::print_result("heat", O, TPrimal, TGradient, 1, Check) | Status;
 }

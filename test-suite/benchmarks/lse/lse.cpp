@@ -1,6 +1,7 @@
 //===- lse.cpp - Log-sum-exp gradient through the Enzyme ABI --------------===//
 //
-// Gradient of the log-sum-exp cross-entropy with respect to the logits.
+// Gradient of the log-sum-exp cross-entropy with respect to the logits, and
+// its derivative along a random direction of them (forward mode).
 //
 //===----------------------------------------------------------------------===//
 
@@ -27,7 +28,23 @@ int main(int argc, char **argv) {
   size_t ArgMax = std::max_element(In.X.begin(), In.X.end()) - In.X.begin();
   Check.component("x[argmax]", &In.X[ArgMax], DX[ArgMax], Primal);
 
+  std::vector<double> VX = bench::random_direction(In.X.size(), 1);
+  auto Tangent = [&] {
+    return __enzyme_fwddiff((void *)lse::objective<double>, enzyme_const, In.N,
+                            enzyme_dup, In.X.data(), VX.data(), enzyme_const,
+                            In.P.data());
+  };
+  double Jvp = Tangent();
+  bench::FdCheck FwdCheck("lse forward");
+  FwdCheck.directional("J v", {{In.X.data(), VX.data(), VX.size()}}, Jvp,
+                       Primal);
+  bench::Dot GradV;
+  GradV.add(DX.data(), VX.data(), VX.size());
+  FwdCheck.agree("<gradient, v>", Jvp, GradV.Sum, GradV.Scale);
+
   double TPrimal = bench::time_median(O, [&] { bench::Sink = Primal(); });
   double TGradient = bench::time_median(O, Gradient);
-  return bench::print_result("lse", O, TPrimal, TGradient, 1, Check);
+  double TJvp = bench::time_median(O, [&] { bench::Sink = Tangent(); });
+  int Status = bench::print_forward_result("lse", O, TPrimal, TJvp, FwdCheck);
+  return bench::print_result("lse", O, TPrimal, TGradient, 1, Check) | Status;
 }

@@ -1,6 +1,7 @@
 //===- lstm.cpp - LSTM gradient through the Enzyme ABI --------------------===//
 //
-// Gradient of the LSTM loss with respect to the main and extra parameters.
+// Gradient of the LSTM loss with respect to the main and extra parameters,
+// and its derivative along a random direction of both (forward mode).
 //
 //===----------------------------------------------------------------------===//
 
@@ -33,7 +34,29 @@ int main(int argc, char **argv) {
   Check.spread("extra", In.Extra.data(), DExtra.data(), DExtra.size(), 4,
                Primal);
 
+  std::vector<double> VMain = bench::random_direction(In.Main.size(), 1),
+                      VExtra = bench::random_direction(In.Extra.size(), 2);
+  auto Tangent = [&] {
+    return __enzyme_fwddiff((void *)lstm::objective<double>, enzyme_const, In.L,
+                            enzyme_const, In.C, enzyme_const, In.B, enzyme_dup,
+                            In.Main.data(), VMain.data(), enzyme_dup,
+                            In.Extra.data(), VExtra.data(), enzyme_const,
+                            In.State.data(), enzyme_const, In.Seq.data());
+  };
+  double Jvp = Tangent();
+  bench::FdCheck FwdCheck("lstm forward");
+  FwdCheck.directional("J v",
+                       {{In.Main.data(), VMain.data(), VMain.size()},
+                        {In.Extra.data(), VExtra.data(), VExtra.size()}},
+                       Jvp, Primal);
+  bench::Dot GradV;
+  GradV.add(DMain.data(), VMain.data(), VMain.size());
+  GradV.add(DExtra.data(), VExtra.data(), VExtra.size());
+  FwdCheck.agree("<gradient, v>", Jvp, GradV.Sum, GradV.Scale);
+
   double TPrimal = bench::time_median(O, [&] { bench::Sink = Primal(); });
   double TGradient = bench::time_median(O, Gradient);
-  return bench::print_result("lstm", O, TPrimal, TGradient, 1, Check);
+  double TJvp = bench::time_median(O, [&] { bench::Sink = Tangent(); });
+  int Status = bench::print_forward_result("lstm", O, TPrimal, TJvp, FwdCheck);
+  return bench::print_result("lstm", O, TPrimal, TGradient, 1, Check) | Status;
 }

@@ -1,7 +1,8 @@
 //===- ode.cpp - Pendulum-chain RK4 gradient through the Enzyme ABI -------===//
 //
 // Gradient of the final-state loss with respect to the initial state and
-// the parameters.
+// the parameters, and its derivative along a random direction of both
+// (forward mode).
 //
 //===----------------------------------------------------------------------===//
 
@@ -33,7 +34,29 @@ int main(int argc, char **argv) {
                Primal);
   Check.component("damping", &In.Params[In.M], DParams[In.M], Primal);
 
+  std::vector<double> VY0 = bench::random_direction(In.Y0.size(), 1),
+                      VParams = bench::random_direction(In.Params.size(), 2);
+  auto Tangent = [&] {
+    return __enzyme_fwddiff((void *)ode::objective<double>, enzyme_const, In.M,
+                            enzyme_const, In.Steps, enzyme_const, In.Dt,
+                            enzyme_dup, In.Y0.data(), VY0.data(), enzyme_dup,
+                            In.Params.data(), VParams.data(), enzyme_const,
+                            In.Target.data());
+  };
+  double Jvp = Tangent();
+  bench::FdCheck FwdCheck("ode forward");
+  FwdCheck.directional("J v",
+                       {{In.Y0.data(), VY0.data(), VY0.size()},
+                        {In.Params.data(), VParams.data(), VParams.size()}},
+                       Jvp, Primal);
+  bench::Dot GradV;
+  GradV.add(DY0.data(), VY0.data(), VY0.size());
+  GradV.add(DParams.data(), VParams.data(), VParams.size());
+  FwdCheck.agree("<gradient, v>", Jvp, GradV.Sum, GradV.Scale);
+
   double TPrimal = bench::time_median(O, [&] { bench::Sink = Primal(); });
   double TGradient = bench::time_median(O, Gradient);
-  return bench::print_result("ode", O, TPrimal, TGradient, 1, Check);
+  double TJvp = bench::time_median(O, [&] { bench::Sink = Tangent(); });
+  int Status = bench::print_forward_result("ode", O, TPrimal, TJvp, FwdCheck);
+  return bench::print_result("ode", O, TPrimal, TGradient, 1, Check) | Status;
 }

@@ -6,6 +6,7 @@
 
 #include "Analysis/ActivityAnalysis.h"
 #include "Analysis/KnownFunctions.h"
+#include "Core/GlobalShadows.h"
 
 #include "llvm/IR/Function.h"
 #include "llvm/IR/InstIterator.h"
@@ -42,6 +43,10 @@ ActivityAnalysis::ActivityAnalysis(Function &F,
       Shadowed.insert(&A);
   }
   propagate(F);
+}
+
+bool ActivityAnalysis::isShadowed(const Value *V) const {
+  return Shadowed.count(V) || hasConstantShadow(V);
 }
 
 bool ActivityAnalysis::markActive(const Value *V) {
@@ -112,9 +117,10 @@ void ActivityAnalysis::propagate(Function &F) {
       if (auto *Call = dyn_cast<CallBase>(&I)) {
         if (isInactiveCall(*Call))
           continue;
-        bool AnyInput = any_of(Call->args(), [&](const Use &U) {
-          return isActive(U.get()) || isShadowed(U.get());
-        });
+        bool AnyInput = mayTouchShadowedGlobals(*Call) ||
+                        any_of(Call->args(), [&](const Use &U) {
+                          return isActive(U.get()) || isShadowed(U.get());
+                        });
         if (AnyInput)
           Changed |= markActive(Call) | markShadowed(Call);
         continue;

@@ -48,7 +48,9 @@ public:
   ActivityAnalysis(llvm::Function &F, llvm::ArrayRef<Activity> ArgActivities);
 
   bool isActive(const llvm::Value *V) const { return Active.count(V); }
-  bool isShadowed(const llvm::Value *V) const { return Shadowed.count(V); }
+  /// Also true for constant addresses within a global whose shadow the
+  /// user declared (Core/GlobalShadows.h).
+  bool isShadowed(const llvm::Value *V) const;
 
 private:
   void propagate(llvm::Function &F);

@@ -7,6 +7,7 @@
 #include "Core/UserRegistrations.h"
 
 #include "Core/Diagnostics.h"
+#include "Core/GlobalShadows.h"
 #include "Rules/MathRules.h"
 
 #include "llvm/ADT/SetVector.h"
@@ -194,10 +195,7 @@ UserRegistrations::UserRegistrations(Module &M) {
       break;
     case Kind::Unsupported:
       if (Name.contains("__enzyme_shadow_global")) {
-        reportError(GV, "'" + Name +
-                            "': shadows of globals (enzyme_shadow) are not "
-                            "supported yet; pass the global's data through "
-                            "an argument with enzyme_dup");
+        readShadowGlobal(GV);
         break;
       }
       reportError(GV, "the registration '" + Name +
@@ -207,6 +205,7 @@ UserRegistrations::UserRegistrations(Module &M) {
       break;
     }
   }
+  markShadowedGlobalUsers(M);
 }
 
 void UserRegistrations::readGradient(GlobalVariable &GV) {
@@ -337,6 +336,28 @@ void UserRegistrations::readInactiveGlobal(GlobalVariable &GV) {
     Target->setMetadata("enzyme_inactive",
                         MDNode::get(Target->getContext(), {}));
   }
+}
+
+void UserRegistrations::readShadowGlobal(GlobalVariable &GV) {
+  SmallVector<Constant *, 4> E = elementsOf(GV);
+  auto *Target = E.size() == 2 ? dyn_cast<GlobalVariable>(E[0]) : nullptr;
+  auto *Shadow = E.size() == 2 ? dyn_cast<GlobalVariable>(E[1]) : nullptr;
+  if (!Target || !Shadow) {
+    reportError(GV, "'" + GV.getName() +
+                        "' must hold the addresses of a global and of its "
+                        "shadow: {&g, &g_shadow}");
+    return;
+  }
+  const DataLayout &DL = GV.getParent()->getDataLayout();
+  if (DL.getTypeAllocSize(Target->getValueType()) !=
+          DL.getTypeAllocSize(Shadow->getValueType()) ||
+      Shadow->isConstant()) {
+    reportError(GV, "'" + GV.getName() + "': the shadow '" + Shadow->getName() +
+                        "' of '" + Target->getName() +
+                        "' must be a writable global of the same type");
+    return;
+  }
+  setGlobalShadow(*Target, *Shadow);
 }
 
 void UserRegistrations::readFunctionLike(GlobalVariable &GV) {

@@ -92,6 +92,7 @@ private:
   void readForward(llvm::GlobalVariable &GV);
   void readInactiveFunction(llvm::GlobalVariable &GV);
   void readInactiveGlobal(llvm::GlobalVariable &GV);
+  void readShadowGlobal(llvm::GlobalVariable &GV);
   void readFunctionLike(llvm::GlobalVariable &GV);
   void readAllocationLike(llvm::GlobalVariable &GV);
 

@@ -19,6 +19,7 @@
 #include "Analysis/MemoryTypes.h"
 #include "Analysis/TripCount.h"
 #include "Core/Diagnostics.h"
+#include "Core/GlobalShadows.h"
 #include "Core/LibcCalls.h"
 #include "Core/ShadowMemory.h"
 
@@ -36,6 +37,10 @@ Value *FunctionDifferentiator::augmentedShadow(Value *V) {
   auto It = AugShadows.find(V);
   if (It != AugShadows.end())
     return It->second;
+  // A global whose shadow the user declared (or an address within it).
+  if (auto *C = dyn_cast<Constant>(V))
+    if (Constant *S = constantShadow(C))
+      return S;
   // Values without a shadow (null, undef, inactive globals) have a null one.
   return Constant::getNullValue(V->getType());
 }

@@ -24,6 +24,7 @@
 #include "Analysis/KnownFunctions.h"
 #include "Analysis/MemoryTypes.h"
 #include "Analysis/TripCount.h"
+#include "Core/GlobalShadows.h"
 #include "Core/LibcCalls.h"
 #include "Rules/MathRules.h"
 
@@ -151,8 +152,12 @@ Value *FunctionDifferentiator::reverseValue(NeededValue V) {
     Value *R = V.getInt() ? RevShadowArgs.lookup(A) : RevArgs.lookup(A);
     return R ? R : Constant::getNullValue(A->getType());
   }
-  if (isa<Constant>(Val))
-    return V.getInt() ? Constant::getNullValue(Val->getType()) : Val;
+  if (auto *C = dyn_cast<Constant>(Val)) {
+    if (!V.getInt())
+      return C;
+    Constant *S = constantShadow(C);
+    return S ? S : Constant::getNullValue(Val->getType());
+  }
   if (Value *R = RevLocal.lookup(V))
     return R;
   if (Value *R = RevGlobal.lookup(V))

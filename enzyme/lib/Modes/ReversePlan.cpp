@@ -19,6 +19,7 @@
 #include "Analysis/MemoryTypes.h"
 #include "Analysis/TripCount.h"
 #include "Core/Diagnostics.h"
+#include "Core/GlobalShadows.h"
 #include "Core/UserRegistrations.h"
 #include "Rules/MathRules.h"
 
@@ -136,7 +137,8 @@ FunctionDifferentiator::classifyCall(CallBase &Call) const {
     return U->getType()->isPointerTy() && Activity.isShadowed(U.get());
   });
   bool ResultCarries = Activity.isActive(&Call) || Activity.isShadowed(&Call);
-  if (!ShadowedArgument && !ResultCarries)
+  // Or through a global whose shadow the user declared.
+  if (!ShadowedArgument && !ResultCarries && !mayTouchShadowedGlobals(Call))
     return CallKind::Inactive;
   // `asm volatile("" : : "r"(p) : "memory")` keeps p alive in benchmarks;
   // assembly computes nothing the engine could differentiate.

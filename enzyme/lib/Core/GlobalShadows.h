@@ -1,0 +1,53 @@
+//===- GlobalShadows.h - Globals whose shadow the user declared -*- C++ -*-===//
+//
+// Part of the Enzyme toolchain.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// A mutable global that carries derivatives needs shadow memory, as a
+/// pointer argument does. `__attribute__((enzyme_shadow(g_shadow)))` (or the
+/// registration `__enzyme_shadow_global`) names it: the engine then uses
+/// `g_shadow` wherever the derivative code needs the shadow of `g`, of an
+/// element of it, or of a constant expression built on it.
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef ENZYME_CORE_GLOBALSHADOWS_H
+#define ENZYME_CORE_GLOBALSHADOWS_H
+
+namespace llvm {
+class CallBase;
+class Constant;
+class GlobalVariable;
+class Module;
+class Value;
+} // namespace llvm
+
+namespace enzyme {
+
+/// Records \p Shadow as the shadow of \p GV (metadata on the global).
+void setGlobalShadow(llvm::GlobalVariable &GV, llvm::GlobalVariable &Shadow);
+
+/// The declared shadow of \p GV, if any.
+llvm::GlobalVariable *globalShadowOf(const llvm::GlobalVariable &GV);
+
+/// \p V is a constant address within a global that has a declared shadow.
+bool hasConstantShadow(const llvm::Value *V);
+
+/// The same constant address within the shadow (\p C a global with a
+/// declared shadow, or casts and GEPs of one); nullptr otherwise.
+llvm::Constant *constantShadow(llvm::Constant *C);
+
+/// Marks the functions that access a global with a declared shadow,
+/// directly or through the functions they call, so that calls to them
+/// count as carrying derivatives whatever their arguments.
+void markShadowedGlobalUsers(llvm::Module &M);
+
+/// \p Call may read or write a global with a declared shadow (a call
+/// through a pointer may, when the program declares any).
+bool mayTouchShadowedGlobals(const llvm::CallBase &Call);
+
+} // namespace enzyme
+
+#endif // ENZYME_CORE_GLOBALSHADOWS_H

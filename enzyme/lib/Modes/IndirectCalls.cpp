@@ -38,32 +38,46 @@ namespace enzyme {
 static constexpr unsigned MaxIndirectTargets = 32;
 
 /// \p F's address may reach a call through a pointer: it is used other than
-/// by direct calls, the `__enzyme_*` requests that name the function to
-/// differentiate, registrations, and `llvm.used`.
+/// by direct calls, as the function a `__enzyme_*` request differentiates,
+/// by registrations, and by `llvm.used`. (A function passed to a request as
+/// an argument value may well be called through a pointer.)
 static bool mayBeCalledIndirectly(const Function &F) {
-  SmallVector<const User *, 8> Work(F.user_begin(), F.user_end());
-  SmallPtrSet<const User *, 8> Seen;
+  SmallVector<const Use *, 8> Work;
+  for (const Use &U : F.uses())
+    Work.push_back(&U);
+  SmallPtrSet<const Use *, 8> Seen;
   while (!Work.empty()) {
-    const User *U = Work.pop_back_val();
+    const Use *U = Work.pop_back_val();
     if (!Seen.insert(U).second)
       continue;
-    if (const auto *Call = dyn_cast<CallBase>(U)) {
-      const Function *Callee =
+    const User *Usr = U->getUser();
+    if (const auto *Call = dyn_cast<CallBase>(Usr)) {
+      if (Call->isCallee(U))
+        continue;
+      const auto *Callee =
           dyn_cast<Function>(Call->getCalledOperand()->stripPointerCasts());
-      if (Callee && (Callee == &F || (Callee->isDeclaration() &&
-                                      Callee->getName().contains("__enzyme_"))))
+      // The function a request differentiates: its first argument, or its
+      // second after a struct-return pointer.
+      unsigned FnOperand =
+          Call->arg_size() > 0 && Call->paramHasAttr(0, Attribute::StructRet)
+              ? 1
+              : 0;
+      if (Callee && Callee->isDeclaration() &&
+          Callee->getName().contains("__enzyme_") && Call->isArgOperand(U) &&
+          Call->getArgOperandNo(U) == FnOperand)
         continue;
       return true;
     }
-    if (const auto *GV = dyn_cast<GlobalVariable>(U)) {
+    if (const auto *GV = dyn_cast<GlobalVariable>(Usr)) {
       if (GV->getName().contains("__enzyme_") ||
           GV->getName().starts_with("llvm."))
         continue;
       return true;
     }
-    if (isa<ConstantExpr>(U) || isa<ConstantAggregate>(U)) {
+    if (isa<ConstantExpr>(Usr) || isa<ConstantAggregate>(Usr)) {
       // Look through casts and initializers to who uses them.
-      Work.append(U->user_begin(), U->user_end());
+      for (const Use &Next : Usr->uses())
+        Work.push_back(&Next);
       continue;
     }
     return true;

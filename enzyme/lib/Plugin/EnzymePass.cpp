@@ -127,6 +127,27 @@ findMismatchedSplitPairs(ArrayRef<DiffRequest> Requests) {
   return Mismatched;
 }
 
+/// Some use of \p Marker is still an argument of an `__enzyme_*` call (a
+/// request waiting for the link).
+static bool feedsRequest(const GlobalVariable &Marker) {
+  SmallVector<const User *, 8> Work(Marker.user_begin(), Marker.user_end());
+  SmallPtrSet<const User *, 8> Seen;
+  while (!Work.empty()) {
+    const User *U = Work.pop_back_val();
+    if (!Seen.insert(U).second)
+      continue;
+    if (const auto *Call = dyn_cast<CallBase>(U)) {
+      const Value *Callee = Call->getCalledOperand()->stripPointerCasts();
+      if (Callee->getName().contains("__enzyme_"))
+        return true;
+      continue;
+    }
+    if (isa<LoadInst>(U) || isa<ConstantExpr>(U) || isa<CastInst>(U))
+      Work.append(U->user_begin(), U->user_end());
+  }
+  return false;
+}
+
 void EnzymePass::serveRequests(Module &M, ModuleAnalysisManager &MAM) {
   specializeFunctionArguments(M);
   SmallVector<DiffRequest, 4> Requests = collectRequests(M);
@@ -206,11 +227,22 @@ void EnzymePass::serveRequests(Module &M, ModuleAnalysisManager &MAM) {
     }
   }
 
-  // Declared markers nothing refers to any more need no definition.
-  for (GlobalVariable &GV : make_early_inc_range(M.globals()))
-    if (GV.isDeclaration() && GV.getName().starts_with("enzyme_") &&
-        GV.use_empty())
+  // Declared markers nothing refers to any more need no definition. Ones
+  // that only code outside requests still refers to (a sanitizer's check of
+  // the marker load, which survives the request) get a private one, so the
+  // program links without the user defining them.
+  for (GlobalVariable &GV : make_early_inc_range(M.globals())) {
+    if (!GV.isDeclaration() || !GV.getName().starts_with("enzyme_"))
+      continue;
+    if (GV.use_empty()) {
       GV.eraseFromParent();
+      continue;
+    }
+    if (!feedsRequest(GV)) {
+      GV.setInitializer(Constant::getNullValue(GV.getValueType()));
+      GV.setLinkage(GlobalValue::InternalLinkage);
+    }
+  }
 }
 
 } // namespace enzyme

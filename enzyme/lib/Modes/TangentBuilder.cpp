@@ -83,7 +83,9 @@ Value *TangentBuilder::tangent(Value *V) {
 Value *TangentBuilder::sum(IRBuilder<> &B, ArrayRef<Value *> Terms, Type *Ty) {
   Value *S = nullptr;
   for (Value *T : Terms)
-    S = S ? B.CreateFAdd(S, T) : T;
+    S = S ? perLane(B, {S, T}, Ty,
+                    [&](ArrayRef<Value *> L) { return B.CreateFAdd(L[0], L[1]); })
+          : T;
   return S ? S : Constant::getNullValue(tangentType(Ty));
 }
 
@@ -116,6 +118,14 @@ bool TangentBuilder::differentiate(Instruction &I, IRBuilder<> &B) {
   auto Active = [&](unsigned N) { return Activity.isActive(Op(N)); };
   auto T = [&](unsigned N) { return tangent(Op(N)); };
   Type *Ty = I.getType();
+  // The scalar rule \p Rule, on each lane of the tangents \p Ts.
+  auto Lanes = [&](ArrayRef<Value *> Ts,
+                   function_ref<Value *(ArrayRef<Value *>)> Rule) {
+    return perLane(B, Ts, Ty, Rule);
+  };
+  auto Neg = [&](Value *V) {
+    return Lanes({V}, [&](ArrayRef<Value *> L) { return B.CreateFNeg(L[0]); });
+  };
   switch (I.getOpcode()) {
   case Instruction::FAdd:
   case Instruction::FSub: {
@@ -123,28 +133,35 @@ bool TangentBuilder::differentiate(Instruction &I, IRBuilder<> &B) {
     if (Active(0))
       Terms.push_back(T(0));
     if (Active(1))
-      Terms.push_back(I.getOpcode() == Instruction::FAdd ? T(1)
-                                                         : B.CreateFNeg(T(1)));
+      Terms.push_back(I.getOpcode() == Instruction::FAdd ? T(1) : Neg(T(1)));
     setTangent(&I, sum(B, Terms, Ty));
     return true;
   }
   case Instruction::FMul: {
     SmallVector<Value *, 2> Terms;
+    Value *A = primal(Op(0)), *C = primal(Op(1));
     if (Active(0))
-      Terms.push_back(B.CreateFMul(T(0), primal(Op(1))));
+      Terms.push_back(Lanes(
+          {T(0)}, [&](ArrayRef<Value *> L) { return B.CreateFMul(L[0], C); }));
     if (Active(1))
-      Terms.push_back(B.CreateFMul(primal(Op(0)), T(1)));
+      Terms.push_back(Lanes(
+          {T(1)}, [&](ArrayRef<Value *> L) { return B.CreateFMul(A, L[0]); }));
     setTangent(&I, sum(B, Terms, Ty));
     return true;
   }
   case Instruction::FDiv: {
     // y = a / b: ẏ = (ȧ - y·ḃ) / b.
     SmallVector<Value *, 2> Terms;
+    Value *Y = primal(&I), *Divisor = primal(Op(1));
     if (Active(0))
       Terms.push_back(T(0));
     if (Active(1))
-      Terms.push_back(B.CreateFNeg(B.CreateFMul(primal(&I), T(1))));
-    setTangent(&I, B.CreateFDiv(sum(B, Terms, Ty), primal(Op(1))));
+      Terms.push_back(Lanes({T(1)}, [&](ArrayRef<Value *> L) {
+        return B.CreateFNeg(B.CreateFMul(Y, L[0]));
+      }));
+    setTangent(&I, Lanes({sum(B, Terms, Ty)}, [&](ArrayRef<Value *> L) {
+                 return B.CreateFDiv(L[0], Divisor);
+               }));
     return true;
   }
   case Instruction::FRem: {
@@ -155,17 +172,21 @@ bool TangentBuilder::differentiate(Instruction &I, IRBuilder<> &B) {
     if (Active(1)) {
       Value *Quotient = B.CreateUnaryIntrinsic(
           Intrinsic::trunc, B.CreateFDiv(primal(Op(0)), primal(Op(1))));
-      Terms.push_back(B.CreateFNeg(B.CreateFMul(Quotient, T(1))));
+      Terms.push_back(Lanes({T(1)}, [&](ArrayRef<Value *> L) {
+        return B.CreateFNeg(B.CreateFMul(Quotient, L[0]));
+      }));
     }
     setTangent(&I, sum(B, Terms, Ty));
     return true;
   }
   case Instruction::FNeg:
-    setTangent(&I, B.CreateFNeg(T(0)));
+    setTangent(&I, Neg(T(0)));
     return true;
   case Instruction::FPExt:
   case Instruction::FPTrunc:
-    setTangent(&I, B.CreateFPCast(T(0), tangentType(Ty)));
+    setTangent(&I, Lanes({T(0)}, [&](ArrayRef<Value *> L) {
+                 return B.CreateFPCast(L[0], Ty);
+               }));
     return true;
   case Instruction::BitCast:
   case Instruction::AddrSpaceCast:
@@ -174,16 +195,24 @@ bool TangentBuilder::differentiate(Instruction &I, IRBuilder<> &B) {
         !Load->getType()->isPointerTy()) {
       // A float read as an integer and reinterpreted: its tangent is the
       // same bits of the shadow memory.
-      setTangent(&I, B.CreateBitCast(loadShadowBits(*Load, B), Ty));
+      setTangent(&I, Lanes({loadShadowBits(*Load, B)},
+                           [&](ArrayRef<Value *> L) {
+                             return B.CreateBitCast(L[0], Ty);
+                           }));
       return true;
     }
-    setTangent(&I, B.CreateBitOrPointerCast(T(0), tangentType(Ty)));
+    setTangent(&I, Lanes({T(0)}, [&](ArrayRef<Value *> L) {
+                 return B.CreateBitOrPointerCast(L[0], Ty);
+               }));
     return true;
   case Instruction::IntToPtr:
     if (auto *Load = dyn_cast<LoadInst>(Op(0))) {
       // A pointer moved through memory as an integer.
-      setTangent(&I, B.CreateIntToPtr(loadShadowBits(*Load, B), Ty,
-                                      I.getName() + ".shadow"));
+      setTangent(&I, Lanes({loadShadowBits(*Load, B)},
+                           [&](ArrayRef<Value *> L) {
+                             return B.CreateIntToPtr(L[0], Ty,
+                                                     I.getName() + ".shadow");
+                           }));
       return true;
     }
     break;
@@ -191,34 +220,54 @@ bool TangentBuilder::differentiate(Instruction &I, IRBuilder<> &B) {
     setTangent(&I, T(0));
     return true;
   case Instruction::GetElementPtr: {
-    Instruction *S = cast<Instruction>(primal(&I))->clone();
-    S->setOperand(0, T(0));
-    setTangent(&I, B.Insert(S, I.getName() + ".shadow"));
+    auto *PrimalGEP = cast<Instruction>(primal(&I));
+    setTangent(&I, Lanes({T(0)}, [&](ArrayRef<Value *> L) {
+                 Instruction *S = PrimalGEP->clone();
+                 S->setOperand(0, L[0]);
+                 return B.Insert(S, I.getName() + ".shadow");
+               }));
     return true;
   }
-  case Instruction::Select:
+  case Instruction::Select: {
     if (!checkChoiceOfShadows(I))
       return false;
-    setTangent(&I, B.CreateSelect(primal(Op(0)), T(1), T(2)));
+    Value *Cond = primal(Op(0));
+    setTangent(&I, Lanes({T(1), T(2)}, [&](ArrayRef<Value *> L) {
+                 return B.CreateSelect(Cond, L[0], L[1]);
+               }));
     return true;
+  }
   case Instruction::ExtractValue:
-    setTangent(
-        &I, B.CreateExtractValue(T(0), cast<ExtractValueInst>(I).getIndices()));
+    setTangent(&I, Lanes({T(0)}, [&](ArrayRef<Value *> L) {
+                 return B.CreateExtractValue(
+                     L[0], cast<ExtractValueInst>(I).getIndices());
+               }));
     return true;
   case Instruction::InsertValue:
-    setTangent(&I, B.CreateInsertValue(T(0), T(1),
-                                       cast<InsertValueInst>(I).getIndices()));
+    setTangent(&I, Lanes({T(0), T(1)}, [&](ArrayRef<Value *> L) {
+                 return B.CreateInsertValue(
+                     L[0], L[1], cast<InsertValueInst>(I).getIndices());
+               }));
     return true;
-  case Instruction::ExtractElement:
-    setTangent(&I, B.CreateExtractElement(T(0), primal(Op(1))));
+  case Instruction::ExtractElement: {
+    Value *Index = primal(Op(1));
+    setTangent(&I, Lanes({T(0)}, [&](ArrayRef<Value *> L) {
+                 return B.CreateExtractElement(L[0], Index);
+               }));
     return true;
-  case Instruction::InsertElement:
-    setTangent(&I, B.CreateInsertElement(T(0), T(1), primal(Op(2))));
+  }
+  case Instruction::InsertElement: {
+    Value *Index = primal(Op(2));
+    setTangent(&I, Lanes({T(0), T(1)}, [&](ArrayRef<Value *> L) {
+                 return B.CreateInsertElement(L[0], L[1], Index);
+               }));
     return true;
+  }
   case Instruction::ShuffleVector:
-    setTangent(
-        &I, B.CreateShuffleVector(T(0), T(1),
-                                  cast<ShuffleVectorInst>(I).getShuffleMask()));
+    setTangent(&I, Lanes({T(0), T(1)}, [&](ArrayRef<Value *> L) {
+                 return B.CreateShuffleVector(
+                     L[0], L[1], cast<ShuffleVectorInst>(I).getShuffleMask());
+               }));
     return true;
   default:
     break;

@@ -51,7 +51,11 @@ bool TangentBuilder::differentiateMathCall(CallBase &Call, IRBuilder<> &B) {
       continue;
     Value *Partial =
         rules::emitExpr(*Rule->Partials[A], B, Call.getType(), Args, Result);
-    Terms.push_back(B.CreateFMul(Partial, tangent(Arg)));
+    // The partial once, multiplied into every direction.
+    Terms.push_back(perLane(B, {tangent(Arg)}, Call.getType(),
+                            [&](ArrayRef<Value *> L) {
+                              return B.CreateFMul(Partial, L[0]);
+                            }));
   }
   setTangent(&Call, sum(B, Terms, Call.getType()));
   return true;

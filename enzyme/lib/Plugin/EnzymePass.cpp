@@ -18,6 +18,8 @@
 #include "llvm/ADT/StringRef.h"
 
 #include "llvm/IR/DebugInfo.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/CommandLine.h"
@@ -148,7 +150,37 @@ static bool feedsRequest(const GlobalVariable &Marker) {
   return false;
 }
 
+/// `__enzyme_virtualreverse(f)` gives Enzyme's users the entry of a shadow
+/// vtable. Calls through pointers dispatch on the primal object's vtable
+/// here (IndirectCalls.cpp), so shadow vtables are never read: the call
+/// becomes its argument, and programs that build such vtables keep working.
+static void lowerVirtualReverse(Module &M) {
+  for (Function &F : make_early_inc_range(M)) {
+    if (!F.isDeclaration() || !F.getName().contains("__enzyme_virtualreverse"))
+      continue;
+    for (User *U : make_early_inc_range(F.users())) {
+      auto *Call = dyn_cast<CallBase>(U);
+      if (!Call || Call->getCalledOperand() != &F)
+        continue;
+      if (Call->arg_size() != 1 ||
+          !Call->getArgOperand(0)->getType()->isPointerTy() ||
+          !Call->getType()->isPointerTy()) {
+        reportError(*Call, "__enzyme_virtualreverse takes a function pointer "
+                           "and returns a pointer");
+        continue;
+      }
+      IRBuilder<> B(Call);
+      Call->replaceAllUsesWith(B.CreatePointerBitCastOrAddrSpaceCast(
+          Call->getArgOperand(0), Call->getType()));
+      if (auto *Invoke = dyn_cast<InvokeInst>(Call))
+        BranchInst::Create(Invoke->getNormalDest(), Invoke->getIterator());
+      Call->eraseFromParent();
+    }
+  }
+}
+
 void EnzymePass::serveRequests(Module &M, ModuleAnalysisManager &MAM) {
+  lowerVirtualReverse(M);
   specializeFunctionArguments(M);
   SmallVector<DiffRequest, 4> Requests = collectRequests(M);
   if (Requests.empty())

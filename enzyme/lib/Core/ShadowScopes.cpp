@@ -25,6 +25,9 @@ static Side sideOf(const Value *Ptr, ArrayRef<bool> IsShadowArg) {
   getUnderlyingObjects(Ptr, Objects);
   Side Result = Side::Unknown;
   for (const Value *Object : Objects) {
+    // Vector mode: lane k of an argument's N shadows is that argument's.
+    if (auto *Lane = dyn_cast<ExtractValueInst>(Object))
+      Object = Lane->getAggregateOperand();
     auto *Arg = dyn_cast<Argument>(Object);
     if (!Arg || Arg->getArgNo() >= IsShadowArg.size())
       return Side::Unknown;

@@ -24,6 +24,10 @@ namespace enzyme {
 Type *shadowType(Type *Ty, unsigned Width) {
   if (Width == 1 || Ty->isVoidTy())
     return Ty;
+  // Vector registers hold the directions of a scalar float: the arithmetic
+  // on them is one vector instruction after SLP vectorisation.
+  if (Ty->isFloatTy() || Ty->isDoubleTy())
+    return FixedVectorType::get(Ty, Width);
   return ArrayType::get(Ty, Width);
 }
 
@@ -87,13 +91,6 @@ Function *ForwardModeGenerator::generate(const ForwardSignature &Sig,
                       "': it has no definition in this module and no "
                       "derivative rule";
     Failure.MissingDefinition = true;
-    return nullptr;
-  }
-  if (Sig.Width != 1) {
-    Failure.Message = "vector forward mode (enzyme_width " +
-                      std::to_string(Sig.Width) +
-                      ") is not supported yet; compute one direction at a "
-                      "time";
     return nullptr;
   }
   // Preparation runs simplifycfg, which aborts on some code with scalable

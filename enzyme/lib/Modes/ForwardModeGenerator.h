@@ -31,6 +31,7 @@
 #include "Modes/ReverseModeGenerator.h" // DifferentiationFailure
 
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/PassManager.h"
 
 #include <map>
@@ -66,8 +67,13 @@ struct ForwardSignature {
 };
 
 /// The type of the tangent of a value of type \p Ty, for \p Width
-/// directions: \p Ty itself for one, [Width x Ty] for more.
+/// directions: \p Ty itself for one; for more, <Width x Ty> for a float or
+/// double (vector arithmetic) and [Width x Ty] for other types.
 llvm::Type *shadowType(llvm::Type *Ty, unsigned Width);
+
+/// \p Tangent (of type shadowType(T, Width)) with lane \p K set to \p Lane.
+llvm::Value *insertLane(llvm::IRBuilder<> &B, llvm::Value *Tangent,
+                        llvm::Value *Lane, unsigned K);
 
 class UserRegistrations;
 

@@ -83,8 +83,9 @@ Value *TangentBuilder::tangent(Value *V) {
 Value *TangentBuilder::sum(IRBuilder<> &B, ArrayRef<Value *> Terms, Type *Ty) {
   Value *S = nullptr;
   for (Value *T : Terms)
-    S = S ? perLane(B, {S, T}, Ty,
-                    [&](ArrayRef<Value *> L) { return B.CreateFAdd(L[0], L[1]); })
+    S = S ? perLane(
+                B, {S, T}, Ty,
+                [&](ArrayRef<Value *> L) { return B.CreateFAdd(L[0], L[1]); })
           : T;
   return S ? S : Constant::getNullValue(tangentType(Ty));
 }
@@ -160,8 +161,8 @@ bool TangentBuilder::differentiate(Instruction &I, IRBuilder<> &B) {
         return B.CreateFNeg(B.CreateFMul(Y, L[0]));
       }));
     setTangent(&I, Lanes({sum(B, Terms, Ty)}, [&](ArrayRef<Value *> L) {
-                 return B.CreateFDiv(L[0], Divisor);
-               }));
+      return B.CreateFDiv(L[0], Divisor);
+    }));
     return true;
   }
   case Instruction::FRem: {
@@ -185,8 +186,8 @@ bool TangentBuilder::differentiate(Instruction &I, IRBuilder<> &B) {
   case Instruction::FPExt:
   case Instruction::FPTrunc:
     setTangent(&I, Lanes({T(0)}, [&](ArrayRef<Value *> L) {
-                 return B.CreateFPCast(L[0], Ty);
-               }));
+      return B.CreateFPCast(L[0], Ty);
+    }));
     return true;
   case Instruction::BitCast:
   case Instruction::AddrSpaceCast:
@@ -195,24 +196,23 @@ bool TangentBuilder::differentiate(Instruction &I, IRBuilder<> &B) {
         !Load->getType()->isPointerTy()) {
       // A float read as an integer and reinterpreted: its tangent is the
       // same bits of the shadow memory.
-      setTangent(&I, Lanes({loadShadowBits(*Load, B)},
-                           [&](ArrayRef<Value *> L) {
-                             return B.CreateBitCast(L[0], Ty);
-                           }));
+      setTangent(&I,
+                 Lanes({loadShadowBits(*Load, B)}, [&](ArrayRef<Value *> L) {
+                   return B.CreateBitCast(L[0], Ty);
+                 }));
       return true;
     }
     setTangent(&I, Lanes({T(0)}, [&](ArrayRef<Value *> L) {
-                 return B.CreateBitOrPointerCast(L[0], Ty);
-               }));
+      return B.CreateBitOrPointerCast(L[0], Ty);
+    }));
     return true;
   case Instruction::IntToPtr:
     if (auto *Load = dyn_cast<LoadInst>(Op(0))) {
       // A pointer moved through memory as an integer.
-      setTangent(&I, Lanes({loadShadowBits(*Load, B)},
-                           [&](ArrayRef<Value *> L) {
-                             return B.CreateIntToPtr(L[0], Ty,
-                                                     I.getName() + ".shadow");
-                           }));
+      setTangent(&I,
+                 Lanes({loadShadowBits(*Load, B)}, [&](ArrayRef<Value *> L) {
+                   return B.CreateIntToPtr(L[0], Ty, I.getName() + ".shadow");
+                 }));
       return true;
     }
     break;
@@ -222,10 +222,10 @@ bool TangentBuilder::differentiate(Instruction &I, IRBuilder<> &B) {
   case Instruction::GetElementPtr: {
     auto *PrimalGEP = cast<Instruction>(primal(&I));
     setTangent(&I, Lanes({T(0)}, [&](ArrayRef<Value *> L) {
-                 Instruction *S = PrimalGEP->clone();
-                 S->setOperand(0, L[0]);
-                 return B.Insert(S, I.getName() + ".shadow");
-               }));
+      Instruction *S = PrimalGEP->clone();
+      S->setOperand(0, L[0]);
+      return B.Insert(S, I.getName() + ".shadow");
+    }));
     return true;
   }
   case Instruction::Select: {
@@ -233,41 +233,40 @@ bool TangentBuilder::differentiate(Instruction &I, IRBuilder<> &B) {
       return false;
     Value *Cond = primal(Op(0));
     setTangent(&I, Lanes({T(1), T(2)}, [&](ArrayRef<Value *> L) {
-                 return B.CreateSelect(Cond, L[0], L[1]);
-               }));
+      return B.CreateSelect(Cond, L[0], L[1]);
+    }));
     return true;
   }
   case Instruction::ExtractValue:
     setTangent(&I, Lanes({T(0)}, [&](ArrayRef<Value *> L) {
-                 return B.CreateExtractValue(
-                     L[0], cast<ExtractValueInst>(I).getIndices());
-               }));
+      return B.CreateExtractValue(L[0], cast<ExtractValueInst>(I).getIndices());
+    }));
     return true;
   case Instruction::InsertValue:
     setTangent(&I, Lanes({T(0), T(1)}, [&](ArrayRef<Value *> L) {
-                 return B.CreateInsertValue(
-                     L[0], L[1], cast<InsertValueInst>(I).getIndices());
-               }));
+      return B.CreateInsertValue(L[0], L[1],
+                                 cast<InsertValueInst>(I).getIndices());
+    }));
     return true;
   case Instruction::ExtractElement: {
     Value *Index = primal(Op(1));
     setTangent(&I, Lanes({T(0)}, [&](ArrayRef<Value *> L) {
-                 return B.CreateExtractElement(L[0], Index);
-               }));
+      return B.CreateExtractElement(L[0], Index);
+    }));
     return true;
   }
   case Instruction::InsertElement: {
     Value *Index = primal(Op(2));
     setTangent(&I, Lanes({T(0), T(1)}, [&](ArrayRef<Value *> L) {
-                 return B.CreateInsertElement(L[0], L[1], Index);
-               }));
+      return B.CreateInsertElement(L[0], L[1], Index);
+    }));
     return true;
   }
   case Instruction::ShuffleVector:
     setTangent(&I, Lanes({T(0), T(1)}, [&](ArrayRef<Value *> L) {
-                 return B.CreateShuffleVector(
-                     L[0], L[1], cast<ShuffleVectorInst>(I).getShuffleMask());
-               }));
+      return B.CreateShuffleVector(L[0], L[1],
+                                   cast<ShuffleVectorInst>(I).getShuffleMask());
+    }));
     return true;
   default:
     break;

@@ -16,7 +16,11 @@
 ///    its shadow, memcpy / memmove / memset, integer copies of floats and
 ///    pointers;
 ///  - TangentCalls.cpp: math functions (from the declarative table of
-///    partials: ẏ = Σ ∂f/∂xᵢ · ẋᵢ) and calls of differentiated functions.
+///    partials: ẏ = Σ ∂f/∂xᵢ · ẋᵢ) and calls of differentiated functions;
+///  - TangentLanes.cpp: vector mode. With Width N > 1 a tangent of type T is
+///    an [N x T] (N directions, N shadow pointers); every rule applies its
+///    scalar code to each lane through perLane / forEachLane, while primal
+///    values and partials are computed once.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -72,6 +76,18 @@ private:
   /// A select or phi of pointers with a shadow needs one for every choice.
   bool checkChoiceOfShadows(llvm::Instruction &I);
   void buildReturn(llvm::ReturnInst &Ret);
+
+  // --- Lanes (TangentLanes.cpp) -----------------------------------------
+  /// The tangent of type tangentType(\p Ty) whose lane k is \p Rule applied
+  /// to lane k of each of \p Ts (width 1: \p Rule applied to \p Ts).
+  llvm::Value *perLane(
+      llvm::IRBuilder<> &B, llvm::ArrayRef<llvm::Value *> Ts, llvm::Type *Ty,
+      llvm::function_ref<llvm::Value *(llvm::ArrayRef<llvm::Value *>)> Rule);
+  /// \p Rule applied to lane k of each of \p Ts, for every lane: the
+  /// shadow-memory effects (stores, copies, frees) of every direction.
+  void
+  forEachLane(llvm::IRBuilder<> &B, llvm::ArrayRef<llvm::Value *> Ts,
+              llvm::function_ref<void(llvm::ArrayRef<llvm::Value *>)> Rule);
 
   // --- Memory (TangentMemory.cpp) ---------------------------------------
   void differentiateAlloca(llvm::AllocaInst &Alloca, llvm::IRBuilder<> &B);

@@ -52,10 +52,10 @@ bool TangentBuilder::differentiateMathCall(CallBase &Call, IRBuilder<> &B) {
     Value *Partial =
         rules::emitExpr(*Rule->Partials[A], B, Call.getType(), Args, Result);
     // The partial once, multiplied into every direction.
-    Terms.push_back(perLane(B, {tangent(Arg)}, Call.getType(),
-                            [&](ArrayRef<Value *> L) {
-                              return B.CreateFMul(Partial, L[0]);
-                            }));
+    Terms.push_back(
+        perLane(B, {tangent(Arg)}, Call.getType(), [&](ArrayRef<Value *> L) {
+          return B.CreateFMul(Partial, L[0]);
+        }));
   }
   setTangent(&Call, sum(B, Terms, Call.getType()));
   return true;

@@ -44,36 +44,44 @@ static bool hasTangentInMemory(Type *Ty) {
 
 void TangentBuilder::differentiateAlloca(AllocaInst &Alloca, IRBuilder<> &B) {
   auto *OutAlloca = cast<AllocaInst>(primal(&Alloca));
-  AllocaInst *S =
-      B.CreateAlloca(Alloca.getAllocatedType(), Alloca.getAddressSpace(),
-                     OutAlloca->getArraySize(), Alloca.getName() + ".shadow");
-  S->setAlignment(Alloca.getAlign());
   const DataLayout &DL = Out.getDataLayout();
   Value *Bytes = B.getInt64(
       DL.getTypeAllocSize(Alloca.getAllocatedType()).getFixedValue());
   if (Alloca.isArrayAllocation())
     Bytes = B.CreateMul(
         Bytes, B.CreateZExtOrTrunc(OutAlloca->getArraySize(), B.getInt64Ty()));
-  B.CreateMemSet(S, B.getInt8(0), Bytes, Alloca.getAlign());
-  setTangent(&Alloca, S);
+  setTangent(&Alloca, perLane(B, {}, Alloca.getType(), [&](ArrayRef<Value *>) {
+    AllocaInst *S =
+        B.CreateAlloca(Alloca.getAllocatedType(), Alloca.getAddressSpace(),
+                       OutAlloca->getArraySize(), Alloca.getName() + ".shadow");
+    S->setAlignment(Alloca.getAlign());
+    B.CreateMemSet(S, B.getInt8(0), Bytes, Alloca.getAlign());
+    return S;
+  }));
 }
 
 Value *TangentBuilder::loadShadowBits(LoadInst &Load, IRBuilder<> &B) {
-  LoadInst *L =
-      B.CreateAlignedLoad(Load.getType(), tangent(Load.getPointerOperand()),
-                          Load.getAlign(), Load.getName() + ".shadow");
-  L->setVolatile(Load.isVolatile());
-  return L;
+  return perLane(B, {tangent(Load.getPointerOperand())}, Load.getType(),
+                 [&](ArrayRef<Value *> Shadow) {
+                   LoadInst *L = B.CreateAlignedLoad(
+                       Load.getType(), Shadow[0], Load.getAlign(),
+                       Load.getName() + ".shadow");
+                   L->setVolatile(Load.isVolatile());
+                   return L;
+                 });
 }
 
 void TangentBuilder::differentiateLoad(LoadInst &Load, IRBuilder<> &B) {
   // The analysis makes a load carry a tangent only through a shadowed
   // pointer: the shadow memory holds the loaded value's tangent.
-  LoadInst *L = B.CreateAlignedLoad(
-      tangentType(Load.getType()), tangent(Load.getPointerOperand()),
-      Load.getAlign(), Load.getName() + ".tangent");
-  L->setVolatile(Load.isVolatile());
-  setTangent(&Load, L);
+  setTangent(&Load, perLane(B, {tangent(Load.getPointerOperand())},
+                            Load.getType(), [&](ArrayRef<Value *> Shadow) {
+                              LoadInst *L = B.CreateAlignedLoad(
+                                  Load.getType(), Shadow[0], Load.getAlign(),
+                                  Load.getName() + ".tangent");
+                              L->setVolatile(Load.isVolatile());
+                              return L;
+                            }));
 }
 
 bool TangentBuilder::differentiateStore(StoreInst &Store, IRBuilder<> &B) {
@@ -96,9 +104,9 @@ bool TangentBuilder::differentiateStore(StoreInst &Store, IRBuilder<> &B) {
   if (!hasTangentInMemory(Val->getType()))
     return true;
   // Overwrites: an inactive value stores a zero tangent (a null shadow).
-  StoreInst *S = B.CreateAlignedStore(tangent(Val), tangent(Ptr),
-                                      Store.getAlign(), Store.isVolatile());
-  (void)S;
+  forEachLane(B, {tangent(Val), tangent(Ptr)}, [&](ArrayRef<Value *> L) {
+    B.CreateAlignedStore(L[0], L[1], Store.getAlign(), Store.isVolatile());
+  });
   return true;
 }
 
@@ -106,11 +114,15 @@ bool TangentBuilder::differentiateIntegerStore(StoreInst &Store,
                                                IRBuilder<> &B) {
   Value *Val = Store.getValueOperand();
   Value *ShadowPtr = tangent(Store.getPointerOperand());
+  Type *IntTy = Val->getType();
+  // \p V: the tangent of the stored integer (one per direction).
   auto StoreShadow = [&](Value *V) {
-    B.CreateAlignedStore(V, ShadowPtr, Store.getAlign(), Store.isVolatile());
+    forEachLane(B, {V, ShadowPtr}, [&](ArrayRef<Value *> L) {
+      B.CreateAlignedStore(L[0], L[1], Store.getAlign(), Store.isVolatile());
+    });
     return true;
   };
-  Value *Zero = Constant::getNullValue(Val->getType());
+  Value *Zero = Constant::getNullValue(tangentType(IntTy));
   // A copy between shadowed memory: the shadow's bits are the tangents of
   // the floats or the shadows of the pointers copied, whichever they are.
   if (auto *Load = dyn_cast<LoadInst>(Val)) {
@@ -123,11 +135,13 @@ bool TangentBuilder::differentiateIntegerStore(StoreInst &Store,
   // A float or a pointer reinterpreted as an integer.
   if (auto *Cast = dyn_cast<BitCastInst>(Val))
     if (isDifferentiableType(Cast->getSrcTy()))
-      return StoreShadow(
-          B.CreateBitCast(tangent(Cast->getOperand(0)), Val->getType()));
+      return StoreShadow(perLane(
+          B, {tangent(Cast->getOperand(0))}, IntTy,
+          [&](ArrayRef<Value *> L) { return B.CreateBitCast(L[0], IntTy); }));
   if (auto *Cast = dyn_cast<PtrToIntInst>(Val))
-    return StoreShadow(
-        B.CreatePtrToInt(tangent(Cast->getOperand(0)), Val->getType()));
+    return StoreShadow(perLane(
+        B, {tangent(Cast->getOperand(0))}, IntTy,
+        [&](ArrayRef<Value *> L) { return B.CreatePtrToInt(L[0], IntTy); }));
   // A constant: zero bits are a zero tangent and a null shadow alike.
   if (isa<Constant>(Val))
     return StoreShadow(Zero);
@@ -165,17 +179,22 @@ void TangentBuilder::differentiateMemIntrinsic(MemIntrinsic &Mem,
     // The shadow of the copy is the copy of the shadow: tangents of floats
     // and shadows of pointers move alike.
     Value *Src = tangent(Transfer->getSource());
-    if (isa<MemMoveInst>(Mem))
-      B.CreateMemMove(Dst, Mem.getDestAlign(), Src, Transfer->getSourceAlign(),
-                      Len, Mem.isVolatile());
-    else
-      B.CreateMemCpy(Dst, Mem.getDestAlign(), Src, Transfer->getSourceAlign(),
-                     Len, Mem.isVolatile());
+    forEachLane(B, {Dst, Src}, [&](ArrayRef<Value *> L) {
+      if (isa<MemMoveInst>(Mem))
+        B.CreateMemMove(L[0], Mem.getDestAlign(), L[1],
+                        Transfer->getSourceAlign(), Len, Mem.isVolatile());
+      else
+        B.CreateMemCpy(L[0], Mem.getDestAlign(), L[1],
+                       Transfer->getSourceAlign(), Len, Mem.isVolatile());
+    });
     return;
   }
   // memset, or a copy of memory without derivatives: the values written
   // carry none (and pointers written by memset are null or garbage).
-  B.CreateMemSet(Dst, B.getInt8(0), Len, Mem.getDestAlign(), Mem.isVolatile());
+  forEachLane(B, {Dst}, [&](ArrayRef<Value *> L) {
+    B.CreateMemSet(L[0], B.getInt8(0), Len, Mem.getDestAlign(),
+                   Mem.isVolatile());
+  });
 }
 
 void TangentBuilder::differentiateAllocation(CallBase &Call, IRBuilder<> &B) {
@@ -183,32 +202,39 @@ void TangentBuilder::differentiateAllocation(CallBase &Call, IRBuilder<> &B) {
     return;
   auto *OutCall = cast<CallBase>(primal(&Call));
   StringRef Name = Call.getCalledFunction()->getName();
-  Value *S;
-  if (Name == "calloc") {
-    S = emitCalloc(B, OutCall->getArgOperand(0), OutCall->getArgOperand(1),
-                   "shadow.mem");
-  } else if (Name == "realloc") {
-    // A zeroed shadow of the new size holding the old shadow's contents;
-    // the old shadow goes with the old block.
-    Value *Old = tangent(Call.getArgOperand(0));
-    S = B.CreateCall(
-        getShadowRealloc(*Out.getParent()),
-        {Old, B.CreateZExtOrTrunc(OutCall->getArgOperand(1), B.getInt64Ty())},
-        "shadow.mem");
-    emitFree(B, Old);
-  } else {
-    // malloc(n), aligned_alloc(a, n), operator new(n, ...), and the
-    // allocators users mark allocation-like.
-    S = createZeroedShadowMemory(
-        B, OutCall->getArgOperand(allocationSizeOperand(Call)));
-  }
-  setTangent(&Call, S);
+  // A realloc's lanes start from the old shadows; other allocations from none.
+  SmallVector<Value *, 1> Old;
+  if (Name == "realloc")
+    Old.push_back(tangent(Call.getArgOperand(0)));
+  setTangent(
+      &Call,
+      perLane(B, Old, Call.getType(), [&](ArrayRef<Value *> L) -> Value * {
+        if (Name == "calloc")
+          return emitCalloc(B, OutCall->getArgOperand(0),
+                            OutCall->getArgOperand(1), "shadow.mem");
+        if (Name == "realloc") {
+          // A zeroed shadow of the new size holding the old shadow's
+          // contents; the old shadow goes with the old block.
+          Value *S =
+              B.CreateCall(getShadowRealloc(*Out.getParent()),
+                           {L[0], B.CreateZExtOrTrunc(OutCall->getArgOperand(1),
+                                                      B.getInt64Ty())},
+                           "shadow.mem");
+          emitFree(B, L[0]);
+          return S;
+        }
+        // malloc(n), aligned_alloc(a, n), operator new(n, ...), and
+        // the allocators users mark allocation-like.
+        return createZeroedShadowMemory(
+            B, OutCall->getArgOperand(allocationSizeOperand(Call)));
+      }));
 }
 
 void TangentBuilder::differentiateDeallocation(CallBase &Call, IRBuilder<> &B) {
   Value *Ptr = Call.getArgOperand(0);
   if (Activity.isShadowed(Ptr))
-    emitFree(B, tangent(Ptr));
+    forEachLane(B, {tangent(Ptr)},
+                [&](ArrayRef<Value *> L) { emitFree(B, L[0]); });
 }
 
 } // namespace enzyme

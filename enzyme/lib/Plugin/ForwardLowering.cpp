@@ -11,7 +11,8 @@
 ///
 /// whose result is converted to what the user declared: ṙ alone, or the
 /// struct {r, ṙ} with `enzyme_primal_return`. A function returning void
-/// gives no tangent (declare the request void).
+/// gives no tangent (declare the request void). In vector mode ṙ is an
+/// [N x T], returned as the N tangents in an aggregate (LaneResults.h).
 ///
 //===----------------------------------------------------------------------===//
 
@@ -20,6 +21,7 @@
 #include "Analysis/ActivityAnalysis.h"
 #include "Core/Diagnostics.h"
 #include "Modes/ForwardModeGenerator.h"
+#include "Plugin/LaneResults.h"
 #include "Plugin/LoweringSupport.h"
 
 #include "llvm/IR/IRBuilder.h"
@@ -112,10 +114,16 @@ LoweringResult lowerForwardRequest(const DiffRequest &Request,
   } else if (Request.ReturnPrimal) {
     Fields.push_back(Result); // An integer result: it has no tangent.
   }
+  StringRef What = Request.ReturnPrimal ? "the result and its tangent"
+                                        : "the tangent of the result";
   Value *Converted =
-      convertResults(B, Fields, declaredResultType(Lowered), Lowered,
-                     Request.ReturnPrimal ? "the result and its tangent"
-                                          : "the tangent of the result");
+      Request.Width > 1
+          ? convertLaneResults(B, Fields, declaredResultType(Lowered), Lowered,
+                               Request.ReturnPrimal
+                                   ? "the result and its tangents"
+                                   : "the tangents of the result")
+          : convertResults(B, Fields, declaredResultType(Lowered), Lowered,
+                           What);
   replaceRequest(Lowered, Converted);
   return LoweringResult::Done;
 }

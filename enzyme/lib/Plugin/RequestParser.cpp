@@ -18,6 +18,7 @@
 
 #include "Analysis/ActivityAnalysis.h"
 #include "Core/Diagnostics.h"
+#include "Modes/ForwardModeGenerator.h" // shadowType
 
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/IR/IRBuilder.h"
@@ -37,6 +38,10 @@ namespace {
 enum class Marker {
   Dup,
   DupNoNeed,
+  /// `enzyme_dupv, STRIDE, p, dp`: the N shadows of a pointer in one block,
+  /// shadow k at dp + k * STRIDE bytes (vector mode).
+  DupV,
+  DupNoNeedV,
   Const,
   Out,
   Width,
@@ -60,6 +65,8 @@ std::optional<std::pair<Marker, StringRef>> markerOf(Value *V) {
   Marker M = StringSwitch<Marker>(Name)
                  .Case("enzyme_dup", Marker::Dup)
                  .Case("enzyme_dupnoneed", Marker::DupNoNeed)
+                 .Case("enzyme_dupv", Marker::DupV)
+                 .Case("enzyme_dupnoneedv", Marker::DupNoNeedV)
                  .Case("enzyme_const", Marker::Const)
                  .Case("enzyme_out", Marker::Out)
                  .Case("enzyme_width", Marker::Width)
@@ -206,6 +213,11 @@ private:
   /// `__enzyme_reverse`: the adjoint of the result and the tape.
   bool parseReverseTail();
   Value *coerce(Value *V, Type *Ty, unsigned Param);
+  /// The shadow (or tangent) of \p Param: one value, or in vector mode the
+  /// [Width x T] of the Width values at the cursor, or of the one block
+  /// with a byte stride (`enzyme_dupv`, \p Stride); nullptr after an error.
+  Value *parseShadows(unsigned Param, Activity Act, bool ScalarTangent,
+                      ConstantInt *Stride);
   std::string describeParam(unsigned Param) const {
     return "parameter " + std::to_string(Param + 1) + " of '" +
            displayName(Request.Fn->getName()) + "' (" +
@@ -262,10 +274,23 @@ bool Parser::parseOptions() {
         return false;
       if (Width == 0)
         return error("the width after 'enzyme_width' must be at least 1");
-      if (Width != 1)
+      if (Width > 64)
+        return error("the width after 'enzyme_width' is " + Twine(Width) +
+                     "; at most 64 directions are computed together");
+      if (!Request.Activities.empty() && Width != Request.Width)
+        return error("'enzyme_width' must come before the arguments of '" +
+                     displayName(Request.Fn->getName()) +
+                     "', which it applies to");
+      if (Width != 1 && isSplit())
         return error("vector mode ('enzyme_width, " + Twine(Width) +
-                     "') is not supported yet; compute the directions one "
-                     "at a time with width 1");
+                     "') is not supported in split mode; use "
+                     "__enzyme_autodiff or __enzyme_fwddiff, or compute "
+                     "the directions one at a time");
+      if (Width != 1 && Request.Mode == RequestMode::Reverse)
+        return error("vector reverse mode ('enzyme_width, " + Twine(Width) +
+                     "') is not supported yet; compute the gradients one "
+                     "seed at a time, or use __enzyme_fwddiff with "
+                     "enzyme_width");
       Request.Width = Width;
       break;
     }
@@ -337,14 +362,31 @@ bool Parser::parseParameter(unsigned Param) {
   Value *V = Call.getArgOperand(Next);
 
   Activity Act;
+  ConstantInt *Stride = nullptr;
   if (auto Found = markerOf(V)) {
     auto [M, Name] = *Found;
     if (M == Marker::Unsupported)
       return error("the marker '" + Name + "' is not supported here");
-    Act = M == Marker::Dup         ? Activity::Dup
-          : M == Marker::DupNoNeed ? Activity::DupNoNeed
-          : M == Marker::Const     ? Activity::Const
-                                   : Activity::Out;
+    Act = M == Marker::Dup || M == Marker::DupV ? Activity::Dup
+          : M == Marker::DupNoNeed || M == Marker::DupNoNeedV
+              ? Activity::DupNoNeed
+          : M == Marker::Const ? Activity::Const
+                               : Activity::Out;
+    if (M == Marker::DupV || M == Marker::DupNoNeedV) {
+      if (!ParamTy->isPointerTy())
+        return error("'" + Name + "' needs a pointer parameter, but " +
+                     describeParam(Param) + " is not");
+      if (++Next >= Call.arg_size())
+        return error("'" + Name +
+                     "' must be followed by the byte stride "
+                     "between the shadows of " +
+                     describeParam(Param));
+      Stride = dyn_cast<ConstantInt>(Call.getArgOperand(Next));
+      if (!Stride)
+        return error("the byte stride after '" + Name + "' for " +
+                     describeParam(Param) +
+                     " must be an integer known at compile time");
+    }
     if (++Next >= Call.arg_size())
       return error(getActivityName(Act) +
                    " must be followed by the value "
@@ -395,11 +437,7 @@ bool Parser::parseParameter(unsigned Param) {
     return false;
   Value *Shadow = nullptr;
   if (hasShadow(Act)) {
-    if (Next >= Call.arg_size() || markerOf(Call.getArgOperand(Next)))
-      return error(getActivityName(Act) + " for " + describeParam(Param) +
-                   (ScalarTangent ? " needs a tangent after the value"
-                                  : " needs a shadow pointer after the value"));
-    Shadow = coerce(Call.getArgOperand(Next++), ParamTy, Param);
+    Shadow = parseShadows(Param, Act, ScalarTangent, Stride);
     if (!Shadow)
       return false;
   }
@@ -409,6 +447,52 @@ bool Parser::parseParameter(unsigned Param) {
   return true;
 }
 
+Value *Parser::parseShadows(unsigned Param, Activity Act, bool ScalarTangent,
+                            ConstantInt *Stride) {
+  Type *ParamTy = Request.Fn->getArg(Param)->getType();
+  unsigned Width = Request.Width;
+  auto Missing = [&](unsigned Found) -> Value * {
+    std::string What = ScalarTangent ? "tangent" : "shadow pointer";
+    if (Width == 1 || Stride)
+      error(getActivityName(Act) + " for " + describeParam(Param) +
+            " needs a " + What + " after the value");
+    else
+      error(getActivityName(Act) + " for " + describeParam(Param) + " needs " +
+            Twine(Width) + " " + What +
+            "s after the value "
+            "('enzyme_width, " +
+            Twine(Width) + "'), but " + Twine(Found) +
+            (Found == 1 ? " is" : " are") + " given");
+    return nullptr;
+  };
+  auto Available = [&] {
+    return Next < Call.arg_size() && !markerOf(Call.getArgOperand(Next));
+  };
+  // Width values, or with a stride one pointer and Width lanes in it.
+  SmallVector<Value *, 8> Lanes;
+  for (unsigned K = 0; K < (Stride ? 1 : Width); ++K) {
+    if (!Available())
+      return Missing(K);
+    Value *Lane = coerce(Call.getArgOperand(Next++), ParamTy, Param);
+    if (!Lane)
+      return nullptr;
+    Lanes.push_back(Lane);
+  }
+  if (Width == 1)
+    return Lanes[0];
+  IRBuilder<> B(&Call);
+  if (Stride)
+    for (unsigned K = 1; K < Width; ++K)
+      Lanes.push_back(B.CreatePtrAdd(
+          Lanes[0], B.getInt64(Stride->getSExtValue() * int64_t(K)),
+          "enzyme.lane"));
+  // The directions travel together, as the tangent functions take them.
+  Value *Aggregate = PoisonValue::get(shadowType(ParamTy, Width));
+  for (auto [K, Lane] : enumerate(Lanes))
+    Aggregate = insertLane(B, Aggregate, Lane, K);
+  return Aggregate;
+}
+
 bool Parser::parseActivityOnly(unsigned Param) {
   // `__enzyme_augmentsize(f, enzyme_dup, enzyme_const, ...)`: one marker per
   // parameter, no values.
@@ -416,6 +500,7 @@ bool Parser::parseActivityOnly(unsigned Param) {
   auto Found = Next < Call.arg_size() ? markerOf(Call.getArgOperand(Next))
                                       : std::nullopt;
   if (!Found || Found->first == Marker::Unsupported ||
+      Found->first == Marker::DupV || Found->first == Marker::DupNoNeedV ||
       isOptionMarker(Found->first))
     return error("expects one activity marker per parameter and no values; "
                  "none for " +

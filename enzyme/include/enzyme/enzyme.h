@@ -20,6 +20,8 @@ extern int enzyme_dupnoneed; /* like enzyme_dup; the primal result is unused */
 extern int enzyme_const;     /* not differentiated */
 extern int enzyme_out;       /* active scalar by value; gradient returned */
 extern int enzyme_width;     /* vector mode: followed by the width N */
+extern int enzyme_dupv;      /* vector mode: byte stride, pointer, shadow block */
+extern int enzyme_dupnoneedv; /* like enzyme_dupv; the primal result is unused */
 extern int enzyme_allocated; /* split mode: followed by the tape size */
 extern int enzyme_tape;      /* split mode: followed by the tape */
 extern int enzyme_primal_return; /* also return the primal result */

@@ -21,7 +21,7 @@ double square(double x) { return x * x; }
 
 #ifndef MARKER
 double vector_mode(double x, double dx1, double dx2) {
-  // CHECK: {{.*}}unsupported-markers.c:[[@LINE+1]]:10: error: __enzyme_autodiff: vector mode ('enzyme_width, 2') is not supported yet
+  // CHECK: {{.*}}unsupported-markers.c:[[@LINE+1]]:10: error: __enzyme_autodiff: vector reverse mode ('enzyme_width, 2') is not supported yet
   return __enzyme_autodiff((void *)square, enzyme_width, 2, x);
 }
 #else

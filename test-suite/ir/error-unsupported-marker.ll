@@ -1,4 +1,5 @@
-; Vector mode (enzyme_width N > 1) is refused clearly until it exists.
+; Vector reverse mode (enzyme_width N > 1) is refused clearly until it exists
+; (forward mode has it: vector-fwd-tangents-once.ll).
 ; RUN: not %opt_enzyme -passes=enzyme -disable-output %s 2>&1 | FileCheck %s
 
 target triple = "x86_64-unknown-linux-gnu"
@@ -17,4 +18,4 @@ define double @test(double %x) {
   ret double %g
 }
 
-; CHECK: error: {{.*}}__enzyme_autodiff: vector mode ('enzyme_width, 2') is not supported yet
+; CHECK: error: {{.*}}__enzyme_autodiff: vector reverse mode ('enzyme_width, 2') is not supported yet

@@ -12,6 +12,8 @@
 
 #include "Modes/TangentBuilder.h"
 
+#include "Core/GlobalShadows.h"
+
 #include "Analysis/KnownFunctions.h"
 #include "Core/Diagnostics.h"
 
@@ -76,6 +78,19 @@ Value *TangentBuilder::tangent(Value *V) {
          "computed");
     return PoisonValue::get(tangentType(V->getType()));
   }
+  // A global whose shadow the user declared (or an address within it).
+  if (auto *C = dyn_cast<Constant>(V))
+    if (Constant *S = constantShadow(C)) {
+      if (Sig.Width == 1)
+        return S;
+      // One declared shadow cannot hold N directions.
+      fail(nullptr, "a global with a declared shadow (enzyme_shadow) is "
+                    "used in vector mode (enzyme_width " +
+                        Twine(Sig.Width) +
+                        "), which needs one shadow per direction; compute "
+                        "the directions one at a time");
+      return PoisonValue::get(tangentType(V->getType()));
+    }
   // Constants, globals and inactive values: no derivative, no shadow.
   return Constant::getNullValue(tangentType(V->getType()));
 }

@@ -15,6 +15,8 @@
 
 #include "Modes/TangentBuilder.h"
 
+#include "Core/GlobalShadows.h"
+
 #include "Analysis/KnownFunctions.h"
 #include "Core/Diagnostics.h"
 #include "Rules/MathRules.h"
@@ -155,7 +157,8 @@ bool TangentBuilder::differentiateCall(CallBase &Call, IRBuilder<> &B) {
   bool ShadowedArgument = any_of(Call.args(), [&](const Use &U) {
     return U->getType()->isPointerTy() && Activity.isShadowed(U.get());
   });
-  if (!ShadowedArgument && !carries(&Call))
+  // Or through a global whose shadow the user declared.
+  if (!ShadowedArgument && !carries(&Call) && !mayTouchShadowedGlobals(Call))
     return true;
   // `asm volatile("" : : "r"(p) : "memory")` keeps p alive in benchmarks;
   // assembly computes nothing the engine could differentiate.

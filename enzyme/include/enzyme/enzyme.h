@@ -25,6 +25,8 @@ extern int enzyme_dupnoneedv; /* like enzyme_dupv; the primal result is unused *
 extern int enzyme_allocated; /* split mode: followed by the tape size */
 extern int enzyme_tape;      /* split mode: followed by the tape */
 extern int enzyme_primal_return; /* also return the primal result */
+extern int enzyme_const_return;  /* reverse/split: do not seed the result */
+extern int enzyme_active_return; /* reverse/split: seed a float result */
 
 /* The calls themselves take the function to differentiate, then the
  * arguments with their markers. Declare them with the return type you need,

@@ -39,6 +39,9 @@ enum class RequestMode {
   AugmentSize,
 };
 
+/// The activity the user gave the result of the function.
+enum class ResultActivity { Default, Const, Active };
+
 /// A differentiation request: the function, and per parameter its activity,
 /// its value (converted to the parameter's type) and its shadow.
 struct DiffRequest {
@@ -58,6 +61,9 @@ struct DiffRequest {
   llvm::Type *StructReturnType = nullptr;
   /// `enzyme_primal_return`: the call also returns the primal result.
   bool ReturnPrimal = false;
+  /// `enzyme_const_return` / `enzyme_active_return`: whether reverse and
+  /// split mode seed the result (by default: when it is a float).
+  ResultActivity ReturnActivity = ResultActivity::Default;
   /// `enzyme_width, N`: directions computed together (vector mode).
   unsigned Width = 1;
   /// `enzyme_allocated, SIZE`: the tape is stored inline, in SIZE bytes of

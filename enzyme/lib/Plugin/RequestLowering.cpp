@@ -99,7 +99,8 @@ LoweringResult lowerReverseRequest(const DiffRequest &Request,
   ReverseSignature Sig;
   Sig.Fn = Request.Fn;
   Sig.Args.assign(Request.Activities.begin(), Request.Activities.end());
-  Sig.ReturnActive = Request.Fn->getReturnType()->isFloatingPointTy();
+  Sig.ReturnActive = Request.Fn->getReturnType()->isFloatingPointTy() &&
+                     Request.ReturnActivity != ResultActivity::Const;
   // The gradient function runs the reverse pass right after the forward.
   // (For a function that loads nothing from its caller's memory the flag
   // changes nothing; leaving it off lets recursive calls share the pair.)

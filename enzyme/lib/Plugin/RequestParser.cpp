@@ -48,6 +48,8 @@ enum class Marker {
   Allocated,
   Tape,
   PrimalReturn,
+  ConstReturn,
+  ActiveReturn,
   Unsupported
 };
 
@@ -73,6 +75,8 @@ std::optional<std::pair<Marker, StringRef>> markerOf(Value *V) {
                  .Case("enzyme_allocated", Marker::Allocated)
                  .Case("enzyme_tape", Marker::Tape)
                  .Case("enzyme_primal_return", Marker::PrimalReturn)
+                 .Case("enzyme_const_return", Marker::ConstReturn)
+                 .Case("enzyme_active_return", Marker::ActiveReturn)
                  .Default(Marker::Unsupported);
   return std::make_pair(M, Name);
 }
@@ -81,7 +85,8 @@ std::optional<std::pair<Marker, StringRef>> markerOf(Value *V) {
 /// the next parameter.
 bool isOptionMarker(Marker M) {
   return M == Marker::Width || M == Marker::Allocated || M == Marker::Tape ||
-         M == Marker::PrimalReturn;
+         M == Marker::PrimalReturn || M == Marker::ConstReturn ||
+         M == Marker::ActiveReturn;
 }
 
 } // namespace
@@ -321,6 +326,25 @@ bool Parser::parseOptions() {
       Request.ReturnPrimal = true;
       ++Next;
       break;
+    case Marker::ConstReturn:
+    case Marker::ActiveReturn: {
+      // The activity of the result, for the modes that seed it.
+      if (isForward())
+        return error("'" + Name +
+                     "' sets the activity of the result in reverse and "
+                     "split mode; forward mode returns the tangent of the "
+                     "result (and with enzyme_primal_return, the result)");
+      bool Active = M == Marker::ActiveReturn;
+      if (Active && !Request.Fn->getReturnType()->isFloatingPointTy())
+        return error("'enzyme_active_return' needs a function that returns "
+                     "a floating-point value, but '" +
+                     displayName(Request.Fn->getName()) + "' returns '" +
+                     displayType(Request.Fn->getReturnType()) + "'");
+      Request.ReturnActivity =
+          Active ? ResultActivity::Active : ResultActivity::Const;
+      ++Next;
+      break;
+    }
     default:
       llvm_unreachable("not an option marker");
     }
@@ -521,7 +545,9 @@ bool Parser::parseReverseTail() {
   Type *RetTy = Request.Fn->getReturnType();
   if (!parseOptions())
     return false;
-  if (isDifferentiableType(RetTy)) {
+  // A constant result (enzyme_const_return) has no adjoint to pass.
+  if (isDifferentiableType(RetTy) &&
+      Request.ReturnActivity != ResultActivity::Const) {
     if (Next >= Call.arg_size())
       return error("too few arguments: '" + displayName(Request.Fn->getName()) +
                    "' returns a '" + displayType(RetTy) +

@@ -35,7 +35,8 @@ ReverseSignature splitSignature(const DiffRequest &Request) {
   ReverseSignature Sig;
   Sig.Fn = Request.Fn;
   Sig.Args.assign(Request.Activities.begin(), Request.Activities.end());
-  Sig.ReturnActive = Request.Fn->getReturnType()->isFloatingPointTy();
+  Sig.ReturnActive = Request.Fn->getReturnType()->isFloatingPointTy() &&
+                     Request.ReturnActivity != ResultActivity::Const;
   // The caller may change the inputs between the two halves.
   Sig.InputsKeptUntilReverse = false;
   Sig.FixedTape = Request.AllocatedTapeBytes.has_value() ||

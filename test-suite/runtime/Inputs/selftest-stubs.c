@@ -3,6 +3,7 @@
  * own analytic expectations against finite differences, not the engine. */
 __attribute__((weak)) int enzyme_dup, enzyme_dupnoneed, enzyme_const, enzyme_out;
 __attribute__((weak)) int enzyme_width, enzyme_allocated, enzyme_tape, enzyme_primal_return;
+__attribute__((weak)) int enzyme_const_return, enzyme_active_return;
 
 double __enzyme_autodiff(void) { return 0.0; }
 double __enzyme_fwddiff(void) { return 0.0; }

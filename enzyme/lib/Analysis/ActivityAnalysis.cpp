@@ -49,6 +49,41 @@ bool ActivityAnalysis::isShadowed(const Value *V) const {
   return Shadowed.count(V) || hasConstantShadow(V);
 }
 
+/// \p V is the address of constant data that holds no floating-point
+/// value (a C++ type_info, a vtable, a string): nothing reads a derivative
+/// through it, so a null shadow stands for it.
+static bool isConstantWithoutFloats(const Value *V) {
+  const auto *GV = dyn_cast<GlobalVariable>(V->stripPointerCasts());
+  return GV && GV->isConstant() && !isDifferentiableType(GV->getValueType());
+}
+
+const Value *ActivityAnalysis::unshadowedChoice(const Instruction &I) const {
+  if (!isa<SelectInst>(I) && !isa<PHINode>(I))
+    return nullptr;
+  for (unsigned Op = isa<SelectInst>(I) ? 1 : 0; Op < I.getNumOperands();
+       ++Op) {
+    const Value *Choice = I.getOperand(Op);
+    if (isShadowed(Choice) || isa<ConstantPointerNull>(Choice) ||
+        isa<UndefValue>(Choice) || isConstantWithoutFloats(Choice))
+      continue;
+    return Choice;
+  }
+  return nullptr;
+}
+
+std::string describeUnshadowedChoice(const Value &Choice) {
+  std::string Name = Choice.hasName() ? ("'" + Choice.getName() + "'").str()
+                                      : std::string("memory without "
+                                                    "derivatives");
+  return "cannot differentiate a pointer that chooses between memory with "
+         "derivatives and " +
+         Name +
+         " (an enzyme_const argument or a global); the optimiser merged the "
+         "two accesses into one. Pass that memory as enzyme_dup with a "
+         "zeroed shadow, or copy the chosen value instead of choosing the "
+         "pointer";
+}
+
 bool ActivityAnalysis::markActive(const Value *V) {
   return isDifferentiableType(V->getType()) && Active.insert(V).second;
 }

@@ -24,6 +24,8 @@
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
+#include <string>
+
 namespace llvm {
 class Function;
 class Instruction;
@@ -38,6 +40,10 @@ namespace enzyme {
 /// vectors of it, and aggregates containing it.
 bool isDifferentiableType(llvm::Type *Ty);
 
+/// The error for a pointer \p I that chooses between memory with
+/// derivatives and \p Choice, which has none.
+std::string describeUnshadowedChoice(const llvm::Value &Choice);
+
 /// For `inttoptr (load iN p)`, the load: a pointer that optimised code
 /// moved through memory as an integer. nullptr for anything else.
 llvm::LoadInst *integerLoadOfPointer(llvm::Instruction &I);
@@ -51,6 +57,11 @@ public:
   /// Also true for constant addresses within a global whose shadow the
   /// user declared (Core/GlobalShadows.h).
   bool isShadowed(const llvm::Value *V) const;
+
+  /// For a select or phi of pointers with a shadow, a choice that has none
+  /// and that no null shadow can stand for (memory without derivatives: an
+  /// enzyme_const argument, a global); nullptr when every choice is fine.
+  const llvm::Value *unshadowedChoice(const llvm::Instruction &I) const;
 
 private:
   void propagate(llvm::Function &F);

@@ -85,8 +85,8 @@ Value *FunctionDifferentiator::createShadow(Instruction &I, IRBuilder<> &B) {
     // malloc(n), aligned_alloc(a, n), operator new(n, ...), a user's
     // allocator: the size operand.
     Value *Size = AugCall->getArgOperand(allocationSizeOperand(*Call));
-    return createZeroedShadowMemory(
-        B, B.CreateZExtOrTrunc(Size, B.getInt64Ty()));
+    return createZeroedShadowMemory(B,
+                                    B.CreateZExtOrTrunc(Size, B.getInt64Ty()));
   }
   // A pointer loaded as an integer (a lowered one-pointer memcpy): its
   // shadow is the integer loaded from the shadow memory.
@@ -118,35 +118,9 @@ Value *FunctionDifferentiator::loadShadowBits(LoadInst &Load, IRBuilder<> &B) {
                              Load.getAlign(), Load.getName() + ".shadow");
 }
 
-/// \p V is the address of constant data that holds no floating-point
-/// value (a C++ type_info, a vtable, a string): nothing reads a derivative
-/// through it, so a null shadow stands for it.
-static bool isConstantWithoutFloats(const Value *V) {
-  const auto *GV = dyn_cast<GlobalVariable>(V->stripPointerCasts());
-  return GV && GV->isConstant() && !isDifferentiableType(GV->getValueType());
-}
-
 bool FunctionDifferentiator::checkChoiceOfShadows(Instruction &I) {
-  if (!isa<SelectInst>(I) && !isa<PHINode>(I))
-    return true;
-  for (unsigned Op = isa<SelectInst>(I) ? 1 : 0; Op < I.getNumOperands();
-       ++Op) {
-    Value *Choice = I.getOperand(Op);
-    if (Activity.isShadowed(Choice) || isa<ConstantPointerNull>(Choice) ||
-        isa<UndefValue>(Choice) || isConstantWithoutFloats(Choice))
-      continue;
-    std::string Name = Choice->hasName()
-                           ? ("'" + Choice->getName() + "'").str()
-                           : std::string("memory without derivatives");
-    return fail(&I,
-                "cannot differentiate a pointer that chooses between "
-                "memory with derivatives and " +
-                    Name +
-                    " (an enzyme_const argument or a global); the "
-                    "optimiser merged the two accesses into one. Pass that "
-                    "memory as enzyme_dup with a zeroed shadow, or copy the "
-                    "chosen value instead of choosing the pointer");
-  }
+  if (const Value *Choice = Activity.unshadowedChoice(I))
+    return fail(&I, describeUnshadowedChoice(*Choice));
   return true;
 }
 

@@ -108,24 +108,8 @@ Value *TangentBuilder::sum(IRBuilder<> &B, ArrayRef<Value *> Terms, Type *Ty) {
 bool TangentBuilder::checkChoiceOfShadows(Instruction &I) {
   if (!I.getType()->isPointerTy() || !Activity.isShadowed(&I))
     return true;
-  for (unsigned Op = isa<SelectInst>(I) ? 1 : 0; Op < I.getNumOperands();
-       ++Op) {
-    Value *Choice = I.getOperand(Op);
-    if (Activity.isShadowed(Choice) || isa<ConstantPointerNull>(Choice) ||
-        isa<UndefValue>(Choice))
-      continue;
-    std::string Name = Choice->hasName()
-                           ? ("'" + Choice->getName() + "'").str()
-                           : std::string("memory without derivatives");
-    return fail(&I,
-                "cannot differentiate a pointer that chooses between "
-                "memory with derivatives and " +
-                    Name +
-                    " (an enzyme_const argument or a global); the "
-                    "optimiser merged the two accesses into one. Pass that "
-                    "memory as enzyme_dup with a zeroed shadow, or copy the "
-                    "chosen value instead of choosing the pointer");
-  }
+  if (const Value *Choice = Activity.unshadowedChoice(I))
+    return fail(&I, describeUnshadowedChoice(*Choice));
   return true;
 }
 

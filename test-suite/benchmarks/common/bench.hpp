@@ -19,6 +19,9 @@
 //     for a scalar objective, against the gradient (<gradient, v>,
 //     FdCheck::agree), then, before the RESULT line:
 //       FORWARD <bench> <input> <tool> <primal s> <jvp s> <ok|FAIL> <max error>
+//               <width-8 jvp s|->
+//     (the width-8 call's eight tangents checked against the gradient or
+//     the reverse-mode Jacobian, lane by lane)
 //
 // The process exits non-zero when a derivative disagrees with finite
 // differences (or the two modes with each other), so a wrong derivative can
@@ -245,13 +248,17 @@ inline int print_result(const char *Bench, const Options &O, double Primal,
 }
 
 // The forward-mode result line; returns the process exit status. Printed
-// before print_result's line.
+// before print_result's line. Jvp8: the time of one width-8 call (eight
+// directions), or negative where vector mode is not timed ("-").
 inline int print_forward_result(const char *Bench, const Options &O,
-                                double Primal, double Jvp,
-                                const FdCheck &Check) {
-  std::printf("FORWARD %s %s %s %.9g %.9g %s %.3g\n", Bench, O.Label.c_str(),
+                                double Primal, double Jvp, const FdCheck &Check,
+                                double Jvp8 = -1) {
+  char Width8[32] = "-";
+  if (Jvp8 >= 0)
+    std::snprintf(Width8, sizeof Width8, "%.9g", Jvp8);
+  std::printf("FORWARD %s %s %s %.9g %.9g %s %.3g %s\n", Bench, O.Label.c_str(),
               O.Tool.c_str(), Primal, Jvp, Check.ok() ? "ok" : "FAIL",
-              Check.max_error());
+              Check.max_error(), Width8);
   std::fflush(stdout);
   return Check.ok() ? 0 : 1;
 }
@@ -343,6 +350,20 @@ inline std::vector<double> random_direction(size_t N, uint64_t Seed) {
     X = 2 * R.uniform() - 1;
   return V;
 }
+
+// Eight directions for vector forward mode (width 8): lane K is
+// random_direction(N, Seed + 16 K), so lane 0 is the width-1 direction.
+struct Directions8 {
+  static constexpr int Width = 8;
+  std::vector<double> Lane[Width];
+  double *Ptr[Width];
+  Directions8(size_t N, uint64_t Seed) {
+    for (int K = 0; K < Width; ++K) {
+      Lane[K] = random_direction(N, Seed + 16 * K);
+      Ptr[K] = Lane[K].data();
+    }
+  }
+};
 
 // <A, B> over N entries, and the sum of the magnitudes of its terms (what
 // its rounding is relative to), accumulated over several arrays.

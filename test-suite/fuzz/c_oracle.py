@@ -10,6 +10,10 @@ For a program fz<S> the harness defines
                 of v, the flattened active inputs (scalars, array elements,
                 struct fields). It copies v into fresh buffers, so in-place
                 updates never leak into the next evaluation.
+  fz<S>_Y(v, y) every output at v (the result, then the shadowed arrays'
+                elements and the struct's fields), for forward mode.
+  fz<S>_fwd(t)  the tangents of the outputs along u (__enzyme_fwddiff);
+  fz<S>_rev(g)  the gradient with the dot-product test's dense seeds.
   fz<S>_check() computes the finite differences of J (primal only), then the
                 gradient with __enzyme_autodiff (shadows preset to the seeds
                 w, so each shadow ends as dJ/d(initial value)), and prints

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Modes/ForwardModeGenerator.h"
+#include "Modes/IndirectCalls.h"
 
 #include "Analysis/MemoryTypes.h"
 #include "Core/Diagnostics.h"
@@ -86,23 +87,8 @@ Function *ForwardModeGenerator::generate(const ForwardSignature &Sig,
                       "differentiate its body";
     return nullptr;
   }
-  if (F.isDeclaration()) {
-    Failure.Message = "cannot differentiate '" + displayName(F.getName()) +
-                      "': it has no definition in this module and no "
-                      "derivative rule";
-    Failure.MissingDefinition = true;
+  if (!checkPreparable(F, Failure))
     return nullptr;
-  }
-  // Preparation runs simplifycfg, which aborts on some code with scalable
-  // vectors; the engine does not differentiate them anyway.
-  if (const Instruction *I = findScalableVectorUse(F)) {
-    Failure.Message = "'" + displayName(F.getName()) +
-                      "' uses scalable vectors, which the engine does not "
-                      "support";
-    Failure.HasOffending = true;
-    Failure.OffendingLocation = describeLocation(I->getDebugLoc());
-    return nullptr;
-  }
 
   // Registered before its body is built, so recursive calls find it.
   Function *Tangent =
@@ -123,9 +109,48 @@ Function *ForwardModeGenerator::generate(const ForwardSignature &Sig,
   return Ok ? Tangent : nullptr;
 }
 
+Function *
+ForwardModeGenerator::generateDispatch(const ForwardSignature &Shape,
+                                       FunctionType *FT,
+                                       DifferentiationFailure &Failure) {
+  if (DeferIndirectCalls) {
+    deferIndirectCall(Failure);
+    return nullptr;
+  }
+  SmallVector<Function *, 4> Targets =
+      possibleCallTargets(M, FT, Registrations, Failure);
+  if (Targets.empty())
+    return nullptr;
+  DispatchKey Key{FT, Shape, {Targets.begin(), Targets.end()}};
+  Key.Shape.Fn = nullptr;
+  if (auto It = Dispatchers.find(Key); It != Dispatchers.end())
+    return It->second;
+  SmallVector<Function *, 4> Derivatives;
+  for (Function *Target : Targets) {
+    ForwardSignature Sig = Shape;
+    Sig.Fn = Target;
+    Function *Tangent = generate(Sig, Failure);
+    if (!Tangent) {
+      Failure.Message = "cannot differentiate an indirect call: its possible "
+                        "target '" +
+                        displayName(Target->getName()) +
+                        "' cannot be differentiated (" + Failure.Message +
+                        "); mark it inactive if it carries no derivative";
+      return nullptr;
+    }
+    Derivatives.push_back(Tangent);
+  }
+  Function *Dispatcher =
+      createDispatcher(M, Targets, Derivatives, "enzyme.indirect.fwd");
+  Dispatchers[Key] = Dispatcher;
+  PendingDispatchKeys.push_back(Key);
+  return Dispatcher;
+}
+
 Function *ForwardModeGenerator::getOrCreate(const ForwardSignature &Sig,
                                             DifferentiationFailure &Failure) {
   Pending.clear();
+  PendingDispatchKeys.clear();
   Function *Tangent = generate(Sig, Failure);
   std::vector<Function *> Generated;
   for (const ForwardSignature &S : Pending)
@@ -134,6 +159,10 @@ Function *ForwardModeGenerator::getOrCreate(const ForwardSignature &Sig,
     // Nothing of a failed request stays in the module.
     for (const ForwardSignature &S : Pending)
       Tangents.erase(S);
+    for (const DispatchKey &K : PendingDispatchKeys) {
+      Generated.push_back(Dispatchers[K]);
+      Dispatchers.erase(K);
+    }
     for (Function *F : Generated)
       F->dropAllReferences();
     for (Function *F : Generated) {

@@ -95,6 +95,10 @@ public:
   /// The type of the tangent function of \p Sig.
   llvm::FunctionType *getTangentType(const ForwardSignature &Sig) const;
 
+  /// Calls through pointers wait for link time (compile-time runs, where
+  /// other modules may hold more possible targets).
+  void deferIndirectCalls(bool Defer) { DeferIndirectCalls = Defer; }
+
   /// See ReverseModeGenerator::moduleHasTBAA.
   bool moduleHasTBAA() const { return ModuleHasTBAA; }
   llvm::Module &module() const { return M; }
@@ -106,6 +110,13 @@ private:
   /// failure; callees are generated through here.
   llvm::Function *generate(const ForwardSignature &Sig,
                            DifferentiationFailure &Failure);
+  /// A dispatcher for calls through a pointer of type \p FT with the
+  /// activities of \p Shape (its Fn unused): it takes the pointer first,
+  /// then the arguments of a tangent function, and calls the tangent
+  /// function of the target the pointer names (IndirectCalls.h).
+  llvm::Function *generateDispatch(const ForwardSignature &Shape,
+                                   llvm::FunctionType *FT,
+                                   DifferentiationFailure &Failure);
   /// Tells LLVM that shadow and primal arguments do not overlap, then runs
   /// the post-AD cleanup pipeline on \p F.
   void cleanup(llvm::Function &F, const ForwardSignature &Sig);
@@ -118,6 +129,18 @@ private:
   std::map<ForwardSignature, llvm::Function *> Tangents;
   /// Everything generated since the outermost getOrCreate started.
   std::vector<ForwardSignature> Pending;
+  struct DispatchKey {
+    llvm::FunctionType *Type;
+    ForwardSignature Shape;
+    std::vector<llvm::Function *> Targets;
+    bool operator<(const DispatchKey &O) const {
+      return std::tie(Type, Shape, Targets) <
+             std::tie(O.Type, O.Shape, O.Targets);
+    }
+  };
+  std::map<DispatchKey, llvm::Function *> Dispatchers;
+  std::vector<DispatchKey> PendingDispatchKeys;
+  bool DeferIndirectCalls = false;
 };
 
 } // namespace enzyme

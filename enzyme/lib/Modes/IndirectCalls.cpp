@@ -19,6 +19,7 @@
 ///
 //===----------------------------------------------------------------------===//
 
+#include "Modes/IndirectCalls.h"
 #include "Modes/ReverseModeGenerator.h"
 
 #include "Core/Diagnostics.h"
@@ -86,7 +87,9 @@ static bool mayBeCalledIndirectly(const Function &F) {
 }
 
 SmallVector<Function *, 4>
-ReverseModeGenerator::indirectTargets(FunctionType *FT) const {
+possibleCallTargets(Module &M, FunctionType *FT,
+                    const UserRegistrations *Registrations,
+                    DifferentiationFailure &Failure) {
   SmallVector<Function *, 4> Targets;
   for (Function &F : M) {
     if (F.getFunctionType() != FT || F.isIntrinsic() ||
@@ -97,20 +100,39 @@ ReverseModeGenerator::indirectTargets(FunctionType *FT) const {
       continue;
     Targets.push_back(&F);
   }
+  if (Targets.empty()) {
+    Failure.Message = "cannot differentiate an indirect call whose arguments "
+                      "or result carry derivatives: no function of its type "
+                      "whose address is taken has a body or a custom "
+                      "gradient in the program; the functions it calls must "
+                      "be compiled with -fenzyme";
+  } else if (Targets.size() > MaxIndirectTargets) {
+    Failure.Message =
+        "cannot differentiate an indirect call with " +
+        std::to_string(Targets.size()) + " possible targets (at most " +
+        std::to_string(MaxIndirectTargets) + "); call the function directly";
+    Targets.clear();
+  }
   return Targets;
 }
 
-/// `dispatch(fp, args...)`: calls the function of \p Pairs whose target is
-/// \p fp, with the remaining arguments, and returns its result.
-static Function *createDispatcher(Module &M, FunctionType *PairTy,
-                                  ArrayRef<Function *> Targets,
-                                  ArrayRef<Function *> Callees,
-                                  const Twine &Name) {
+void deferIndirectCall(DifferentiationFailure &Failure) {
+  // Before the link, another module may take the address of a function of
+  // the call's type: the dispatch is built once every module is present.
+  Failure.Message = "an indirect call's possible targets are known only "
+                    "when every module is linked";
+  Failure.MissingDefinition = true;
+}
+
+Function *createDispatcher(Module &M, ArrayRef<Function *> Targets,
+                           ArrayRef<Function *> Derivatives,
+                           const Twine &Name) {
   LLVMContext &Ctx = M.getContext();
+  FunctionType *DerivativeTy = Derivatives.front()->getFunctionType();
   SmallVector<Type *, 8> Params = {PointerType::getUnqual(Ctx)};
-  Params.append(PairTy->param_begin(), PairTy->param_end());
+  Params.append(DerivativeTy->param_begin(), DerivativeTy->param_end());
   auto *F = Function::Create(
-      FunctionType::get(PairTy->getReturnType(), Params, false),
+      FunctionType::get(DerivativeTy->getReturnType(), Params, false),
       GlobalValue::InternalLinkage, Name, M);
   F->addFnAttr(Attribute::NoUnwind);
   SmallVector<Value *, 8> Args;
@@ -118,13 +140,13 @@ static Function *createDispatcher(Module &M, FunctionType *PairTy,
     Args.push_back(&A);
 
   BasicBlock *Next = BasicBlock::Create(Ctx, "entry", F);
-  for (auto [Target, Callee] : zip(Targets, Callees)) {
+  for (auto [Target, Derivative] : zip(Targets, Derivatives)) {
     IRBuilder<> B(Next);
     auto *Call = BasicBlock::Create(Ctx, "call." + Target->getName(), F);
     Next = BasicBlock::Create(Ctx, "next", F);
     B.CreateCondBr(B.CreateICmpEQ(F->getArg(0), Target), Call, Next);
     B.SetInsertPoint(Call);
-    CallInst *Result = B.CreateCall(Callee, Args);
+    CallInst *Result = B.CreateCall(Derivative, Args);
     if (Result->getType()->isVoidTy())
       B.CreateRetVoid();
     else
@@ -143,27 +165,13 @@ const ReversePair *ReverseModeGenerator::generateDispatch(
   // Before the link, another module may take the address of a function of
   // this type: the dispatch is built once every module is present.
   if (DeferIndirectCalls) {
-    Failure.Message = "an indirect call's possible targets are known only "
-                      "when every module is linked";
-    Failure.MissingDefinition = true;
+    deferIndirectCall(Failure);
     return nullptr;
   }
-  SmallVector<Function *, 4> Targets = indirectTargets(FT);
-  if (Targets.empty()) {
-    Failure.Message = "cannot differentiate an indirect call whose arguments "
-                      "or result carry derivatives: no function of its type "
-                      "whose address is taken has a body or a custom "
-                      "gradient in the program; the functions it calls must "
-                      "be compiled with -fenzyme";
+  SmallVector<Function *, 4> Targets =
+      possibleCallTargets(M, FT, Registrations, Failure);
+  if (Targets.empty())
     return nullptr;
-  }
-  if (Targets.size() > MaxIndirectTargets) {
-    Failure.Message =
-        "cannot differentiate an indirect call with " +
-        std::to_string(Targets.size()) + " possible targets (at most " +
-        std::to_string(MaxIndirectTargets) + "); call the function directly";
-    return nullptr;
-  }
   DispatchKey Key{FT, Shape, {Targets.begin(), Targets.end()}};
   Key.Shape.Fn = nullptr;
   if (auto It = Dispatchers.find(Key); It != Dispatchers.end()) {
@@ -200,13 +208,10 @@ const ReversePair *ReverseModeGenerator::generateDispatch(
     Augmented.push_back(Pair->Augmented);
     Reverse.push_back(Pair->Reverse);
   }
-  ReverseSignature First = Shape;
-  First.Fn = Targets.front();
   ReversePair Pair;
-  Pair.Augmented = createDispatcher(M, getAugmentedType(First), Targets,
-                                    Augmented, "enzyme.indirect.aug");
-  Pair.Reverse = createDispatcher(M, getReverseType(First), Targets, Reverse,
-                                  "enzyme.indirect.rev");
+  Pair.Augmented =
+      createDispatcher(M, Targets, Augmented, "enzyme.indirect.aug");
+  Pair.Reverse = createDispatcher(M, Targets, Reverse, "enzyme.indirect.rev");
   // Removed with the request if it fails. (Dispatchers take no shadows of
   // their own, so the cleanup of generated pairs does not apply.)
   PendingDispatchKeys.push_back(Key);

@@ -5,6 +5,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "Modes/PreparedFunction.h"
+
+#include "Core/Diagnostics.h"
 #include "Modes/FloatBitWebs.h"
 
 #include "llvm/IR/InstIterator.h"
@@ -97,6 +99,25 @@ void discardFunction(Function *F, FunctionAnalysisManager &FAM) {
   FAM.clear(*F, F->getName());
   F->dropAllReferences();
   F->eraseFromParent();
+}
+
+bool checkPreparable(const Function &F, DifferentiationFailure &Failure) {
+  if (F.isDeclaration()) {
+    Failure.Message = "cannot differentiate '" + displayName(F.getName()) +
+                      "': it has no definition in this module and no "
+                      "derivative rule";
+    Failure.MissingDefinition = true;
+    return false;
+  }
+  if (const Instruction *I = findScalableVectorUse(F)) {
+    Failure.Message = "'" + displayName(F.getName()) +
+                      "' uses scalable vectors, which the engine does not "
+                      "support";
+    Failure.HasOffending = true;
+    Failure.OffendingLocation = describeLocation(I->getDebugLoc());
+    return false;
+  }
+  return true;
 }
 
 } // namespace enzyme

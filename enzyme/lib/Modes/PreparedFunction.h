@@ -16,6 +16,8 @@
 #ifndef ENZYME_MODES_PREPAREDFUNCTION_H
 #define ENZYME_MODES_PREPAREDFUNCTION_H
 
+#include "Core/DifferentiationFailure.h"
+
 #include "llvm/IR/PassManager.h"
 
 namespace llvm {
@@ -41,6 +43,11 @@ void copyCodegenAttributes(const llvm::Function &From, llvm::Function &To);
 
 /// The first instruction of \p F that produces or takes a scalable vector.
 const llvm::Instruction *findScalableVectorUse(const llvm::Function &F);
+
+/// Whether \p F can be prepared and differentiated from its body: it has
+/// one, and no scalable vectors (LLVM 19's simplifycfg, which preparation
+/// runs, aborts on some code with them). Fills \p Failure when not.
+bool checkPreparable(const llvm::Function &F, DifferentiationFailure &Failure);
 
 } // namespace enzyme
 

@@ -8,10 +8,10 @@
 #include "Analysis/MemoryTypes.h"
 #include "Core/Diagnostics.h"
 #include "Core/ShadowScopes.h"
-#include "Modes/FloatBitWebs.h"
-#include "Modes/CustomGradientPair.h"
-#include "Modes/FunctionDifferentiator.h"
 #include "Core/UserRegistrations.h"
+#include "Modes/CustomGradientPair.h"
+#include "Modes/FloatBitWebs.h"
+#include "Modes/FunctionDifferentiator.h"
 #include "Modes/PreparedFunction.h"
 
 #include "llvm/IR/InstIterator.h"
@@ -113,24 +113,8 @@ ReverseModeGenerator::generate(const ReverseSignature &Sig,
   if (const CustomGradient *Custom =
           Registrations ? Registrations->gradientOf(&F) : nullptr)
     return generateCustom(Sig, *Custom, Failure);
-  if (F.isDeclaration()) {
-    Failure.Message = "cannot differentiate '" + displayName(F.getName()) +
-                      "': it has no definition in this module and no "
-                      "derivative rule";
-    Failure.MissingDefinition = true;
+  if (!checkPreparable(F, Failure))
     return nullptr;
-  }
-
-  // LLVM 19's simplifycfg, which preparation runs, aborts on some code
-  // with scalable vectors; the engine does not differentiate them anyway.
-  if (const Instruction *I = findScalableVectorUse(F)) {
-    Failure.Message = "'" + displayName(F.getName()) +
-                      "' uses scalable vectors, which the engine does not "
-                      "support";
-    Failure.HasOffending = true;
-    Failure.OffendingLocation = describeLocation(I->getDebugLoc());
-    return nullptr;
-  }
 
   auto [Slot, Inserted] = Pairs.try_emplace(Sig);
   const ReverseSignature &Key = Slot->first;
@@ -160,10 +144,10 @@ ReverseModeGenerator::generateCustom(const ReverseSignature &Sig,
   Function &F = *Sig.Fn;
   auto [Slot, Inserted] = Pairs.try_emplace(Sig);
   ReversePair &Pair = Slot->second;
-  Pair.Augmented = createFunction(M, getAugmentedType(Sig),
-                                  F.getName() + ".custom.aug", F);
-  Pair.Reverse = createFunction(M, getReverseType(Sig),
-                                F.getName() + ".custom.rev", F);
+  Pair.Augmented =
+      createFunction(M, getAugmentedType(Sig), F.getName() + ".custom.aug", F);
+  Pair.Reverse =
+      createFunction(M, getReverseType(Sig), F.getName() + ".custom.rev", F);
   Pending.push_back(Pair.Augmented);
   Pending.push_back(Pair.Reverse);
   PendingSignatures.push_back(Slot->first);

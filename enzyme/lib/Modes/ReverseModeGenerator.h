@@ -26,6 +26,7 @@
 #define ENZYME_MODES_REVERSEMODEGENERATOR_H
 
 #include "Core/Activity.h"
+#include "Core/DifferentiationFailure.h"
 #include "Core/Tape.h"
 
 #include "llvm/ADT/DenseMap.h"
@@ -78,17 +79,6 @@ struct ReverseSignature {
 struct ReversePair {
   llvm::Function *Augmented = nullptr;
   llvm::Function *Reverse = nullptr;
-};
-
-/// Why a function could not be differentiated.
-struct DifferentiationFailure {
-  /// Where the offending operation is ("file.c:7:12"), or empty. Kept as
-  /// text: the instruction lives in a temporary copy of the function.
-  std::string OffendingLocation;
-  bool HasOffending = false;
-  std::string Message;
-  /// A callee has no body in this module; it may have one at link time.
-  bool MissingDefinition = false;
 };
 
 class ReverseModeGenerator {
@@ -150,10 +140,6 @@ private:
   /// Generates (or returns) the pair without rolling back on failure.
   const ReversePair *generate(const ReverseSignature &Sig,
                               DifferentiationFailure &Failure);
-  /// The functions a call through a pointer of type \p FT may reach:
-  /// those of the module with that type whose address is taken.
-  llvm::SmallVector<llvm::Function *, 4>
-  indirectTargets(llvm::FunctionType *FT) const;
   /// A pair of dispatchers for calls through a pointer of type \p FT with
   /// the activities of \p Shape (its Fn unused): each takes the pointer
   /// first, then the arguments of a pair, and calls the pair of the target

@@ -68,9 +68,8 @@ bool TangentBuilder::checkDifferentiableCallee(CallBase &Call) {
   if (Call.isInlineAsm())
     return fail(&Call, "cannot differentiate inline assembly whose result "
                        "carries a derivative");
-  if (!Callee)
-    return fail(&Call, "cannot differentiate an indirect call whose "
-                       "arguments or result carry derivatives");
+  if (!Callee) // Through a pointer: a dispatcher (IndirectCalls.h).
+    return true;
   if (Callee->isIntrinsic())
     return fail(&Call, "no derivative rule for the intrinsic '" +
                            Callee->getName() + "'");
@@ -97,7 +96,10 @@ bool TangentBuilder::checkDifferentiableCallee(CallBase &Call) {
 
 bool TangentBuilder::callTangentFunction(CallBase &Call) {
   ForwardSignature CalleeSig = calleeSignature(Call);
-  Function *Callee = Gen.generate(CalleeSig, *Failure);
+  Function *Callee =
+      CalleeSig.Fn
+          ? Gen.generate(CalleeSig, *Failure)
+          : Gen.generateDispatch(CalleeSig, Call.getFunctionType(), *Failure);
   if (!Callee) {
     if (!Failure->HasOffending) {
       Failure->HasOffending = true;
@@ -107,7 +109,12 @@ bool TangentBuilder::callTangentFunction(CallBase &Call) {
   }
   auto *OutCall = cast<CallBase>(primal(&Call));
   IRBuilder<> B(OutCall);
-  SmallVector<Value *, 8> Args(OutCall->args());
+  SmallVector<Value *, 8> Args;
+  // The dispatcher takes the pointer first; shift the ABI attributes too.
+  unsigned First = CalleeSig.Fn ? 0 : 1;
+  if (!CalleeSig.Fn)
+    Args.push_back(OutCall->getCalledOperand());
+  Args.append(OutCall->arg_begin(), OutCall->arg_end());
   for (unsigned A = 0; A < Call.arg_size(); ++A)
     if (hasShadow(CalleeSig.Args[A]))
       Args.push_back(tangent(Call.getArgOperand(A)));
@@ -117,7 +124,7 @@ bool TangentBuilder::callTangentFunction(CallBase &Call) {
   for (unsigned A = 0; A < Call.arg_size(); ++A)
     for (Attribute::AttrKind Kind : {Attribute::ByVal, Attribute::StructRet})
       if (OutCall->paramHasAttr(A, Kind))
-        NewCall->addParamAttr(A, OutCall->getParamAttr(A, Kind));
+        NewCall->addParamAttr(A + First, OutCall->getParamAttr(A, Kind));
   Value *Primal = NewCall;
   if (CalleeSig.ReturnTangent) {
     Primal = B.CreateExtractValue(NewCall, 0);

@@ -207,6 +207,7 @@ void EnzymePass::serveRequests(Module &M, ModuleAnalysisManager &MAM) {
   };
   ForwardModeGenerator ForwardGenerator(M, FAM, Cleanup ? &*Cleanup : nullptr,
                                         &Registrations);
+  ForwardGenerator.deferIndirectCalls(isCompileTimePoint(Point));
   // Requests whose callees are not all here wait for link time, where
   // every -fenzyme module's bitcode is present.
   bool AllowDeferral = isCompileTimePoint(Point);

@@ -302,7 +302,39 @@ void UserRegistrations::readForward(GlobalVariable &GV) {
                         "derivative}");
     return;
   }
-  Forwards[F] = CustomForward{Fwd, &GV};
+  // The function's parameters, each float or pointer followed by its
+  // tangent; the tangent of the result, or {result, tangent}.
+  SmallVector<Type *, 8> Params;
+  for (Argument &A : F->args()) {
+    Params.push_back(A.getType());
+    if (A.getType()->isFPOrFPVectorTy() || A.getType()->isPointerTy())
+      Params.push_back(A.getType());
+  }
+  auto Mismatch = [&](const Twine &Expected) {
+    reportError(GV, "the custom forward derivative of " + describeFunction(*F) +
+                        " does not fit it: " + describeFunction(*Fwd) +
+                        " must " + Expected);
+  };
+  if (Fwd->arg_size() != Params.size() || !startsWith(*Fwd, Params))
+    return Mismatch("take the parameters of '" + displayName(F->getName()) +
+                    "', each floating-point or pointer one followed by its "
+                    "tangent");
+  Type *RetTy = F->getReturnType(), *FwdRet = Fwd->getReturnType();
+  CustomForward C{Fwd, false, &GV};
+  if (FwdRet == RetTy) {
+    C.ReturnsPrimal = false;
+  } else if (auto *ST = dyn_cast<StructType>(FwdRet);
+             ST && ST->getNumElements() == 2 &&
+             ST->getElementType(0) == RetTy && ST->getElementType(1) == RetTy) {
+    C.ReturnsPrimal = true;
+  } else {
+    return Mismatch(RetTy->isVoidTy()
+                        ? Twine("return void")
+                        : "return the tangent of the result ('" +
+                              displayType(RetTy) +
+                              "') or a struct of the result and its tangent");
+  }
+  Forwards[F] = C;
 }
 
 void UserRegistrations::readInactiveFunction(GlobalVariable &GV) {

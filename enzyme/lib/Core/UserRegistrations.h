@@ -61,9 +61,15 @@ struct CustomGradient {
   llvm::GlobalVariable *Registration = nullptr;
 };
 
-/// `__enzyme_register_derivative`: a custom forward-mode derivative.
+/// `__enzyme_register_derivative`: a custom forward-mode derivative. It
+/// takes the function's parameters, each floating-point or pointer one
+/// followed by its tangent (or shadow), and returns the tangent of the
+/// result, or a struct of the result and its tangent (void for a void
+/// function).
 struct CustomForward {
   llvm::Function *Forward = nullptr;
+  /// It returns {result, tangent} (else the tangent alone).
+  bool ReturnsPrimal = false;
   llvm::GlobalVariable *Registration = nullptr;
 };
 

@@ -5,12 +5,12 @@
 //===----------------------------------------------------------------------===//
 
 #include "Modes/ForwardModeGenerator.h"
+#include "Core/UserRegistrations.h"
 #include "Modes/IndirectCalls.h"
 
 #include "Analysis/MemoryTypes.h"
 #include "Core/Diagnostics.h"
 #include "Core/ShadowScopes.h"
-#include "Core/UserRegistrations.h"
 #include "Modes/PreparedFunction.h"
 #include "Modes/TangentBuilder.h"
 
@@ -78,15 +78,9 @@ Function *ForwardModeGenerator::generate(const ForwardSignature &Sig,
   if (It != Tangents.end())
     return It->second;
   Function &F = *Sig.Fn;
-  if (Registrations && Registrations->forwardOf(&F)) {
-    // Differentiating the body instead would silently ignore the user.
-    Failure.Message = "'" + displayName(F.getName()) +
-                      "' has a custom forward derivative "
-                      "(__enzyme_register_derivative), which forward mode "
-                      "does not use yet; remove the registration to "
-                      "differentiate its body";
-    return nullptr;
-  }
+  if (const CustomForward *Custom =
+          Registrations ? Registrations->forwardOf(&F) : nullptr)
+    return generateCustom(Sig, *Custom, Failure);
   if (!checkPreparable(F, Failure))
     return nullptr;
 
@@ -145,6 +139,70 @@ ForwardModeGenerator::generateDispatch(const ForwardSignature &Shape,
   Dispatchers[Key] = Dispatcher;
   PendingDispatchKeys.push_back(Key);
   return Dispatcher;
+}
+
+Function *
+ForwardModeGenerator::generateCustom(const ForwardSignature &Sig,
+                                     const CustomForward &Custom,
+                                     DifferentiationFailure &Failure) {
+  Function &F = *Sig.Fn;
+  if (Sig.Width != 1) {
+    Failure.Message = "'" + displayName(F.getName()) +
+                      "' has a custom forward derivative, which computes one "
+                      "direction; vector mode (enzyme_width " +
+                      std::to_string(Sig.Width) +
+                      ") cannot use it, compute the directions one at a time";
+    return nullptr;
+  }
+  LLVMContext &Ctx = M.getContext();
+  Function *Tangent =
+      Function::Create(getTangentType(Sig), GlobalValue::InternalLinkage,
+                       F.getName() + ".custom.fwd", M);
+  copyCodegenAttributes(F, *Tangent);
+  Tangents[Sig] = Tangent;
+  Pending.push_back(Sig);
+
+  // The user's arguments: every float and pointer with its tangent; one
+  // that carries none at this call gets a zero tangent (a null shadow).
+  IRBuilder<> B(BasicBlock::Create(Ctx, "entry", Tangent));
+  SmallVector<Value *, 8> Primals, Args;
+  unsigned NextTangent = F.arg_size();
+  for (Argument &A : F.args()) {
+    Value *P = Tangent->getArg(A.getArgNo());
+    Primals.push_back(P);
+    Args.push_back(P);
+    bool Duplicated = hasShadow(Sig.Args[A.getArgNo()]);
+    Value *T = Duplicated ? static_cast<Value *>(Tangent->getArg(NextTangent++))
+                          : nullptr;
+    if (A.getType()->isFPOrFPVectorTy() || A.getType()->isPointerTy())
+      Args.push_back(T ? T : Constant::getNullValue(A.getType()));
+  }
+  CallInst *Result = B.CreateCall(Custom.Forward, Args);
+  Result->setCallingConv(Custom.Forward->getCallingConv());
+  Result->setAttributes(Custom.Forward->getAttributes());
+  Value *Primal = nullptr, *ResultTangent = nullptr;
+  if (Custom.ReturnsPrimal) {
+    Primal = B.CreateExtractValue(Result, 0);
+    ResultTangent = B.CreateExtractValue(Result, 1);
+  } else if (!F.getReturnType()->isVoidTy()) {
+    // The user gives the tangent alone: the result comes from the function.
+    CallInst *Call = B.CreateCall(&F, Primals);
+    Call->setCallingConv(F.getCallingConv());
+    Primal = Call;
+    ResultTangent = Result;
+  }
+  Type *RetTy = Tangent->getReturnType();
+  if (RetTy->isVoidTy()) {
+    B.CreateRetVoid();
+  } else if (Sig.ReturnTangent) {
+    Value *Pair = PoisonValue::get(RetTy);
+    Pair = B.CreateInsertValue(Pair, Primal, 0);
+    Pair = B.CreateInsertValue(Pair, ResultTangent, 1);
+    B.CreateRet(Pair);
+  } else {
+    B.CreateRet(Primal);
+  }
+  return Tangent;
 }
 
 Function *ForwardModeGenerator::getOrCreate(const ForwardSignature &Sig,

@@ -76,6 +76,7 @@ llvm::Value *insertLane(llvm::IRBuilder<> &B, llvm::Value *Tangent,
                         llvm::Value *Lane, unsigned K);
 
 class UserRegistrations;
+struct CustomForward;
 
 class ForwardModeGenerator {
 public:
@@ -110,6 +111,11 @@ private:
   /// failure; callees are generated through here.
   llvm::Function *generate(const ForwardSignature &Sig,
                            DifferentiationFailure &Failure);
+  /// The tangent function of a function with a custom forward derivative:
+  /// a call to the user's function.
+  llvm::Function *generateCustom(const ForwardSignature &Sig,
+                                 const CustomForward &Custom,
+                                 DifferentiationFailure &Failure);
   /// A dispatcher for calls through a pointer of type \p FT with the
   /// activities of \p Shape (its Fn unused): it takes the pointer first,
   /// then the arguments of a tangent function, and calls the tangent

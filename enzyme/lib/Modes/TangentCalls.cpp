@@ -19,6 +19,7 @@
 
 #include "Analysis/KnownFunctions.h"
 #include "Core/Diagnostics.h"
+#include "Core/UserRegistrations.h"
 #include "Rules/MathRules.h"
 
 using namespace llvm;
@@ -80,7 +81,8 @@ bool TangentBuilder::checkDifferentiableCallee(CallBase &Call) {
                            "derivatives are not supported; request the "
                            "inner derivative outside the function being "
                            "differentiated");
-  if (Callee->isDeclaration())
+  bool Custom = Gen.Registrations && Gen.Registrations->forwardOf(Callee);
+  if (Callee->isDeclaration() && !Custom)
     return fail(&Call,
                 "cannot differentiate a call to '" +
                     displayName(Callee->getName()) +

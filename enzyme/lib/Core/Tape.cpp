@@ -14,6 +14,8 @@
 #include "llvm/Support/MathExtras.h"
 #include "llvm/TargetParser/Triple.h"
 
+#include <string>
+
 using namespace llvm;
 
 namespace enzyme {
@@ -23,7 +25,7 @@ static constexpr uint64_t InitialCapacity = 4096;
 /// program no longer needs should not stay held by a thread.
 static constexpr uint64_t MaxReusableBytes = 256ULL << 20;
 
-TapeBuilder::TapeBuilder(Module &M) : M(M) {
+TapeBuilder::TapeBuilder(Module &M, unsigned Level) : M(M) {
   LLVMContext &Ctx = M.getContext();
   TapeTy = StructType::getTypeByName(Ctx, "enzyme.tape");
   if (!TapeTy)
@@ -31,15 +33,16 @@ TapeBuilder::TapeBuilder(Module &M) : M(M) {
                                 {PointerType::getUnqual(Ctx),
                                  Type::getInt64Ty(Ctx), Type::getInt64Ty(Ctx)},
                                 "enzyme.tape");
-  // The scopes are this builder's own: every function it generates shares
-  // them, so inlined tape accesses keep their meaning, while tapes of
-  // another builder (a compile-time run seen at link time, the inner
-  // derivative of a higher-order one being differentiated) are other
-  // memory to it, as they are.
+  // Named scopes are uniqued, so every function of the module (and of a
+  // link) shares them, and inlined tape accesses keep their meaning (the
+  // inliner clones distinct scopes, not named ones). Higher-order nesting
+  // levels get names of their own: the tape accesses of an inner derivative
+  // are user memory to the outer one, not its tape.
   MDBuilder MDB(Ctx);
-  MDNode *Domain = MDB.createAnonymousAliasScopeDomain("enzyme.tape");
-  MDNode *Header = MDB.createAnonymousAliasScope(Domain, "enzyme.tape.header");
-  MDNode *Data = MDB.createAnonymousAliasScope(Domain, "enzyme.tape.data");
+  std::string Suffix = Level ? "." + std::to_string(Level) : "";
+  MDNode *Domain = MDB.createAliasScopeDomain("enzyme.tape" + Suffix);
+  MDNode *Header = MDB.createAliasScope("enzyme.tape.header" + Suffix, Domain);
+  MDNode *Data = MDB.createAliasScope("enzyme.tape.data" + Suffix, Domain);
   HeaderScopes = MDNode::get(Ctx, {Header});
   DataScopes = MDNode::get(Ctx, {Data});
   AllScopes = MDNode::get(Ctx, {Header, Data});

@@ -30,7 +30,9 @@ namespace enzyme {
 
 class TapeBuilder {
 public:
-  explicit TapeBuilder(llvm::Module &M);
+  /// \p Level is the higher-order nesting level of the derivatives this
+  /// builder's tapes serve (0 when there is no nesting).
+  explicit TapeBuilder(llvm::Module &M, unsigned Level = 0);
 
   llvm::StructType *getTapeType() const { return TapeTy; }
 

@@ -31,9 +31,9 @@ namespace enzyme {
 
 ReverseModeGenerator::ReverseModeGenerator(
     Module &M, FunctionAnalysisManager &FAM, FunctionPassManager *Cleanup,
-    const UserRegistrations *Registrations)
-    : M(M), FAM(FAM), Cleanup(Cleanup), Registrations(Registrations), Tape(M),
-      ModuleHasTBAA(hasTypeBasedAliasInfo(M)) {}
+    const UserRegistrations *Registrations, unsigned Level)
+    : M(M), FAM(FAM), Cleanup(Cleanup), Registrations(Registrations),
+      Tape(M, Level), ModuleHasTBAA(hasTypeBasedAliasInfo(M)) {}
 
 ReverseModeGenerator::~ReverseModeGenerator() = default;
 

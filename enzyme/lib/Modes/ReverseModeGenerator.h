@@ -83,10 +83,13 @@ struct ReversePair {
 
 class ReverseModeGenerator {
 public:
-  /// \p Registrations (may be null) holds the user's custom gradients.
+  /// \p Registrations (may be null) holds the user's custom gradients;
+  /// \p Level is the higher-order nesting level it serves (its tapes' alias
+  /// scopes are its own).
   ReverseModeGenerator(llvm::Module &M, llvm::FunctionAnalysisManager &FAM,
                        llvm::FunctionPassManager *Cleanup,
-                       const UserRegistrations *Registrations = nullptr);
+                       const UserRegistrations *Registrations = nullptr,
+                       unsigned Level = 0);
   ~ReverseModeGenerator();
 
   /// Returns the pair for \p Sig, generating it and the pairs of its callees.

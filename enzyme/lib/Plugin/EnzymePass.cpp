@@ -200,7 +200,8 @@ void EnzymePass::serveRequests(Module &M, ModuleAnalysisManager &MAM) {
   auto GeneratorAt = [&](unsigned Level) -> ReverseModeGenerator & {
     while (Generators.size() <= Level) {
       Generators.push_back(std::make_unique<ReverseModeGenerator>(
-          M, FAM, Cleanup ? &*Cleanup : nullptr, &Registrations));
+          M, FAM, Cleanup ? &*Cleanup : nullptr, &Registrations,
+          Generators.size()));
       Generators.back()->deferIndirectCalls(isCompileTimePoint(Point));
     }
     return *Generators[Level];

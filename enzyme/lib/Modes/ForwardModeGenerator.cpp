@@ -10,13 +10,10 @@
 
 #include "Analysis/MemoryTypes.h"
 #include "Core/Diagnostics.h"
-#include "Core/ShadowScopes.h"
 #include "Modes/PreparedFunction.h"
 #include "Modes/TangentBuilder.h"
 
 #include "llvm/IR/Module.h"
-#include "llvm/Transforms/Scalar/SROA.h"
-#include "llvm/Transforms/Scalar/SimplifyCFG.h"
 
 using namespace llvm;
 
@@ -54,22 +51,7 @@ ForwardModeGenerator::getTangentType(const ForwardSignature &Sig) const {
 }
 
 void ForwardModeGenerator::cleanup(Function &F, const ForwardSignature &Sig) {
-  // Tangent functions take the primal's parameters first, then one tangent
-  // per duplicated parameter.
-  SmallVector<bool, 8> IsShadowArg(Sig.Fn->arg_size(), false);
-  for (Activity A : Sig.Args)
-    if (hasShadow(A))
-      IsShadowArg.push_back(true);
-  markShadowDisjointFromPrimal(F, IsShadowArg);
-  FAM.invalidate(F, PreservedAnalyses::none());
-  if (Cleanup) {
-    Cleanup->run(F, FAM);
-    return;
-  }
-  FunctionPassManager FPM;
-  FPM.addPass(SROAPass(SROAOptions::ModifyCFG));
-  FPM.addPass(SimplifyCFGPass());
-  FPM.run(F, FAM);
+  finishGeneratedFunction(F, Sig.Fn->arg_size(), Sig.Args, FAM, Cleanup);
 }
 
 Function *ForwardModeGenerator::generate(const ForwardSignature &Sig,

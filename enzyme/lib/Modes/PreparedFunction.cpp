@@ -7,6 +7,7 @@
 #include "Modes/PreparedFunction.h"
 
 #include "Core/Diagnostics.h"
+#include "Core/ShadowScopes.h"
 #include "Modes/FloatBitWebs.h"
 
 #include "llvm/IR/InstIterator.h"
@@ -99,6 +100,27 @@ void discardFunction(Function *F, FunctionAnalysisManager &FAM) {
   FAM.clear(*F, F->getName());
   F->dropAllReferences();
   F->eraseFromParent();
+}
+
+void finishGeneratedFunction(Function &F, unsigned NumPrimalParams,
+                             ArrayRef<Activity> Activities,
+                             FunctionAnalysisManager &FAM,
+                             FunctionPassManager *Cleanup) {
+  // What follows the shadows (a tape, adjoints) is neither side.
+  SmallVector<bool, 8> IsShadowArg(NumPrimalParams, false);
+  for (Activity A : Activities)
+    if (hasShadow(A))
+      IsShadowArg.push_back(true);
+  markShadowDisjointFromPrimal(F, IsShadowArg);
+  FAM.invalidate(F, PreservedAnalyses::none());
+  if (Cleanup) {
+    Cleanup->run(F, FAM);
+    return;
+  }
+  FunctionPassManager FPM;
+  FPM.addPass(SROAPass(SROAOptions::ModifyCFG));
+  FPM.addPass(SimplifyCFGPass());
+  FPM.run(F, FAM);
 }
 
 bool checkPreparable(const Function &F, DifferentiationFailure &Failure) {

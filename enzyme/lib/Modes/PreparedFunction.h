@@ -16,6 +16,7 @@
 #ifndef ENZYME_MODES_PREPAREDFUNCTION_H
 #define ENZYME_MODES_PREPAREDFUNCTION_H
 
+#include "Core/Activity.h"
 #include "Core/DifferentiationFailure.h"
 
 #include "llvm/IR/PassManager.h"
@@ -43,6 +44,16 @@ void copyCodegenAttributes(const llvm::Function &From, llvm::Function &To);
 
 /// The first instruction of \p F that produces or takes a scalable vector.
 const llvm::Instruction *findScalableVectorUse(const llvm::Function &F);
+
+/// Finishes a generated function \p F whose parameters are the primal's
+/// (\p NumPrimalParams of them), then one shadow or tangent per argument
+/// that \p Activities duplicates: tells LLVM that the shadows never overlap
+/// the primal memory, then runs \p Cleanup (the post-AD pipeline) on it, or
+/// a minimal one without.
+void finishGeneratedFunction(llvm::Function &F, unsigned NumPrimalParams,
+                             llvm::ArrayRef<Activity> Activities,
+                             llvm::FunctionAnalysisManager &FAM,
+                             llvm::FunctionPassManager *Cleanup);
 
 /// Whether \p F can be prepared and differentiated from its body: it has
 /// one, and no scalable vectors (LLVM 19's simplifycfg, which preparation

@@ -7,7 +7,6 @@
 #include "Modes/ReverseModeGenerator.h"
 #include "Analysis/MemoryTypes.h"
 #include "Core/Diagnostics.h"
-#include "Core/ShadowScopes.h"
 #include "Core/UserRegistrations.h"
 #include "Modes/CustomGradientPair.h"
 #include "Modes/FloatBitWebs.h"
@@ -17,8 +16,6 @@
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Transforms/Scalar/EarlyCSE.h"
-#include "llvm/Transforms/Scalar/SROA.h"
-#include "llvm/Transforms/Scalar/SimplifyCFG.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Transforms/Utils/Local.h"
@@ -85,22 +82,7 @@ void ReverseModeGenerator::discard(Function *F) { discardFunction(F, FAM); }
 
 void ReverseModeGenerator::cleanup(Function &F, const ReverseSignature &Sig) {
   Tape.markDisjointFromTape(F);
-  // Generated functions take the primal's parameters first, then one shadow
-  // per shadowed pointer; what follows (tape, adjoints) is neither.
-  SmallVector<bool, 8> IsShadowArg(Sig.Fn->arg_size(), false);
-  for (Activity A : Sig.Args)
-    if (hasShadow(A))
-      IsShadowArg.push_back(true);
-  markShadowDisjointFromPrimal(F, IsShadowArg);
-  FAM.invalidate(F, PreservedAnalyses::none());
-  if (Cleanup) {
-    Cleanup->run(F, FAM);
-    return;
-  }
-  FunctionPassManager FPM;
-  FPM.addPass(SROAPass(SROAOptions::ModifyCFG));
-  FPM.addPass(SimplifyCFGPass());
-  FPM.run(F, FAM);
+  finishGeneratedFunction(F, Sig.Fn->arg_size(), Sig.Args, FAM, Cleanup);
 }
 
 const ReversePair *

@@ -7,7 +7,13 @@
 #ifndef ENZYME_CORE_DIFFERENTIATIONFAILURE_H
 #define ENZYME_CORE_DIFFERENTIATIONFAILURE_H
 
+#include "llvm/ADT/Twine.h"
+
 #include <string>
+
+namespace llvm {
+class Instruction;
+} // namespace llvm
 
 namespace enzyme {
 
@@ -21,6 +27,14 @@ struct DifferentiationFailure {
   std::string Message;
   /// A callee has no body in this module; it may have one at link time.
   bool MissingDefinition = false;
+
+  /// Records the first failure only (the one the user should read), at
+  /// \p I when given; returns false so that callers can `return fail(...)`.
+  bool record(const llvm::Instruction *I, const llvm::Twine &Why,
+              bool MissingDefinition = false);
+  /// A callee's failure, seen from its call \p Call: the call is where the
+  /// user looks unless the callee named a place of its own.
+  void locateAt(const llvm::Instruction &Call);
 };
 
 } // namespace enzyme

@@ -165,10 +165,7 @@ bool FunctionDifferentiator::augmentCall(CallBase &Call) {
   ReverseSignature CalleeSig;
   const ReversePair *Callee = calleePair(Call, CalleeSig);
   if (!Callee) {
-    if (!Failure->HasOffending) {
-      Failure->HasOffending = true;
-      Failure->OffendingLocation = describeLocation(Call.getDebugLoc());
-    }
+    Failure->locateAt(Call);
     return false;
   }
   IRBuilder<> B(AugCall);

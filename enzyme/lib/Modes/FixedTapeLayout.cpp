@@ -72,10 +72,7 @@ bool FunctionDifferentiator::planFixedTape() {
       ReverseSignature CalleeSig;
       std::optional<uint64_t> Bytes;
       if (!calleePair(*Call, CalleeSig, &Bytes)) {
-        if (!Failure->HasOffending) {
-          Failure->HasOffending = true;
-          Failure->OffendingLocation = describeLocation(Call->getDebugLoc());
-        }
+        Failure->locateAt(*Call);
         return false;
       }
       if (!Bytes)

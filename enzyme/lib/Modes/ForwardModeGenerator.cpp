@@ -89,12 +89,8 @@ Function *
 ForwardModeGenerator::generateDispatch(const ForwardSignature &Shape,
                                        FunctionType *FT,
                                        DifferentiationFailure &Failure) {
-  if (DeferIndirectCalls) {
-    deferIndirectCall(Failure);
-    return nullptr;
-  }
   SmallVector<Function *, 4> Targets =
-      possibleCallTargets(M, FT, Registrations, Failure);
+      possibleCallTargets(M, FT, Registrations, DeferIndirectCalls, Failure);
   if (Targets.empty())
     return nullptr;
   DispatchKey Key{FT, Shape, {Targets.begin(), Targets.end()}};
@@ -107,11 +103,8 @@ ForwardModeGenerator::generateDispatch(const ForwardSignature &Shape,
     Sig.Fn = Target;
     Function *Tangent = generate(Sig, Failure);
     if (!Tangent) {
-      Failure.Message = "cannot differentiate an indirect call: its possible "
-                        "target '" +
-                        displayName(Target->getName()) +
-                        "' cannot be differentiated (" + Failure.Message +
-                        "); mark it inactive if it carries no derivative";
+      blameTarget(Failure, *Target,
+                  "mark it inactive if it carries no derivative");
       return nullptr;
     }
     Derivatives.push_back(Tangent);

@@ -88,9 +88,15 @@ static bool mayBeCalledIndirectly(const Function &F) {
 
 SmallVector<Function *, 4>
 possibleCallTargets(Module &M, FunctionType *FT,
-                    const UserRegistrations *Registrations,
+                    const UserRegistrations *Registrations, bool Defer,
                     DifferentiationFailure &Failure) {
   SmallVector<Function *, 4> Targets;
+  if (Defer) {
+    Failure.Message = "an indirect call's possible targets are known only "
+                      "when every module is linked";
+    Failure.MissingDefinition = true;
+    return Targets;
+  }
   for (Function &F : M) {
     if (F.getFunctionType() != FT || F.isIntrinsic() ||
         !mayBeCalledIndirectly(F))
@@ -116,14 +122,14 @@ possibleCallTargets(Module &M, FunctionType *FT,
   return Targets;
 }
 
-void deferIndirectCall(DifferentiationFailure &Failure) {
-  // Before the link, another module may take the address of a function of
-  // the call's type: the dispatch is built once every module is present.
-  Failure.Message = "an indirect call's possible targets are known only "
-                    "when every module is linked";
-  Failure.MissingDefinition = true;
+void blameTarget(DifferentiationFailure &Failure, const Function &Target,
+                 StringRef Remedy) {
+  Failure.Message = "cannot differentiate an indirect call: its possible "
+                    "target '" +
+                    displayName(Target.getName()) +
+                    "' cannot be differentiated (" + Failure.Message + "); " +
+                    Remedy.str();
 }
-
 Function *createDispatcher(Module &M, ArrayRef<Function *> Targets,
                            ArrayRef<Function *> Derivatives,
                            const Twine &Name) {
@@ -162,14 +168,8 @@ Function *createDispatcher(Module &M, ArrayRef<Function *> Targets,
 const ReversePair *ReverseModeGenerator::generateDispatch(
     const ReverseSignature &Shape, FunctionType *FT,
     DifferentiationFailure &Failure, uint64_t *FixedBytes) {
-  // Before the link, another module may take the address of a function of
-  // this type: the dispatch is built once every module is present.
-  if (DeferIndirectCalls) {
-    deferIndirectCall(Failure);
-    return nullptr;
-  }
   SmallVector<Function *, 4> Targets =
-      possibleCallTargets(M, FT, Registrations, Failure);
+      possibleCallTargets(M, FT, Registrations, DeferIndirectCalls, Failure);
   if (Targets.empty())
     return nullptr;
   DispatchKey Key{FT, Shape, {Targets.begin(), Targets.end()}};
@@ -187,11 +187,8 @@ const ReversePair *ReverseModeGenerator::generateDispatch(
     Sig.Fn = Target;
     const ReversePair *Pair = generate(Sig, Failure);
     if (!Pair) {
-      Failure.Message = "cannot differentiate an indirect call: its possible "
-                        "target '" +
-                        displayName(Target->getName()) +
-                        "' cannot be differentiated (" + Failure.Message +
-                        "); give it a custom gradient or mark it inactive";
+      blameTarget(Failure, *Target,
+                  "give it a custom gradient or mark it inactive");
       return nullptr;
     }
     if (Shape.FixedTape) {

@@ -17,6 +17,7 @@
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
 #include "llvm/ADT/Twine.h"
 
 namespace llvm {
@@ -32,12 +33,19 @@ class UserRegistrations;
 
 /// The functions of \p M that a call through a pointer of type \p FT may
 /// reach: those of that type whose address is taken (stored, put in a
-/// vtable, passed on), with a body, a custom gradient or an inactive mark.
-/// Fills \p Failure and returns none when there are none or too many.
+/// vtable, passed on), with a body, a custom derivative or an inactive mark.
+/// Fills \p Failure and returns none when there are none or too many, or
+/// when \p Defer (a compile-time run: another module may hold more targets,
+/// so the request waits for the link).
 llvm::SmallVector<llvm::Function *, 4>
 possibleCallTargets(llvm::Module &M, llvm::FunctionType *FT,
-                    const UserRegistrations *Registrations,
+                    const UserRegistrations *Registrations, bool Defer,
                     DifferentiationFailure &Failure);
+
+/// Rewrites \p Failure, of the possible target \p Target, as the failure of
+/// the call through a pointer, with \p Remedy.
+void blameTarget(DifferentiationFailure &Failure, const llvm::Function &Target,
+                 llvm::StringRef Remedy);
 
 /// `dispatch(fp, args...)`, of the type of \p Derivatives' functions with a
 /// pointer first: calls the derivative of the target \p fp names, and traps
@@ -46,10 +54,6 @@ llvm::Function *createDispatcher(llvm::Module &M,
                                  llvm::ArrayRef<llvm::Function *> Targets,
                                  llvm::ArrayRef<llvm::Function *> Derivatives,
                                  const llvm::Twine &Name);
-
-/// The failure of a compile-time run, where another module may hold more
-/// possible targets: the request waits for the link.
-void deferIndirectCall(DifferentiationFailure &Failure);
 
 } // namespace enzyme
 

@@ -67,14 +67,7 @@ bool FunctionDifferentiator::run(DifferentiationFailure &F) {
 
 bool FunctionDifferentiator::fail(const Instruction *I, const Twine &Message,
                                   bool MissingDefinition) {
-  if (Failure->Message.empty()) {
-    Failure->HasOffending = I != nullptr;
-    if (I)
-      Failure->OffendingLocation = describeLocation(I->getDebugLoc());
-    Failure->Message = Message.str();
-    Failure->MissingDefinition = MissingDefinition;
-  }
-  return false;
+  return Failure->record(I, Message, MissingDefinition);
 }
 
 bool FunctionDifferentiator::hasMultiplePredecessors(BasicBlock *BB) const {

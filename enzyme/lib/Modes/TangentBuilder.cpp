@@ -48,14 +48,7 @@ TangentBuilder::TangentBuilder(ForwardModeGenerator &Gen,
 
 bool TangentBuilder::fail(const Instruction *I, const Twine &Message,
                           bool MissingDefinition) {
-  if (Failure->Message.empty()) {
-    Failure->HasOffending = I != nullptr;
-    if (I)
-      Failure->OffendingLocation = describeLocation(I->getDebugLoc());
-    Failure->Message = Message.str();
-    Failure->MissingDefinition = MissingDefinition;
-  }
-  return false;
+  return Failure->record(I, Message, MissingDefinition);
 }
 
 Value *TangentBuilder::primal(Value *V) {

@@ -103,10 +103,7 @@ bool TangentBuilder::callTangentFunction(CallBase &Call) {
           ? Gen.generate(CalleeSig, *Failure)
           : Gen.generateDispatch(CalleeSig, Call.getFunctionType(), *Failure);
   if (!Callee) {
-    if (!Failure->HasOffending) {
-      Failure->HasOffending = true;
-      Failure->OffendingLocation = describeLocation(Call.getDebugLoc());
-    }
+    Failure->locateAt(Call);
     return false;
   }
   auto *OutCall = cast<CallBase>(primal(&Call));

@@ -11,6 +11,7 @@
 #include "Rules/MathRules.h"
 
 #include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DerivedTypes.h"
@@ -19,6 +20,7 @@
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Transforms/Utils/Cloning.h"
+#include "llvm/Transforms/Utils/ModuleUtils.h"
 
 using namespace llvm;
 
@@ -507,6 +509,21 @@ void UserRegistrations::keepRegisteredFunctionsCallable(Module &M) {
   }
   for (Function *F : Registered)
     keepCallable(*F);
+}
+
+void UserRegistrations::keepRegistrationsToTheLink(Module &M) {
+  // Nothing refers to a registration, so the linker would drop it before a
+  // request served at the link could read it; llvm.used keeps it.
+  SmallVector<GlobalValue *, 8> Used;
+  collectUsedGlobalVariables(M, Used, /*CompilerUsed=*/false);
+  SmallPtrSet<GlobalValue *, 8> Already(Used.begin(), Used.end());
+  SmallVector<GlobalValue *, 8> Keep;
+  for (GlobalVariable &GV : M.globals())
+    if (GV.getName().contains("__enzyme_") && GV.hasInitializer() &&
+        !GV.getName().starts_with("llvm.") && !Already.count(&GV))
+      Keep.push_back(&GV);
+  if (!Keep.empty())
+    appendToUsed(M, Keep);
 }
 
 } // namespace enzyme

@@ -93,6 +93,11 @@ public:
   /// would then differentiate the body instead of honouring the mark).
   static void keepRegisteredFunctionsCallable(llvm::Module &M);
 
+  /// Puts the registration globals of \p M in `llvm.used`: nothing refers
+  /// to them, so the link would drop them before a request served there
+  /// (its callees in other files) could read them.
+  static void keepRegistrationsToTheLink(llvm::Module &M);
+
 private:
   void readGradient(llvm::GlobalVariable &GV);
   void readForward(llvm::GlobalVariable &GV);

@@ -101,7 +101,10 @@ possibleCallTargets(Module &M, FunctionType *FT,
     if (F.getFunctionType() != FT || F.isIntrinsic() ||
         !mayBeCalledIndirectly(F))
       continue;
-    bool Custom = Registrations && Registrations->gradientOf(&F);
+    // A body elsewhere (a library without bitcode) is fine when the user
+    // gave a derivative: either mode's, the other mode reports it clearly.
+    bool Custom = Registrations && (Registrations->gradientOf(&F) ||
+                                    Registrations->forwardOf(&F));
     if (F.isDeclaration() && !Custom && !F.hasFnAttribute("enzyme_inactive"))
       continue;
     Targets.push_back(&F);

@@ -80,6 +80,8 @@ PreservedAnalyses EnzymePass::run(Module &M, ModuleAnalysisManager &MAM) {
     if (M.getNamedMetadata(CompileTimeDoneMarker))
       return PreservedAnalyses::all();
     M.getOrInsertNamedMetadata(CompileTimeDoneMarker);
+    // At -O0 no pipeline-start step ran (PluginEntry.cpp).
+    UserRegistrations::keepRegistrationsToTheLink(M);
   }
 
   if (tracing())

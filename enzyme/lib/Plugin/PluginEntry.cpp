@@ -27,6 +27,7 @@ struct KeepRegisteredFunctionsPass
     : PassInfoMixin<KeepRegisteredFunctionsPass> {
   PreservedAnalyses run(Module &M, ModuleAnalysisManager &) {
     UserRegistrations::keepRegisteredFunctionsCallable(M);
+    UserRegistrations::keepRegistrationsToTheLink(M);
     return PreservedAnalyses::all();
   }
   static bool isRequired() { return true; }

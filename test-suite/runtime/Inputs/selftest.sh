@@ -28,6 +28,8 @@ for t in "${tests[@]}"; do
   esac
   extra=()
   [[ $name == cross-tu-main.c ]] && extra=("$here/cross-tu-energy.c")
+  [[ $name == custom-gradient-request-at-link.c ]] && extra=("$here/deferred-registration-helper.c")
+  [[ $name == indirect-forward-library-target.c ]] && extra=("$here/library-cube.c")
   [[ $name == cxx-api-cross-tu-main.cpp ]] && extra=(-x c "$here/cross-tu-energy.c" -x none)
   if ! "$compiler" -DENZYME_RT_SELFTEST -I"$include" -I"$here" -O1 -w "$t" "${extra[@]}" \
         "$tmp/stubs.o" -o "$tmp/prog" -lm 2>"$tmp/err"; then

@@ -8,6 +8,9 @@
 // RUN: %clang_enzyme -fenzyme -O0 %s %t/h0.o -o %t/O0 -lm && %t/O0
 // RUN: %clang_enzyme -fenzyme -O2 -c %S/Inputs/deferred-registration-helper.c -o %t/h2.o
 // RUN: %clang_enzyme -fenzyme -O2 %s %t/h2.o -o %t/O2 -lm && %t/O2
+// Under AddressSanitizer the registration is padded and gets descriptors of
+// its own, which are not registrations.
+// RUN: %clang_enzyme -fenzyme -O2 -fsanitize=address,undefined -fno-sanitize-recover=all %s %t/h2.o -o %t/asan -lm && %t/asan
 #include "Inputs/check.h"
 
 double __enzyme_autodiff(void *, ...);

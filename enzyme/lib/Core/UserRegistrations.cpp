@@ -60,6 +60,14 @@ Kind kindOf(StringRef Name) {
 SmallVector<Constant *, 4> elementsOf(const GlobalVariable &GV) {
   SmallVector<Constant *, 4> Elements;
   const Constant *Init = GV.getInitializer();
+  // AddressSanitizer pads a global as {original, zeroed redzone}.
+  if (auto *Padded = dyn_cast<ConstantStruct>(Init);
+      Padded && Padded->getNumOperands() == 2 &&
+      isa<ArrayType>(Padded->getOperand(1)->getType()) &&
+      Padded->getOperand(1)->isNullValue() &&
+      (isa<ConstantArray>(Padded->getOperand(0)) ||
+       isa<ConstantStruct>(Padded->getOperand(0))))
+    Init = Padded->getOperand(0);
   if (isa<ConstantArray>(Init) || isa<ConstantStruct>(Init)) {
     for (const Use &U : Init->operands())
       Elements.push_back(cast<Constant>(U.get()->stripPointerCasts()));
@@ -168,7 +176,9 @@ bool isInactiveGlobal(const GlobalVariable &GV) {
 UserRegistrations::UserRegistrations(Module &M) {
   for (GlobalVariable &GV : M.globals()) {
     StringRef Name = GV.getName();
-    if (!Name.contains("__enzyme_"))
+    // A sanitizer's descriptors of a registration are not registrations.
+    if (!Name.contains("__enzyme_") || Name.starts_with("__asan") ||
+        Name.starts_with("__odr_asan"))
       continue;
     // Declared elsewhere: read in the module that defines it (at link time
     // every module's registrations are present). A __device__ registration

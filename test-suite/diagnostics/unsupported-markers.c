@@ -1,6 +1,7 @@
 // Markers of other modes (the split-mode markers, enzyme_primal_return),
-// vector mode (not supported yet) and unknown enzyme_* globals are errors at
-// the call naming the marker, not silently taken as values.
+// a result declared too small for vector mode's gradients, and unknown
+// enzyme_* globals are errors at the call naming the marker, not silently
+// taken as values.
 //
 // RUN: not %clang_enzyme -fenzyme -O0 -g -c %s -o %t.o 2>&1 | FileCheck %s %{no-crash} --implicit-check-not=error:
 // RUN: not %clang_enzyme -fenzyme -O0 -c %s -o %t.o 2>&1 | FileCheck %s %{no-crash} --implicit-check-not=error:
@@ -21,7 +22,7 @@ double square(double x) { return x * x; }
 
 #ifndef MARKER
 double vector_mode(double x, double dx1, double dx2) {
-  // CHECK: {{.*}}unsupported-markers.c:[[@LINE+1]]:10: error: __enzyme_autodiff: vector reverse mode ('enzyme_width, 2') is not supported yet
+  // CHECK: {{.*}}unsupported-markers.c:[[@LINE+1]]:10: error: __enzyme_autodiff is declared to return 'double', which cannot hold the gradients of 'square' with 'enzyme_width, 2': 2 values (double, double); declare a struct with one field per value, in order (e.g. struct { double d[2]; })
   return __enzyme_autodiff((void *)square, enzyme_width, 2, x);
 }
 #else

@@ -1,8 +1,10 @@
 // Misuses of vector mode (enzyme_width, N) are errors at the call: a width
 // of 0 or one not known at compile time, too few tangents or shadows for
 // the width, an enzyme_dupv stride not known at compile time, a declared
-// result that cannot hold the N tangents, the width after the arguments,
-// and vector mode where it is not supported yet (split mode, reverse mode).
+// result that cannot hold the N tangents, the width after the arguments;
+// in vector reverse and split mode, too few adjoints of the result for
+// __enzyme_reverse, split halves with different widths, a custom gradient
+// (one direction) and a global with one declared shadow.
 //
 // RUN: not %clang_enzyme -fenzyme -O0 -c %s -o %t.o 2>&1 | FileCheck %s %{no-crash} --implicit-check-not=error:
 // RUN: not %clang_enzyme -fenzyme -O2 -c %s -o %t.o 2>&1 | FileCheck %s %{no-crash} --implicit-check-not=error:
@@ -13,7 +15,9 @@ w2 __enzyme_fwddiff(void *, ...);
 double __enzyme_fwddiff_scalar(void *, ...);
 void __enzyme_fwddiff_void(void *, ...);
 void *__enzyme_augmentfwd(void *, ...);
+void __enzyme_reverse(void *, ...);
 w2 __enzyme_autodiff(void *, ...);
+void __enzyme_autodiff_void(void *, ...);
 
 double f(double x, double y) { return x * y; }
 void g(const double *x, double *y) { y[0] = x[0] * x[1]; }
@@ -48,14 +52,42 @@ w2 width_after_arguments(double x, double y) {
   return __enzyme_fwddiff((void *)f, x, 1.0, enzyme_width, 2, y, 0.0, 1.0);
 }
 
-void *split_mode(double *x, double *dx0, double *dx1, double *y, double *dy0, double *dy1) {
-  // CHECK: {{.*}}vector-mode-misuse.c:[[@LINE+1]]:10: error: __enzyme_augmentfwd: vector mode ('enzyme_width, 2') is not supported in split mode; use __enzyme_autodiff or __enzyme_fwddiff, or compute the directions one at a time
-  return __enzyme_augmentfwd((void *)g, enzyme_width, 2, x, dx0, dx1, y, dy0, dy1);
+void split_too_few_adjoints(double x, void *tape) {
+  // CHECK: {{.*}}vector-mode-misuse.c:[[@LINE+1]]:3: error: __enzyme_reverse: the adjoint of the result of 'f' must be a 'double', not a 'pointer'
+  __enzyme_reverse((void *)f, enzyme_width, 2, x, enzyme_const, 1.0, 1.0, tape);
 }
 
-w2 reverse_mode(double *x, double *dx0, double *dx1, double *y, double *dy0, double *dy1) {
-  // CHECK: {{.*}}vector-mode-misuse.c:[[@LINE+1]]:10: error: __enzyme_autodiff: vector reverse mode ('enzyme_width, 2') is not supported yet; compute the gradients one seed at a time, or use __enzyme_fwddiff with enzyme_width
-  return __enzyme_autodiff((void *)g, enzyme_width, 2, x, dx0, dx1, y, dy0, dy1);
+void split_too_few_arguments(double x) {
+  // CHECK: {{.*}}vector-mode-misuse.c:[[@LINE+1]]:3: error: __enzyme_reverse: too few arguments: 'f' returns a 'double', so 2 adjoints of its result ('enzyme_width, 2') must follow the arguments
+  __enzyme_reverse((void *)f, enzyme_width, 2, x, enzyme_const, 1.0, 1.0);
+}
+
+void *split_widths_differ(double *x, double *dx0, double *dx1, double *y,
+                          double *dy0, double *dy1) {
+  // CHECK: {{.*}}vector-mode-misuse.c:[[@LINE+1]]:16: error: __enzyme_augmentfwd: the width of 'g' ('enzyme_width, 2') differs from that of __enzyme_reverse at {{.*}}vector-mode-misuse.c:[[@LINE+3]]:3 (1); both halves of split mode must compute the same directions, since they share the tape
+  void *tape = __enzyme_augmentfwd((void *)g, enzyme_width, 2, x, dx0, dx1, y, dy0, dy1);
+  // CHECK: {{.*}}vector-mode-misuse.c:[[@LINE+1]]:3: error: __enzyme_reverse: the width of 'g' ('enzyme_width, 1') differs from that of __enzyme_augmentfwd at {{.*}}vector-mode-misuse.c:[[@LINE-1]]:16 (2); both halves of split mode must compute the same directions, since they share the tape
+  __enzyme_reverse((void *)g, x, dx0, y, dy0, tape);
+  return tape;
+}
+
+double custom(double x);
+double custom_fwd(double x);
+double custom_rev(double x, double d);
+void *__enzyme_register_gradient_custom[3] = {(void *)custom, (void *)custom_fwd,
+                                              (void *)custom_rev};
+w2 custom_gradient(double x) {
+  // CHECK: {{.*}}vector-mode-misuse.c:[[@LINE+1]]:10: error: cannot differentiate 'custom': 'custom' has a custom gradient, which computes one direction; vector reverse mode (enzyme_width 2) cannot use it, compute the gradients one seed at a time
+  return __enzyme_autodiff((void *)custom, enzyme_width, 2, x);
+}
+
+double g_value;
+double g_shadow;
+double __attribute__((enzyme_shadow(g_shadow))) g_value;
+void store_global(const double *x) { g_value = x[0] * x[0]; }
+void declared_shadow(double *x, double *dx0, double *dx1) {
+  // CHECK: {{.*}}vector-mode-misuse.c:[[@LINE+1]]:3: error: cannot differentiate 'store_global': a global with a declared shadow (enzyme_shadow) is used in vector reverse mode (enzyme_width 2), which needs one shadow per direction; compute the gradients one seed at a time
+  __enzyme_autodiff_void((void *)store_global, enzyme_width, 2, x, dx0, dx1);
 }
 
 // Errors of the result come when the request is lowered, after those of

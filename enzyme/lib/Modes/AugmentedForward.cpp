@@ -37,12 +37,26 @@ Value *FunctionDifferentiator::augmentedShadow(Value *V) {
   auto It = AugShadows.find(V);
   if (It != AugShadows.end())
     return It->second;
-  // A global whose shadow the user declared (or an address within it).
+  // A global whose shadow the user declared (or an address within it);
+  // other constants (null, undef, inactive globals) have a null shadow.
   if (auto *C = dyn_cast<Constant>(V))
-    if (Constant *S = constantShadow(C))
-      return S;
-  // Values without a shadow (null, undef, inactive globals) have a null one.
-  return Constant::getNullValue(V->getType());
+    return constantShadowOf(C);
+  return Constant::getNullValue(derivativeType(V->getType()));
+}
+
+Value *FunctionDifferentiator::constantShadowOf(Constant *C) {
+  Constant *S = constantShadow(C);
+  if (!S)
+    return Constant::getNullValue(derivativeType(C->getType()));
+  if (Sig.Width == 1)
+    return S;
+  // One declared shadow cannot hold the adjoints of N directions.
+  fail(nullptr, "a global with a declared shadow (enzyme_shadow) is used in "
+                "vector reverse mode (enzyme_width " +
+                    Twine(Sig.Width) +
+                    "), which needs one shadow per direction; compute the "
+                    "gradients one seed at a time");
+  return PoisonValue::get(derivativeType(C->getType()));
 }
 
 /// A shadow access made by cloning a primal one touches other memory: the
@@ -57,6 +71,16 @@ static void dropAliasScopes(Instruction &I) {
 Value *FunctionDifferentiator::createShadow(Instruction &I, IRBuilder<> &B) {
   auto *AugI = cast<Instruction>(AugValues[&I]);
   const DataLayout &DL = Prep.getDataLayout();
+  // Each direction has shadow memory of its own.
+  auto PerLane = [&](ArrayRef<Value *> Shadows,
+                     function_ref<Value *(ArrayRef<Value *>)> Make) {
+    return mapLanes(B, Sig.Width, Shadows, I.getType(), Make);
+  };
+  auto ZeroedPerLane = [&](Value *Bytes) {
+    return PerLane({}, [&](ArrayRef<Value *>) {
+      return createZeroedShadowMemory(B, Bytes);
+    });
+  };
   if (auto *Alloca = dyn_cast<AllocaInst>(&I)) {
     // The reverse pass runs after this frame is gone, so the shadow of a
     // stack object lives on the heap until its reverse frees it.
@@ -66,7 +90,7 @@ Value *FunctionDifferentiator::createShadow(Instruction &I, IRBuilder<> &B) {
       Bytes = B.CreateMul(
           Bytes, B.CreateZExtOrTrunc(cast<AllocaInst>(AugI)->getArraySize(),
                                      B.getInt64Ty()));
-    return createZeroedShadowMemory(B, Bytes);
+    return ZeroedPerLane(Bytes);
   }
   if (auto *Call = dyn_cast<CallBase>(&I)) {
     if (!isAllocationCall(*Call))
@@ -74,48 +98,64 @@ Value *FunctionDifferentiator::createShadow(Instruction &I, IRBuilder<> &B) {
     auto *AugCall = cast<CallBase>(AugI);
     StringRef Name = Call->getCalledFunction()->getName();
     if (Name == "calloc")
-      return emitCalloc(B, AugCall->getArgOperand(0), AugCall->getArgOperand(1),
-                        "shadow.mem");
+      return PerLane({}, [&](ArrayRef<Value *>) {
+        return emitCalloc(B, AugCall->getArgOperand(0),
+                          AugCall->getArgOperand(1), "shadow.mem");
+      });
     if (Name == "realloc")
-      return B.CreateCall(
-          getShadowRealloc(*Prep.getParent()),
-          {augmentedShadow(Call->getArgOperand(0)),
-           B.CreateZExtOrTrunc(AugCall->getArgOperand(1), B.getInt64Ty())},
-          "shadow.mem");
+      return PerLane(
+          {augmentedShadow(Call->getArgOperand(0))},
+          [&](ArrayRef<Value *> Old) -> Value * {
+            return B.CreateCall(
+                getShadowRealloc(*Prep.getParent()),
+                {Old[0], B.CreateZExtOrTrunc(AugCall->getArgOperand(1),
+                                             B.getInt64Ty())},
+                "shadow.mem");
+          });
     // malloc(n), aligned_alloc(a, n), operator new(n, ...), a user's
     // allocator: the size operand.
     Value *Size = AugCall->getArgOperand(allocationSizeOperand(*Call));
-    return createZeroedShadowMemory(B,
-                                    B.CreateZExtOrTrunc(Size, B.getInt64Ty()));
+    return ZeroedPerLane(B.CreateZExtOrTrunc(Size, B.getInt64Ty()));
   }
   // A pointer loaded as an integer (a lowered one-pointer memcpy): its
   // shadow is the integer loaded from the shadow memory.
   if (auto *Load = integerLoadOfPointer(I))
-    return B.CreateIntToPtr(loadShadowBits(*Load, B), I.getType(),
-                            I.getName() + ".shadow");
+    return PerLane({loadShadowBits(*Load, B)}, [&](ArrayRef<Value *> Bits) {
+      return B.CreateIntToPtr(Bits[0], I.getType(), I.getName() + ".shadow");
+    });
   // Pointer arithmetic, casts, selects and loads of pointers repeat on the
   // shadow side with shadow pointer operands.
   if (isa<GetElementPtrInst>(I) || isa<CastInst>(I) || isa<SelectInst>(I) ||
       isa<LoadInst>(I) || isa<FreezeInst>(I)) {
-    Instruction *S = AugI->clone();
-    S->setName(I.getName() + ".shadow");
-    dropAliasScopes(*S);
+    SmallVector<unsigned, 2> PointerOperands;
+    SmallVector<Value *, 2> Shadows;
     for (unsigned Op = 0; Op < I.getNumOperands(); ++Op) {
       Value *PrepOp = I.getOperand(Op);
       bool IsSelectCondition = isa<SelectInst>(I) && Op == 0;
-      if (PrepOp->getType()->isPointerTy() && !IsSelectCondition)
-        S->setOperand(Op, augmentedShadow(PrepOp));
+      if (PrepOp->getType()->isPointerTy() && !IsSelectCondition) {
+        PointerOperands.push_back(Op);
+        Shadows.push_back(augmentedShadow(PrepOp));
+      }
     }
-    B.Insert(S);
-    return S;
+    return PerLane(Shadows, [&](ArrayRef<Value *> Lane) {
+      Instruction *S = AugI->clone();
+      S->setName(I.getName() + ".shadow");
+      dropAliasScopes(*S);
+      for (auto [Op, Shadow] : zip(PointerOperands, Lane))
+        S->setOperand(Op, Shadow);
+      return B.Insert(S);
+    });
   }
   return nullptr;
 }
 
 Value *FunctionDifferentiator::loadShadowBits(LoadInst &Load, IRBuilder<> &B) {
-  return B.CreateAlignedLoad(Load.getType(),
-                             augmentedShadow(Load.getPointerOperand()),
-                             Load.getAlign(), Load.getName() + ".shadow");
+  return mapLanes(B, Sig.Width, {augmentedShadow(Load.getPointerOperand())},
+                  Load.getType(), [&](ArrayRef<Value *> Ptr) {
+                    return B.CreateAlignedLoad(Load.getType(), Ptr[0],
+                                               Load.getAlign(),
+                                               Load.getName() + ".shadow");
+                  });
 }
 
 bool FunctionDifferentiator::checkChoiceOfShadows(Instruction &I) {
@@ -138,21 +178,26 @@ bool FunctionDifferentiator::augmentMemoryTransfer(MemTransferInst &Mem) {
   IRBuilder<> B(AugMem->getNextNode());
   Value *Dst = augmentedShadow(Mem.getDest());
   Value *Src = augmentedShadow(Mem.getSource());
-  if (!Layout.HasFloats) {
-    B.CreateMemCpy(Dst, MaybeAlign(), Src, MaybeAlign(), AugMem->getLength());
-    return true;
-  }
   auto *Length = dyn_cast<ConstantInt>(Mem.getLength());
-  if (!Length)
+  if (Layout.HasFloats && !Length)
     return fail(&Mem, "cannot differentiate a copy of memory holding both "
                       "pointers and floating-point values whose size is not "
                       "a compile-time constant");
-  for (auto [Offset, Ty] : Layout.slotsWithin(
-           Length->getZExtValue(), [](Type *T) { return T->isPointerTy(); })) {
-    Value *From = B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Src, Offset);
-    Value *To = B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Dst, Offset);
-    B.CreateStore(B.CreateLoad(Ty, From), To);
-  }
+  forEachLane(B, Sig.Width, {Dst, Src}, [&](ArrayRef<Value *> Lane, unsigned) {
+    if (!Layout.HasFloats) {
+      B.CreateMemCpy(Lane[0], MaybeAlign(), Lane[1], MaybeAlign(),
+                     AugMem->getLength());
+      return;
+    }
+    for (auto [Offset, Ty] :
+         Layout.slotsWithin(Length->getZExtValue(),
+                            [](Type *T) { return T->isPointerTy(); })) {
+      Value *From =
+          B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Lane[1], Offset);
+      Value *To = B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Lane[0], Offset);
+      B.CreateStore(B.CreateLoad(Ty, From), To);
+    }
+  });
   return true;
 }
 
@@ -209,11 +254,15 @@ void FunctionDifferentiator::augmentStore(StoreInst &Store) {
     ShadowVal = augmentedShadow(Val);
   else if (auto *Load = dyn_cast<LoadInst>(Val))
     ShadowVal = loadShadowBits(*Load, B);
-  else
-    ShadowVal = Val; // A constant: null stays null.
-  StoreInst *S = B.CreateStore(ShadowVal, augmentedShadow(Ptr));
-  S->setAlignment(AugStore->getAlign());
-  S->setVolatile(AugStore->isVolatile());
+  else // A constant: null stays null, in every direction.
+    ShadowVal = mapLanes(B, Sig.Width, {}, Val->getType(),
+                         [&](ArrayRef<Value *>) { return Val; });
+  forEachLane(B, Sig.Width, {ShadowVal, augmentedShadow(Ptr)},
+              [&](ArrayRef<Value *> Lane, unsigned) {
+                StoreInst *S = B.CreateStore(Lane[0], Lane[1]);
+                S->setAlignment(AugStore->getAlign());
+                S->setVolatile(AugStore->isVolatile());
+              });
 }
 
 void FunctionDifferentiator::addTapePushes() {
@@ -354,7 +403,8 @@ bool FunctionDifferentiator::buildAugmented() {
       auto *AugI = cast<Instruction>(AugValues[&I]);
       if (auto *Phi = dyn_cast<PHINode>(&I)) {
         IRBuilder<> B(AugI);
-        PHINode *S = B.CreatePHI(Phi->getType(), Phi->getNumIncomingValues(),
+        PHINode *S = B.CreatePHI(derivativeType(Phi->getType()),
+                                 Phi->getNumIncomingValues(),
                                  Phi->getName() + ".shadow");
         ShadowPhis.emplace_back(Phi, S);
         AugShadows[Phi] = S;

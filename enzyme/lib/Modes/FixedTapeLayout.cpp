@@ -32,18 +32,13 @@ namespace enzyme {
 SmallVector<Type *, 8>
 FunctionDifferentiator::batchTypes(BasicBlock &BB) const {
   SmallVector<Type *, 8> Types;
-  auto TypeOf = [&](NeededValue V) -> Type * {
-    if (isa<BasicBlock>(V.getPointer()))
-      return Type::getInt32Ty(BB.getContext());
-    return V.getPointer()->getType();
-  };
   for (NeededValue V : Batches.lookup(&BB))
-    Types.push_back(TypeOf(V));
+    Types.push_back(neededType(V));
   for (NeededValue V : loopExitPushes(&BB))
-    Types.push_back(TypeOf(V));
+    Types.push_back(neededType(V));
   if (&BB == ExitBlock)
     for (NeededValue V : ExitBatch)
-      Types.push_back(TypeOf(V));
+      Types.push_back(neededType(V));
   return Types;
 }
 

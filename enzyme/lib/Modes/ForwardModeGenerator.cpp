@@ -19,16 +19,6 @@ using namespace llvm;
 
 namespace enzyme {
 
-Type *shadowType(Type *Ty, unsigned Width) {
-  if (Width == 1 || Ty->isVoidTy())
-    return Ty;
-  // Vector registers hold the directions of a scalar float: the arithmetic
-  // on them is one vector instruction after SLP vectorisation.
-  if (Ty->isFloatTy() || Ty->isDoubleTy())
-    return FixedVectorType::get(Ty, Width);
-  return ArrayType::get(Ty, Width);
-}
-
 ForwardModeGenerator::ForwardModeGenerator(
     Module &M, FunctionAnalysisManager &FAM, FunctionPassManager *Cleanup,
     const UserRegistrations *Registrations)

@@ -28,6 +28,7 @@
 #define ENZYME_MODES_FORWARDMODEGENERATOR_H
 
 #include "Core/Activity.h"
+#include "Core/Lanes.h"
 #include "Modes/ReverseModeGenerator.h" // DifferentiationFailure
 
 #include "llvm/ADT/SmallVector.h"
@@ -65,15 +66,6 @@ struct ForwardSignature {
            std::tie(O.Fn, O.Args, O.ReturnTangent, O.Width);
   }
 };
-
-/// The type of the tangent of a value of type \p Ty, for \p Width
-/// directions: \p Ty itself for one; for more, <Width x Ty> for a float or
-/// double (vector arithmetic) and [Width x Ty] for other types.
-llvm::Type *shadowType(llvm::Type *Ty, unsigned Width);
-
-/// \p Tangent (of type shadowType(T, Width)) with lane \p K set to \p Lane.
-llvm::Value *insertLane(llvm::IRBuilder<> &B, llvm::Value *Tangent,
-                        llvm::Value *Lane, unsigned K);
 
 class UserRegistrations;
 struct CustomForward;

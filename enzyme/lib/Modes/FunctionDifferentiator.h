@@ -31,6 +31,7 @@
 #include "Analysis/MemoryTypes.h"
 #include "Analysis/ReversibleLoops.h"
 #include "Analysis/UnmodifiedMemory.h"
+#include "Core/Lanes.h"
 #include "Modes/ReverseModeGenerator.h"
 
 #include "llvm/ADT/DenseMap.h"
@@ -136,6 +137,25 @@ private:
   }
   bool fail(const llvm::Instruction *I, const llvm::Twine &Message,
             bool MissingDefinition = false);
+
+  // --- Lanes (vector reverse mode, Core/Lanes.h) -------------------------
+  /// The type of the shadow, adjoint or gradient of a value of type \p Ty:
+  /// one lane per direction of the signature's width.
+  llvm::Type *derivativeType(llvm::Type *Ty) const {
+    return shadowType(Ty, Sig.Width);
+  }
+  /// The type a needed value has in the reverse pass: a primal's own, a
+  /// shadow's derivativeType, an i32 predecessor index for a block.
+  llvm::Type *neededType(NeededValue V) const;
+  /// The adjoint \p D (of a value of type \p Ty) times \p Factor, a
+  /// primal value of type \p Ty, in every lane: one vector instruction for
+  /// a scalar float.
+  llvm::Value *scaleAdjoint(llvm::IRBuilder<> &B,
+                            llvm::Instruction::BinaryOps Op, llvm::Value *D,
+                            llvm::Value *Factor, llvm::Type *Ty);
+  /// A constant's shadow: the declared shadow of a global (one direction
+  /// only), or none (null in every lane).
+  llvm::Value *constantShadowOf(llvm::Constant *C);
 
   // --- Fixed tapes (FixedTapeLayout.cpp) --------------------------------
   /// For a signature with a fixed tape: the offset of each block's batch

@@ -7,6 +7,7 @@
 #include "Modes/ReverseModeGenerator.h"
 #include "Analysis/MemoryTypes.h"
 #include "Core/Diagnostics.h"
+#include "Core/Lanes.h"
 #include "Core/UserRegistrations.h"
 #include "Modes/CustomGradientPair.h"
 #include "Modes/FloatBitWebs.h"
@@ -40,11 +41,11 @@ ReverseModeGenerator::getAugmentedType(const ReverseSignature &Sig) const {
   SmallVector<Type *, 8> Params(FT->params());
   for (unsigned A = 0; A < FT->getNumParams(); ++A)
     if (hasShadow(Sig.Args[A]))
-      Params.push_back(FT->getParamType(A));
+      Params.push_back(shadowType(FT->getParamType(A), Sig.Width));
   Params.push_back(PointerType::getUnqual(M.getContext()));
   Type *Ret = FT->getReturnType();
   if (Sig.ReturnShadow)
-    Ret = StructType::get(M.getContext(), {Ret, Ret});
+    Ret = StructType::get(M.getContext(), {Ret, shadowType(Ret, Sig.Width)});
   return FunctionType::get(Ret, Params, false);
 }
 
@@ -55,12 +56,12 @@ ReverseModeGenerator::getReverseType(const ReverseSignature &Sig) const {
   SmallVector<Type *, 4> Gradients;
   for (unsigned A = 0; A < FT->getNumParams(); ++A) {
     if (hasShadow(Sig.Args[A]))
-      Params.push_back(FT->getParamType(A));
+      Params.push_back(shadowType(FT->getParamType(A), Sig.Width));
     if (Sig.Args[A] == Activity::Out)
-      Gradients.push_back(FT->getParamType(A));
+      Gradients.push_back(shadowType(FT->getParamType(A), Sig.Width));
   }
   if (Sig.ReturnActive)
-    Params.push_back(FT->getReturnType());
+    Params.push_back(shadowType(FT->getReturnType(), Sig.Width));
   Params.push_back(PointerType::getUnqual(M.getContext()));
   Type *Ret = Gradients.empty() ? Type::getVoidTy(M.getContext())
                                 : StructType::get(M.getContext(), Gradients);
@@ -124,6 +125,15 @@ ReverseModeGenerator::generateCustom(const ReverseSignature &Sig,
                                      const CustomGradient &Custom,
                                      DifferentiationFailure &Failure) {
   Function &F = *Sig.Fn;
+  if (Sig.Width != 1) {
+    Failure.Message = "'" + displayName(F.getName()) +
+                      "' has a custom gradient, which computes one "
+                      "direction; vector reverse mode (enzyme_width " +
+                      std::to_string(Sig.Width) +
+                      ") cannot use it, compute the gradients one seed at "
+                      "a time";
+    return nullptr;
+  }
   auto [Slot, Inserted] = Pairs.try_emplace(Sig);
   ReversePair &Pair = Slot->second;
   Pair.Augmented =

@@ -67,12 +67,16 @@ struct ReverseSignature {
   /// tapes, `enzyme_allocated`): each batch at a constant offset from the
   /// tape pointer, which points to the caller's buffer. Callees share it.
   bool FixedTape = false;
+  /// Directions computed together (vector reverse mode): the shadow, the
+  /// adjoint and the gradient of a value of type T have type
+  /// shadowType(T, Width), one direction per lane.
+  unsigned Width = 1;
 
   bool operator<(const ReverseSignature &O) const {
     return std::tie(Fn, Args, ReturnActive, ReturnShadow,
-                    InputsKeptUntilReverse, FixedTape) <
+                    InputsKeptUntilReverse, FixedTape, Width) <
            std::tie(O.Fn, O.Args, O.ReturnActive, O.ReturnShadow,
-                    O.InputsKeptUntilReverse, O.FixedTape);
+                    O.InputsKeptUntilReverse, O.FixedTape, O.Width);
   }
 };
 

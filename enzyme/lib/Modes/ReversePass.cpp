@@ -92,14 +92,34 @@ static bool isFunctionLocalMemory(Value *Ptr) {
   return Call && isAllocationCall(*Call);
 }
 
+Type *FunctionDifferentiator::neededType(NeededValue V) const {
+  Value *Val = V.getPointer();
+  if (isa<BasicBlock>(Val))
+    return Type::getInt32Ty(Val->getContext());
+  return V.getInt() ? derivativeType(Val->getType()) : Val->getType();
+}
+
+Value *FunctionDifferentiator::scaleAdjoint(IRBuilder<> &B,
+                                            Instruction::BinaryOps Op, Value *D,
+                                            Value *Factor, Type *Ty) {
+  if (Sig.Width == 1)
+    return B.CreateBinOp(Op, D, Factor);
+  // The lanes of a scalar's adjoint are a vector: one instruction for all.
+  if (!Ty->isVectorTy() && D->getType()->isVectorTy())
+    return B.CreateBinOp(Op, D, B.CreateVectorSplat(Sig.Width, Factor));
+  return mapLanes(B, Sig.Width, {D}, Ty, [&](ArrayRef<Value *> Lane) {
+    return B.CreateBinOp(Op, Lane[0], Factor);
+  });
+}
+
 AllocaInst *FunctionDifferentiator::adjointSlot(Value *V) {
   auto It = Adjoints.find(V);
   if (It != Adjoints.end())
     return It->second;
   IRBuilder<> B(RevEntry, RevEntry->begin());
-  AllocaInst *Slot =
-      B.CreateAlloca(V->getType(), nullptr, V->getName() + ".adj");
-  B.CreateStore(zeroAdjoint(V->getType()), Slot);
+  Type *Ty = derivativeType(V->getType());
+  AllocaInst *Slot = B.CreateAlloca(Ty, nullptr, V->getName() + ".adj");
+  B.CreateStore(zeroAdjoint(Ty), Slot);
   Adjoints[V] = Slot;
   return Slot;
 }
@@ -109,7 +129,7 @@ void FunctionDifferentiator::addAdjoint(Value *V, Value *Delta,
   if (!(isa<Instruction>(V) || isa<Argument>(V)) || !Activity.isActive(V))
     return;
   AllocaInst *Slot = adjointSlot(V);
-  Value *Old = B.CreateLoad(V->getType(), Slot);
+  Value *Old = B.CreateLoad(Slot->getAllocatedType(), Slot);
   // The order in which contributions reach an adjoint is the engine's
   // choice, not the program's: a loop that accumulates one may be
   // vectorised as a reduction.
@@ -124,16 +144,17 @@ AllocaInst *FunctionDifferentiator::loopSlot(NeededValue V) {
   AllocaInst *&Slot = LoopSlots[V];
   if (!Slot) {
     IRBuilder<> B(RevEntry, RevEntry->begin());
-    Type *Ty = V.getPointer()->getType();
-    Slot = B.CreateAlloca(Ty, nullptr, V.getPointer()->getName() + ".slot");
+    Slot = B.CreateAlloca(neededType(V), nullptr,
+                          V.getPointer()->getName() + ".slot");
   }
   return Slot;
 }
 
 Value *FunctionDifferentiator::takeAdjoint(Value *V, IRBuilder<> &B) {
   AllocaInst *Slot = adjointSlot(V);
-  Value *D = B.CreateLoad(V->getType(), Slot, V->getName() + ".d");
-  B.CreateStore(zeroAdjoint(V->getType()), Slot);
+  Type *Ty = Slot->getAllocatedType();
+  Value *D = B.CreateLoad(Ty, Slot, V->getName() + ".d");
+  B.CreateStore(zeroAdjoint(Ty), Slot);
   return D;
 }
 
@@ -150,14 +171,10 @@ Value *FunctionDifferentiator::reverseValue(NeededValue V) {
   Value *Val = V.getPointer();
   if (auto *A = dyn_cast<Argument>(Val)) {
     Value *R = V.getInt() ? RevShadowArgs.lookup(A) : RevArgs.lookup(A);
-    return R ? R : Constant::getNullValue(A->getType());
+    return R ? R : Constant::getNullValue(neededType(V));
   }
-  if (auto *C = dyn_cast<Constant>(Val)) {
-    if (!V.getInt())
-      return C;
-    Constant *S = constantShadow(C);
-    return S ? S : Constant::getNullValue(Val->getType());
-  }
+  if (auto *C = dyn_cast<Constant>(Val))
+    return V.getInt() ? constantShadowOf(C) : C;
   if (Value *R = RevLocal.lookup(V))
     return R;
   if (Value *R = RevGlobal.lookup(V))
@@ -167,25 +184,32 @@ Value *FunctionDifferentiator::reverseValue(NeededValue V) {
   Val->printAsOperand(OS, /*PrintType=*/true);
   fail(dyn_cast<Instruction>(Val),
        "internal error: the reverse pass needs a value it did not plan for (" +
-           What + (V.getInt() ? ", shadow" : "") + " in " + Prep.getName() + ")");
-  return PoisonValue::get(Val->getType());
+           What + (V.getInt() ? ", shadow" : "") + " in " + Prep.getName() +
+           ")");
+  return PoisonValue::get(neededType(V));
 }
 
 Value *FunctionDifferentiator::materialize(NeededValue V, IRBuilder<> &B) {
   auto *I = cast<Instruction>(V.getPointer());
-  Instruction *Copy = I->clone();
-  Copy->setDebugLoc(DebugLoc());
-  if (V.getInt()) {
-    // A shadow access: the primal's alias scopes do not hold for it.
-    Copy->setMetadata(LLVMContext::MD_alias_scope, nullptr);
-    Copy->setMetadata(LLVMContext::MD_noalias, nullptr);
-  }
-  for (unsigned Op = 0; Op < I->getNumOperands(); ++Op) {
-    Value *Operand = I->getOperand(Op);
-    bool ShadowOperand = V.getInt() && Op == 0;
-    Copy->setOperand(Op, reverseValue(NeededValue(Operand, ShadowOperand)));
-  }
-  return B.Insert(Copy, I->getName() + (V.getInt() ? ".shadow.re" : ".re"));
+  auto Copy = [&](Value *Operand0) {
+    Instruction *Copy = I->clone();
+    Copy->setDebugLoc(DebugLoc());
+    for (unsigned Op = 0; Op < I->getNumOperands(); ++Op)
+      Copy->setOperand(Op, Op == 0 && Operand0 ? Operand0
+                                               : primal(I->getOperand(Op)));
+    return Copy;
+  };
+  if (!V.getInt())
+    return B.Insert(Copy(nullptr), I->getName() + ".re");
+  // A shadow: the same instruction on the shadow of its first operand, in
+  // each direction. The primal's alias scopes do not hold for it.
+  return mapLanes(B, Sig.Width, {shadow(I->getOperand(0))}, I->getType(),
+                  [&](ArrayRef<Value *> Lane) {
+                    Instruction *S = Copy(Lane[0]);
+                    S->setMetadata(LLVMContext::MD_alias_scope, nullptr);
+                    S->setMetadata(LLVMContext::MD_noalias, nullptr);
+                    return B.Insert(S, I->getName() + ".shadow.re");
+                  });
 }
 
 /// Moves the adjoint of one copied element from the destination's shadow
@@ -250,27 +274,30 @@ void FunctionDifferentiator::reverseMemoryTransfer(CallBase &Call,
   Value *Len = B.CreateZExtOrTrunc(primal(Mem.getLength()), B.getInt64Ty());
   if (!Activity.isShadowed(Mem.getSource())) {
     // Copied from inactive memory: the destination's adjoints stop here.
-    B.CreateMemSet(Dst, B.getInt8(0), Len, MaybeAlign());
+    forEachLane(B, Sig.Width, {Dst}, [&](ArrayRef<Value *> Lane, unsigned) {
+      B.CreateMemSet(Lane[0], B.getInt8(0), Len, MaybeAlign());
+    });
     return;
   }
   Value *Src = shadow(Mem.getSource());
   const CopyLayout &Layout = CopyLayouts.find(&Mem)->second;
   if (Layout.HasPointers && !Layout.HasFloats)
     return; // Only shadow pointers moved; no adjoints to return.
-  if (Layout.HasPointers) {
+  forEachLane(B, Sig.Width, {Dst, Src}, [&](ArrayRef<Value *> Lane, unsigned) {
+    if (!Layout.HasPointers) {
+      B.CreateCall(getMemcpyAdjoint(*Prep.getParent(), copiedElementType(Mem)),
+                   {Lane[0], Lane[1], Len});
+      return;
+    }
     // Mixed contents (checked constant-sized in the forward pass): move the
     // adjoints of the floating-point fields only.
     uint64_t Length = cast<ConstantInt>(Mem.getLength())->getZExtValue();
     for (auto [Offset, Ty] : Layout.slotsWithin(
              Length, [](Type *T) { return T->isFloatingPointTy(); }))
       moveElementAdjoint(
-          B, Ty, B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Dst, Offset),
-          B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Src, Offset));
-    return;
-  }
-  Function *Adjoint =
-      getMemcpyAdjoint(*Prep.getParent(), copiedElementType(Mem));
-  B.CreateCall(Adjoint, {Dst, Src, Len});
+          B, Ty, B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Lane[0], Offset),
+          B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Lane[1], Offset));
+  });
 }
 
 bool FunctionDifferentiator::reverseCall(CallBase &Call, IRBuilder<> &B) {
@@ -292,15 +319,20 @@ bool FunctionDifferentiator::reverseCall(CallBase &Call, IRBuilder<> &B) {
     if (isReallocCall(Call)) {
       // The adjoints of the elements that realloc moved go back to the old
       // shadow, where the reverse of the earlier code looks for them.
-      Value *Old = shadow(Call.getArgOperand(0));
       Value *Size =
           B.CreateZExtOrTrunc(primal(Call.getArgOperand(1)), B.getInt64Ty());
-      Value *Moved = B.CreateBinaryIntrinsic(
-          Intrinsic::umin, emitMallocUsableSize(B, Old), Size);
-      B.CreateMemCpy(Old, MaybeAlign(), shadow(&Call), MaybeAlign(), Moved);
+      forEachLane(
+          B, Sig.Width, {shadow(Call.getArgOperand(0)), shadow(&Call)},
+          [&](ArrayRef<Value *> Lane, unsigned) {
+            Value *Moved = B.CreateBinaryIntrinsic(
+                Intrinsic::umin, emitMallocUsableSize(B, Lane[0]), Size);
+            B.CreateMemCpy(Lane[0], MaybeAlign(), Lane[1], MaybeAlign(), Moved);
+          });
     }
     if (FreedAllocations.count(&Call))
-      emitFree(B, shadow(&Call));
+      forEachLane(
+          B, Sig.Width, {shadow(&Call)},
+          [&](ArrayRef<Value *> Lane, unsigned) { emitFree(B, Lane[0]); });
     return true;
   }
   case CallKind::MemoryTransfer:
@@ -309,8 +341,11 @@ bool FunctionDifferentiator::reverseCall(CallBase &Call, IRBuilder<> &B) {
   case CallKind::MemorySet: {
     auto &Mem = cast<MemSetInst>(Call);
     if (Activity.isShadowed(Mem.getDest()))
-      B.CreateMemSet(shadow(Mem.getDest()), B.getInt8(0),
-                     primal(Mem.getLength()), MaybeAlign());
+      forEachLane(B, Sig.Width, {shadow(Mem.getDest())},
+                  [&](ArrayRef<Value *> Lane, unsigned) {
+                    B.CreateMemSet(Lane[0], B.getInt8(0),
+                                   primal(Mem.getLength()), MaybeAlign());
+                  });
     return true;
   }
   case CallKind::MathRule: {
@@ -340,7 +375,9 @@ bool FunctionDifferentiator::reverseCall(CallBase &Call, IRBuilder<> &B) {
         Result = primal(&Call);
       Value *Partial =
           rules::emitExpr(*Rule->Partials[A], B, Call.getType(), Args, Result);
-      addAdjoint(Arg, B.CreateFMul(D, Partial), B);
+      addAdjoint(Arg,
+                 scaleAdjoint(B, Instruction::FMul, D, Partial, Call.getType()),
+                 B);
     }
     return true;
   }
@@ -386,21 +423,30 @@ bool FunctionDifferentiator::reverseInstruction(Instruction &I,
       // An integer copy of floating-point data: the adjoint moves from the
       // destination back to the source, as for memcpy.
       auto *Load = cast<LoadInst>(Store->getValueOperand());
-      Value *Dst = shadow(Store->getPointerOperand());
-      Value *Src = shadow(Load->getPointerOperand());
-      for (unsigned E = 0; E < Role.Count; ++E)
-        moveElementAdjoint(B, Role.FloatTy,
-                           B.CreateConstInBoundsGEP1_64(Role.FloatTy, Dst, E),
-                           B.CreateConstInBoundsGEP1_64(Role.FloatTy, Src, E),
-                           Store->getAlign(), Load->getAlign());
+      forEachLane(
+          B, Sig.Width,
+          {shadow(Store->getPointerOperand()),
+           shadow(Load->getPointerOperand())},
+          [&](ArrayRef<Value *> Lane, unsigned) {
+            for (unsigned E = 0; E < Role.Count; ++E)
+              moveElementAdjoint(
+                  B, Role.FloatTy,
+                  B.CreateConstInBoundsGEP1_64(Role.FloatTy, Lane[0], E),
+                  B.CreateConstInBoundsGEP1_64(Role.FloatTy, Lane[1], E),
+                  Store->getAlign(), Load->getAlign());
+          });
       return true;
     }
     if (Role.What == IntegerStoreRole::ClearAdjoints) {
       // Floats overwritten by bits from elsewhere (memset, a copy from
       // constant memory): what was there before gets no adjoint.
-      B.CreateAlignedStore(
-          Constant::getNullValue(Store->getValueOperand()->getType()),
-          shadow(Store->getPointerOperand()), Store->getAlign());
+      forEachLane(
+          B, Sig.Width, {shadow(Store->getPointerOperand())},
+          [&](ArrayRef<Value *> Lane, unsigned) {
+            B.CreateAlignedStore(
+                Constant::getNullValue(Store->getValueOperand()->getType()),
+                Lane[0], Store->getAlign());
+          });
       return true;
     }
     Value *Val = Store->getValueOperand();
@@ -412,18 +458,26 @@ bool FunctionDifferentiator::reverseInstruction(Instruction &I,
     // Memory the function allocates itself is never seen by the caller:
     // there the identity -0.0 lets a following `+=` (the reverse of the
     // load that read the old value) fold into the store.
-    Value *Ptr = shadow(Store->getPointerOperand());
-    Value *D = B.CreateAlignedLoad(Val->getType(), Ptr, Store->getAlign());
+    Type *Ty = Val->getType();
     bool Local = isFunctionLocalMemory(Store->getPointerOperand());
-    B.CreateAlignedStore(Local ? zeroAdjoint(Val->getType())
-                               : Constant::getNullValue(Val->getType()),
-                         Ptr, Store->getAlign());
+    Value *D =
+        mapLanes(B, Sig.Width, {shadow(Store->getPointerOperand())}, Ty,
+                 [&](ArrayRef<Value *> Ptr) {
+                   Value *Lane =
+                       B.CreateAlignedLoad(Ty, Ptr[0], Store->getAlign());
+                   B.CreateAlignedStore(Local ? zeroAdjoint(Ty)
+                                              : Constant::getNullValue(Ty),
+                                        Ptr[0], Store->getAlign());
+                   return Lane;
+                 });
     addAdjoint(Val, D, B);
     return true;
   }
   if (auto *Alloca = dyn_cast<AllocaInst>(&I)) {
     if (Activity.isShadowed(Alloca))
-      emitFree(B, shadow(Alloca));
+      forEachLane(
+          B, Sig.Width, {shadow(Alloca)},
+          [&](ArrayRef<Value *> Lane, unsigned) { emitFree(B, Lane[0]); });
     return true;
   }
   if (!Activity.isActive(&I))
@@ -431,6 +485,24 @@ bool FunctionDifferentiator::reverseInstruction(Instruction &I,
 
   Value *D = takeAdjoint(&I, B);
   auto Op = [&](unsigned N) { return I.getOperand(N); };
+  // Rules are written for one direction; in vector mode they apply to each
+  // lane of D (Core/Lanes.h), or to all lanes at once where the lanes of a
+  // scalar are a vector that the instruction takes as it is.
+  unsigned Width = Sig.Width;
+  auto PerLane = [&](Type *Ty, function_ref<Value *(Value *)> Rule) {
+    return mapLanes(B, Width, {D}, Ty,
+                    [&](ArrayRef<Value *> Lane) { return Rule(Lane[0]); });
+  };
+  auto Negated = [&](Value *Adjoint) {
+    if (Adjoint->getType()->isFPOrFPVectorTy())
+      return B.CreateFNeg(Adjoint);
+    return mapLanes(
+        B, Width, {Adjoint}, I.getType(),
+        [&](ArrayRef<Value *> Lane) { return B.CreateFNeg(Lane[0]); });
+  };
+  auto Scaled = [&](Instruction::BinaryOps Opcode, Value *Factor) {
+    return scaleAdjoint(B, Opcode, D, Factor, I.getType());
+  };
   switch (I.getOpcode()) {
   case Instruction::FAdd:
     addAdjoint(Op(0), D, B);
@@ -438,21 +510,21 @@ bool FunctionDifferentiator::reverseInstruction(Instruction &I,
     return true;
   case Instruction::FSub:
     addAdjoint(Op(0), D, B);
-    addAdjoint(Op(1), B.CreateFNeg(D), B);
+    addAdjoint(Op(1), Negated(D), B);
     return true;
   case Instruction::FMul:
     if (Activity.isActive(Op(0)))
-      addAdjoint(Op(0), B.CreateFMul(D, primal(Op(1))), B);
+      addAdjoint(Op(0), Scaled(Instruction::FMul, primal(Op(1))), B);
     if (Activity.isActive(Op(1)))
-      addAdjoint(Op(1), B.CreateFMul(D, primal(Op(0))), B);
+      addAdjoint(Op(1), Scaled(Instruction::FMul, primal(Op(0))), B);
     return true;
   case Instruction::FDiv: {
     Value *Den = primal(Op(1));
     if (Activity.isActive(Op(0)))
-      addAdjoint(Op(0), B.CreateFDiv(D, Den), B);
+      addAdjoint(Op(0), Scaled(Instruction::FDiv, Den), B);
     if (Activity.isActive(Op(1))) {
       Value *Q = B.CreateFDiv(primal(Op(0)), B.CreateFMul(Den, Den));
-      addAdjoint(Op(1), B.CreateFNeg(B.CreateFMul(D, Q)), B);
+      addAdjoint(Op(1), Negated(Scaled(Instruction::FMul, Q)), B);
     }
     return true;
   }
@@ -462,26 +534,40 @@ bool FunctionDifferentiator::reverseInstruction(Instruction &I,
     if (Activity.isActive(Op(1))) {
       Value *Quotient = B.CreateUnaryIntrinsic(
           Intrinsic::trunc, B.CreateFDiv(primal(Op(0)), primal(Op(1))));
-      addAdjoint(Op(1), B.CreateFNeg(B.CreateFMul(D, Quotient)), B);
+      addAdjoint(Op(1), Negated(Scaled(Instruction::FMul, Quotient)), B);
     }
     return true;
   }
   case Instruction::FNeg:
-    addAdjoint(Op(0), B.CreateFNeg(D), B);
+    addAdjoint(Op(0), Negated(D), B);
     return true;
   case Instruction::FPExt:
-  case Instruction::FPTrunc:
-    addAdjoint(Op(0), B.CreateFPCast(D, Op(0)->getType()), B);
+  case Instruction::FPTrunc: {
+    Type *From = Op(0)->getType();
+    if (D->getType()->isFPOrFPVectorTy())
+      addAdjoint(Op(0), B.CreateFPCast(D, derivativeType(From)), B);
+    else
+      addAdjoint(
+          Op(0),
+          PerLane(From, [&](Value *L) { return B.CreateFPCast(L, From); }), B);
     return true;
+  }
   case Instruction::BitCast:
     if (isDifferentiableType(Op(0)->getType())) {
-      addAdjoint(Op(0), B.CreateBitCast(D, Op(0)->getType()), B);
+      Type *From = Op(0)->getType();
+      addAdjoint(
+          Op(0),
+          PerLane(From, [&](Value *L) { return B.CreateBitCast(L, From); }), B);
     } else if (auto *Load = dyn_cast<LoadInst>(Op(0))) {
       // A float read as an integer and reinterpreted: the adjoint goes to
       // the memory it was read from, as for a load of the float.
-      Value *Ptr = shadow(Load->getPointerOperand());
-      Value *Old = B.CreateAlignedLoad(I.getType(), Ptr, Load->getAlign());
-      B.CreateAlignedStore(addAdjoints(B, Old, D), Ptr, Load->getAlign());
+      forEachLane(B, Width, {shadow(Load->getPointerOperand()), D},
+                  [&](ArrayRef<Value *> Lane, unsigned) {
+                    Value *Old = B.CreateAlignedLoad(I.getType(), Lane[0],
+                                                     Load->getAlign());
+                    B.CreateAlignedStore(addAdjoints(B, Old, Lane[1]), Lane[0],
+                                         Load->getAlign());
+                  });
     }
     return true;
   case Instruction::Freeze:
@@ -489,26 +575,42 @@ bool FunctionDifferentiator::reverseInstruction(Instruction &I,
     return true;
   case Instruction::Select: {
     Value *Cond = primal(Op(0));
-    Value *Zero = zeroAdjoint(D->getType());
-    addAdjoint(Op(1), B.CreateSelect(Cond, D, Zero), B);
-    addAdjoint(Op(2), B.CreateSelect(Cond, Zero, D), B);
+    // A scalar condition picks the adjoint of all lanes at once.
+    Type *Ty = Cond->getType()->isVectorTy() ? I.getType() : D->getType();
+    unsigned Lanes = Cond->getType()->isVectorTy() ? Width : 1;
+    Value *Zero = zeroAdjoint(Ty);
+    auto Picked = [&](bool IfTrue) {
+      return mapLanes(B, Lanes, {D}, Ty, [&](ArrayRef<Value *> L) {
+        return IfTrue ? B.CreateSelect(Cond, L[0], Zero)
+                      : B.CreateSelect(Cond, Zero, L[0]);
+      });
+    };
+    addAdjoint(Op(1), Picked(true), B);
+    addAdjoint(Op(2), Picked(false), B);
     return true;
   }
   case Instruction::ExtractValue: {
     auto &EV = cast<ExtractValueInst>(I);
-    Value *Agg = EV.getAggregateOperand();
-    addAdjoint(
-        Agg,
-        B.CreateInsertValue(zeroAdjoint(Agg->getType()), D, EV.getIndices()),
-        B);
+    Type *AggTy = EV.getAggregateOperand()->getType();
+    addAdjoint(EV.getAggregateOperand(),
+               PerLane(AggTy,
+                       [&](Value *L) {
+                         return B.CreateInsertValue(zeroAdjoint(AggTy), L,
+                                                    EV.getIndices());
+                       }),
+               B);
     return true;
   }
   case Instruction::ExtractElement: {
     auto &EE = cast<ExtractElementInst>(I);
-    Value *Vec = EE.getVectorOperand();
-    addAdjoint(Vec,
-               B.CreateInsertElement(zeroAdjoint(Vec->getType()), D,
-                                     primal(EE.getIndexOperand())),
+    Type *VecTy = EE.getVectorOperand()->getType();
+    Value *Index = primal(EE.getIndexOperand());
+    addAdjoint(EE.getVectorOperand(),
+               PerLane(VecTy,
+                       [&](Value *L) {
+                         return B.CreateInsertElement(zeroAdjoint(VecTy), L,
+                                                      Index);
+                       }),
                B);
     return true;
   }
@@ -516,26 +618,47 @@ bool FunctionDifferentiator::reverseInstruction(Instruction &I,
     auto &IE = cast<InsertElementInst>(I);
     Value *Index = primal(IE.getOperand(2));
     Value *Elt = IE.getOperand(1);
-    addAdjoint(Elt, B.CreateExtractElement(D, Index), B);
+    addAdjoint(
+        Elt,
+        PerLane(Elt->getType(),
+                [&](Value *L) { return B.CreateExtractElement(L, Index); }),
+        B);
     addAdjoint(IE.getOperand(0),
-               B.CreateInsertElement(D, zeroAdjoint(Elt->getType()), Index), B);
+               PerLane(I.getType(),
+                       [&](Value *L) {
+                         return B.CreateInsertElement(
+                             L, zeroAdjoint(Elt->getType()), Index);
+                       }),
+               B);
     return true;
   }
   case Instruction::InsertValue: {
     auto &IV = cast<InsertValueInst>(I);
     Value *Elt = IV.getInsertedValueOperand();
-    addAdjoint(Elt, B.CreateExtractValue(D, IV.getIndices()), B);
-    addAdjoint(
-        IV.getAggregateOperand(),
-        B.CreateInsertValue(D, zeroAdjoint(Elt->getType()), IV.getIndices()),
-        B);
+    addAdjoint(Elt,
+               PerLane(Elt->getType(),
+                       [&](Value *L) {
+                         return B.CreateExtractValue(L, IV.getIndices());
+                       }),
+               B);
+    addAdjoint(IV.getAggregateOperand(),
+               PerLane(I.getType(),
+                       [&](Value *L) {
+                         return B.CreateInsertValue(
+                             L, zeroAdjoint(Elt->getType()), IV.getIndices());
+                       }),
+               B);
     return true;
   }
   case Instruction::Load: {
     auto &Load = cast<LoadInst>(I);
-    Value *Ptr = shadow(Load.getPointerOperand());
-    Value *Old = B.CreateAlignedLoad(Load.getType(), Ptr, Load.getAlign());
-    B.CreateAlignedStore(addAdjoints(B, Old, D), Ptr, Load.getAlign());
+    forEachLane(B, Width, {shadow(Load.getPointerOperand()), D},
+                [&](ArrayRef<Value *> Lane, unsigned) {
+                  Value *Old = B.CreateAlignedLoad(Load.getType(), Lane[0],
+                                                   Load.getAlign());
+                  B.CreateAlignedStore(addAdjoints(B, Old, Lane[1]), Lane[0],
+                                       Load.getAlign());
+                });
     return true;
   }
   case Instruction::SIToFP:
@@ -620,25 +743,21 @@ void FunctionDifferentiator::reverseBlock(BasicBlock &BB) {
   IRBuilder<> B(RevBlocks[&BB]);
   const TapeBuilder &Tape = Gen.tape();
 
-  auto TypeOf = [&](NeededValue V) -> Type * {
-    if (isa<BasicBlock>(V.getPointer()))
-      return B.getInt32Ty();
-    return V.getPointer()->getType();
-  };
   SmallVector<Type *, 8> Types;
   SmallVector<NeededValue, 8> Popped;
   for (NeededValue V : Batches.lookup(&BB)) {
-    Types.push_back(TypeOf(V));
+    Types.push_back(neededType(V));
     Popped.push_back(V);
   }
   unsigned LocalCount = Popped.size();
   for (NeededValue V : loopExitPushes(&BB)) {
-    Types.push_back(TypeOf(V));
+    Types.push_back(neededType(V));
     Popped.push_back(V);
   }
   SmallVector<Value *, 8> Values =
-      Sig.FixedTape ? Tape.load(B, RevTape, FixedBatchOffsets.lookup(&BB), Types)
-                    : Tape.pop(B, RevTape, Types);
+      Sig.FixedTape
+          ? Tape.load(B, RevTape, FixedBatchOffsets.lookup(&BB), Types)
+          : Tape.pop(B, RevTape, Types);
   for (unsigned I = 0; I < Popped.size(); ++I) {
     if (I < LocalCount)
       RevLocal[Popped[I]] = Values[I];
@@ -646,7 +765,7 @@ void FunctionDifferentiator::reverseBlock(BasicBlock &BB) {
       B.CreateStore(Values[I], loopSlot(Popped[I]));
   }
   for (NeededValue V : SlotReads.lookup(&BB))
-    RevLocal[V] = B.CreateLoad(V.getPointer()->getType(), loopSlot(V),
+    RevLocal[V] = B.CreateLoad(neededType(V), loopSlot(V),
                                V.getPointer()->getName() + ".cur");
   for (NeededValue V : Recomputed.lookup(&BB))
     RevLocal[V] = materialize(V, B);
@@ -690,13 +809,12 @@ bool FunctionDifferentiator::buildReverse() {
   if (ExitBlock) {
     SmallVector<Type *, 8> Types;
     for (NeededValue V : ExitBatch)
-      Types.push_back(V.getPointer()->getType());
+      Types.push_back(neededType(V));
     // The exit block pushed these last in its batch.
     SmallVector<Type *, 8> ExitTypes = batchTypes(*ExitBlock);
     uint64_t Offset =
         FixedBatchOffsets.lookup(ExitBlock) +
-        Gen.tape().packedSize(
-            ArrayRef(ExitTypes).drop_back(ExitBatch.size()));
+        Gen.tape().packedSize(ArrayRef(ExitTypes).drop_back(ExitBatch.size()));
     SmallVector<Value *, 8> Values =
         Sig.FixedTape ? Gen.tape().load(B, RevTape, Offset, Types)
                       : Gen.tape().pop(B, RevTape, Types);
@@ -724,9 +842,10 @@ bool FunctionDifferentiator::buildReverse() {
     for (Argument &A : Prep.args()) {
       if (Sig.Args[A.getArgNo()] != Activity::Out)
         continue;
-      Value *G = B.CreateLoad(A.getType(), adjointSlot(&A));
+      Type *Ty = derivativeType(A.getType());
+      Value *G = B.CreateLoad(Ty, adjointSlot(&A));
       // A gradient nothing flowed into is +0.0, not the identity -0.0.
-      G = addAdjoints(B, G, Constant::getNullValue(A.getType()));
+      G = addAdjoints(B, G, Constant::getNullValue(Ty));
       Result = B.CreateInsertValue(Result, G, Field++);
     }
     B.CreateRet(Result);

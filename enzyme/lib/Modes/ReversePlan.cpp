@@ -89,6 +89,7 @@ ReverseSignature FunctionDifferentiator::calleeSignature(CallBase &Call) const {
   Callee.ReturnShadow = Activity.isShadowed(&Call);
   // Callees write into the caller's fixed tape.
   Callee.FixedTape = Sig.FixedTape;
+  Callee.Width = Sig.Width;
   return Callee;
 }
 

@@ -18,51 +18,21 @@
 
 #include "Modes/TangentBuilder.h"
 
+#include "Core/Lanes.h"
+
 using namespace llvm;
 
 namespace enzyme {
 
-/// Lane \p K of the tangent \p T.
-static Value *lane(IRBuilder<> &B, Value *T, unsigned K) {
-  if (T->getType()->isVectorTy())
-    return B.CreateExtractElement(T, K);
-  return B.CreateExtractValue(T, K);
-}
-
-Value *insertLane(IRBuilder<> &B, Value *T, Value *Lane, unsigned K) {
-  if (T->getType()->isVectorTy())
-    return B.CreateInsertElement(T, Lane, K);
-  return B.CreateInsertValue(T, Lane, K);
-}
-
 Value *TangentBuilder::perLane(IRBuilder<> &B, ArrayRef<Value *> Ts, Type *Ty,
                                function_ref<Value *(ArrayRef<Value *>)> Rule) {
-  if (Sig.Width == 1)
-    return Rule(Ts);
-  Value *Result = PoisonValue::get(tangentType(Ty));
-  SmallVector<Value *, 3> Lane;
-  for (unsigned K = 0; K < Sig.Width; ++K) {
-    Lane.clear();
-    for (Value *T : Ts)
-      Lane.push_back(lane(B, T, K));
-    Result = insertLane(B, Result, Rule(Lane), K);
-  }
-  return Result;
+  return mapLanes(B, Sig.Width, Ts, Ty, Rule);
 }
 
 void TangentBuilder::forEachLane(IRBuilder<> &B, ArrayRef<Value *> Ts,
                                  function_ref<void(ArrayRef<Value *>)> Rule) {
-  if (Sig.Width == 1) {
-    Rule(Ts);
-    return;
-  }
-  SmallVector<Value *, 3> Lane;
-  for (unsigned K = 0; K < Sig.Width; ++K) {
-    Lane.clear();
-    for (Value *T : Ts)
-      Lane.push_back(lane(B, T, K));
-    Rule(Lane);
-  }
+  enzyme::forEachLane(B, Sig.Width, Ts,
+                      [&](ArrayRef<Value *> Lane, unsigned) { Rule(Lane); });
 }
 
 } // namespace enzyme

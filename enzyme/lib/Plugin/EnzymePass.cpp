@@ -119,13 +119,24 @@ findMismatchedSplitPairs(ArrayRef<DiffRequest> Requests) {
     if (!Other || Matched)
       continue;
     std::string Where = describeLocation(Other->Call->getDebugLoc());
-    reportError(*R.Call,
-                Twine(requestEntryName(R.Mode)) + ": the activities of '" +
-                    displayName(R.Fn->getName()) + "' differ from those of " +
-                    requestEntryName(Other->Mode) +
-                    (Where.empty() ? "" : " at " + Where) +
-                    "; both halves of split mode must mark every argument "
-                    "the same way, since they share the tape");
+    std::string OtherHalf = requestEntryName(Other->Mode).str() +
+                            (Where.empty() ? "" : " at " + Where);
+    if (R.Width != Other->Width)
+      reportError(*R.Call,
+                  Twine(requestEntryName(R.Mode)) + ": the width of '" +
+                      displayName(R.Fn->getName()) + "' ('enzyme_width, " +
+                      Twine(R.Width) + "') differs from that of " + OtherHalf +
+                      " (" + Twine(Other->Width) +
+                      "); both halves of split mode must compute "
+                      "the same directions, since they share the "
+                      "tape");
+    else
+      reportError(*R.Call,
+                  Twine(requestEntryName(R.Mode)) + ": the activities of '" +
+                      displayName(R.Fn->getName()) + "' differ from those of " +
+                      OtherHalf +
+                      "; both halves of split mode must mark every argument "
+                      "the same way, since they share the tape");
     Mismatched.insert(R.Call);
   }
   return Mismatched;

@@ -31,8 +31,12 @@ LoweringResult handleGenerationFailure(const DiffRequest &Request,
     return LoweringResult::Deferred;
   }
   std::string Name = displayName(Request.Fn->getName());
+  // A function without a body may still have a custom derivative, whose
+  // own failure is the one to report.
+  bool NoBody = Request.Fn->isDeclaration() &&
+                (Failure.MissingDefinition || Failure.Message.empty());
   std::string Message =
-      Request.Fn->isDeclaration()
+      NoBody
           ? "cannot differentiate '" + Name +
                 "': it has no definition in this module"
           : "cannot differentiate '" + Name + "': " + Failure.Message;

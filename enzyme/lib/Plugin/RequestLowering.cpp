@@ -18,9 +18,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "Plugin/RequestLowering.h"
+#include "Plugin/LaneResults.h"
 #include "Plugin/LoweringSupport.h"
 
 #include "Core/Diagnostics.h"
+#include "Core/Lanes.h"
 #include "Modes/ReverseModeGenerator.h"
 
 #include "llvm/ADT/SetVector.h"
@@ -46,7 +48,7 @@ static Function *createGradientFunction(const DiffRequest &Request,
   SmallVector<Type *, 8> Params(Fn.getFunctionType()->params());
   for (unsigned A = 0; A < Fn.arg_size(); ++A)
     if (hasShadow(Sig.Args[A]))
-      Params.push_back(Fn.getArg(A)->getType());
+      Params.push_back(shadowType(Fn.getArg(A)->getType(), Sig.Width));
   auto *Grad =
       Function::Create(FunctionType::get(RevTy->getReturnType(), Params, false),
                        GlobalValue::InternalLinkage, Fn.getName() + ".grad", M);
@@ -63,8 +65,19 @@ static Function *createGradientFunction(const DiffRequest &Request,
   AugArgs.push_back(Tape);
   CallInst *Aug = B.CreateCall(Pair.Augmented, AugArgs);
   SmallVector<Value *, 8> RevArgs(Args);
-  if (Sig.ReturnActive)
-    RevArgs.push_back(ConstantFP::get(Fn.getReturnType(), 1.0));
+  if (Sig.ReturnActive) {
+    // The result's adjoint is 1 in every direction; in vector mode the
+    // directions differ through the seeds in the shadows of outputs.
+    Type *RetTy = Fn.getReturnType();
+    Constant *One = ConstantFP::get(RetTy, 1.0);
+    Type *SeedTy = shadowType(RetTy, Sig.Width);
+    if (auto *AT = dyn_cast<ArrayType>(SeedTy))
+      One = ConstantArray::get(
+          AT, SmallVector<Constant *, 8>(AT->getNumElements(), One));
+    else if (SeedTy != RetTy)
+      One = ConstantFP::get(SeedTy, 1.0); // A splat.
+    RevArgs.push_back(One);
+  }
   RevArgs.push_back(Tape);
   CallInst *Rev = B.CreateCall(Pair.Reverse, RevArgs);
   Gen.tape().destroyTape(B, Tape);
@@ -105,6 +118,7 @@ LoweringResult lowerReverseRequest(const DiffRequest &Request,
   // (For a function that loads nothing from its caller's memory the flag
   // changes nothing; leaving it off lets recursive calls share the pair.)
   Sig.InputsKeptUntilReverse = loadsCallerMemory(*Request.Fn);
+  Sig.Width = Request.Width;
 
   DifferentiationFailure Failure;
   const ReversePair *Pair = Gen.getOrCreate(Sig, Failure);
@@ -124,9 +138,13 @@ LoweringResult lowerReverseRequest(const DiffRequest &Request,
   CallInst *Grads = B.CreateCall(Grad, Args);
   Grads->setDebugLoc(Call.getDebugLoc());
   Value *GradsValue = Grads->getType()->isVoidTy() ? nullptr : Grads;
-  Value *Result =
-      convertResults(B, structFields(B, GradsValue),
-                     declaredResultType(Lowered), Lowered, "the gradients");
+  Value *Result = Request.Width > 1
+                      ? convertLaneResults(B, structFields(B, GradsValue),
+                                           declaredResultType(Lowered), Lowered,
+                                           "the gradients")
+                      : convertResults(B, structFields(B, GradsValue),
+                                       declaredResultType(Lowered), Lowered,
+                                       "the gradients");
   replaceRequest(Lowered, Result);
   return LoweringResult::Done;
 }

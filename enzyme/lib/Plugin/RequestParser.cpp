@@ -286,16 +286,6 @@ bool Parser::parseOptions() {
         return error("'enzyme_width' must come before the arguments of '" +
                      displayName(Request.Fn->getName()) +
                      "', which it applies to");
-      if (Width != 1 && isSplit())
-        return error("vector mode ('enzyme_width, " + Twine(Width) +
-                     "') is not supported in split mode; use "
-                     "__enzyme_autodiff or __enzyme_fwddiff, or compute "
-                     "the directions one at a time");
-      if (Width != 1 && Request.Mode == RequestMode::Reverse)
-        return error("vector reverse mode ('enzyme_width, " + Twine(Width) +
-                     "') is not supported yet; compute the gradients one "
-                     "seed at a time, or use __enzyme_fwddiff with "
-                     "enzyme_width");
       Request.Width = Width;
       break;
     }
@@ -548,21 +538,39 @@ bool Parser::parseReverseTail() {
   // A constant result (enzyme_const_return) has no adjoint to pass.
   if (isDifferentiableType(RetTy) &&
       Request.ReturnActivity != ResultActivity::Const) {
-    if (Next >= Call.arg_size())
-      return error("too few arguments: '" + displayName(Request.Fn->getName()) +
-                   "' returns a '" + displayType(RetTy) +
-                   "', so the adjoint of its result must follow the "
-                   "arguments");
-    Request.ReturnAdjoint = Call.getArgOperand(Next++);
-    if (Request.ReturnAdjoint->getType() != RetTy) {
-      if (!Request.ReturnAdjoint->getType()->isFloatingPointTy() ||
-          !RetTy->isFloatingPointTy())
-        return error("the adjoint of the result of '" +
-                     displayName(Request.Fn->getName()) + "' must be a '" +
-                     displayType(RetTy) + "', not a '" +
-                     displayType(Request.ReturnAdjoint->getType()) + "'");
-      IRBuilder<> B(&Call);
-      Request.ReturnAdjoint = B.CreateFPCast(Request.ReturnAdjoint, RetTy);
+    // In vector mode, one adjoint per direction.
+    SmallVector<Value *, 8> Lanes;
+    IRBuilder<> B(&Call);
+    for (unsigned K = 0; K < Request.Width; ++K) {
+      if (Next >= Call.arg_size()) {
+        std::string What = "the adjoint of its result";
+        if (Request.Width > 1)
+          What = std::to_string(Request.Width) +
+                 " adjoints of its result ('enzyme_width, " +
+                 std::to_string(Request.Width) + "')";
+        return error("too few arguments: '" +
+                     displayName(Request.Fn->getName()) + "' returns a '" +
+                     displayType(RetTy) + "', so " + What +
+                     " must follow the arguments");
+      }
+      Value *Adjoint = Call.getArgOperand(Next++);
+      if (Adjoint->getType() != RetTy) {
+        if (!Adjoint->getType()->isFloatingPointTy() ||
+            !RetTy->isFloatingPointTy())
+          return error("the adjoint of the result of '" +
+                       displayName(Request.Fn->getName()) + "' must be a '" +
+                       displayType(RetTy) + "', not a '" +
+                       displayType(Adjoint->getType()) + "'");
+        Adjoint = B.CreateFPCast(Adjoint, RetTy);
+      }
+      Lanes.push_back(Adjoint);
+    }
+    Request.ReturnAdjoint = Lanes[0];
+    if (Request.Width > 1) {
+      Value *Aggregate = PoisonValue::get(shadowType(RetTy, Request.Width));
+      for (auto [K, Lane] : enumerate(Lanes))
+        Aggregate = insertLane(B, Aggregate, Lane, K);
+      Request.ReturnAdjoint = Aggregate;
     }
     if (!parseOptions())
       return false;

@@ -17,6 +17,7 @@
 ///
 //===----------------------------------------------------------------------===//
 
+#include "Plugin/LaneResults.h"
 #include "Plugin/LoweringSupport.h"
 #include "Plugin/RequestLowering.h"
 
@@ -41,6 +42,7 @@ ReverseSignature splitSignature(const DiffRequest &Request) {
   Sig.InputsKeptUntilReverse = false;
   Sig.FixedTape = Request.AllocatedTapeBytes.has_value() ||
                   Request.Mode == RequestMode::AugmentSize;
+  Sig.Width = Request.Width;
   return Sig;
 }
 
@@ -193,9 +195,13 @@ static LoweringResult lowerReverse(DiffRequest &Request,
   if (!Request.AllocatedTapeBytes)
     Gen.tape().destroyHeapTape(B, Tape);
   Value *GradsValue = Grads->getType()->isVoidTy() ? nullptr : Grads;
-  Value *Result =
-      convertResults(B, structFields(B, GradsValue),
-                     declaredResultType(Request), Request, "the gradients");
+  Value *Result = Request.Width > 1
+                      ? convertLaneResults(B, structFields(B, GradsValue),
+                                           declaredResultType(Request), Request,
+                                           "the gradients")
+                      : convertResults(B, structFields(B, GradsValue),
+                                       declaredResultType(Request), Request,
+                                       "the gradients");
   replaceRequest(Request, Result);
   return LoweringResult::Done;
 }

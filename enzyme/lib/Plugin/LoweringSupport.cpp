@@ -36,10 +36,9 @@ LoweringResult handleGenerationFailure(const DiffRequest &Request,
   bool NoBody = Request.Fn->isDeclaration() &&
                 (Failure.MissingDefinition || Failure.Message.empty());
   std::string Message =
-      NoBody
-          ? "cannot differentiate '" + Name +
-                "': it has no definition in this module"
-          : "cannot differentiate '" + Name + "': " + Failure.Message;
+      NoBody ? "cannot differentiate '" + Name +
+                   "': it has no definition in this module"
+             : "cannot differentiate '" + Name + "': " + Failure.Message;
   // Forward mode does not use custom derivatives yet: do not suggest one.
   if (Failure.MissingDefinition)
     Message += Request.Mode == RequestMode::Forward

@@ -34,7 +34,9 @@ LoadInst *integerLoadOfPointer(Instruction &I) {
 }
 
 ActivityAnalysis::ActivityAnalysis(Function &F,
-                                   ArrayRef<Activity> ArgActivities) {
+                                   ArrayRef<Activity> ArgActivities,
+                                   bool ReturnShadow)
+    : ReturnShadow(ReturnShadow) {
   for (Argument &A : F.args()) {
     Activity Act = ArgActivities[A.getArgNo()];
     if (Act == Activity::Out && isDifferentiableType(A.getType()))
@@ -69,6 +71,21 @@ const Value *ActivityAnalysis::unshadowedChoice(const Instruction &I) const {
     return Choice;
   }
   return nullptr;
+}
+
+bool ActivityAnalysis::lacksNeededShadow(const Value *Returned) const {
+  return Returned && Returned->getType()->isPointerTy() &&
+         !isShadowed(Returned) && !isa<ConstantPointerNull>(Returned) &&
+         !isa<UndefValue>(Returned) && !isConstantWithoutFloats(Returned);
+}
+
+std::string returnedWithoutShadow(const Function &F) {
+  return "the caller stores or reads derivatives through the pointer '" +
+         F.getName().str() +
+         "' returns, but it points to memory without derivatives (an "
+         "enzyme_const argument, a global, memory from an inactive "
+         "function); pass that memory with enzyme_dup, or return memory "
+         "this function allocates";
 }
 
 std::string describeUnshadowedChoice(const Value &Choice) {
@@ -126,6 +143,39 @@ static bool onlyLocatesCallees(const Value *V, unsigned Depth = 0) {
 
 /// Forward propagation to a fixed point: an instruction is active when it
 /// computes a differentiable value from an active or shadowed operand.
+bool ActivityAnalysis::shadowOrigins(const Value *Ptr, bool Required,
+                                     unsigned Depth) {
+  if (Depth > 8 || isShadowed(Ptr))
+    return false;
+  auto Origins = [&](const Value *From) {
+    return shadowOrigins(From, Required, Depth + 1);
+  };
+  if (const auto *GEP = dyn_cast<GetElementPtrInst>(Ptr))
+    return Origins(GEP->getPointerOperand());
+  if (isa<BitCastInst>(Ptr) || isa<AddrSpaceCastInst>(Ptr) ||
+      isa<FreezeInst>(Ptr))
+    return Origins(cast<Instruction>(Ptr)->getOperand(0));
+  if (const auto *Select = dyn_cast<SelectInst>(Ptr))
+    return Origins(Select->getTrueValue()) | Origins(Select->getFalseValue());
+  if (const auto *Phi = dyn_cast<PHINode>(Ptr)) {
+    bool Marked = false;
+    for (const Value *In : Phi->incoming_values())
+      Marked |= Origins(In);
+    return Marked;
+  }
+  // A pointer read from memory: its shadow is read from that memory's.
+  if (const auto *Load = dyn_cast<LoadInst>(Ptr))
+    return Origins(Load->getPointerOperand());
+  // Arguments are as the caller marked them, globals as the user declared.
+  const auto *Call = dyn_cast<CallBase>(Ptr);
+  if (!Call || isa<IntrinsicInst>(Call) || isInactiveCall(*Call))
+    return false;
+  const Function *Callee = Call->getCalledFunction();
+  if (!Required && (!Callee || Callee->isDeclaration()))
+    return false;
+  return markShadowed(Call);
+}
+
 void ActivityAnalysis::propagate(Function &F) {
   bool Changed = true;
   while (Changed) {
@@ -135,6 +185,28 @@ void ActivityAnalysis::propagate(Function &F) {
         Changed |= markShadowed(&I);
         continue;
       }
+      // Derivatives stored into memory need a shadow for it; a pointer
+      // stored into shadowed memory, a shadow of its own to store there.
+      if (auto *Store = dyn_cast<StoreInst>(&I)) {
+        const Value *Val = Store->getValueOperand();
+        const Value *Ptr = Store->getPointerOperand();
+        if (isActive(Val) || isShadowed(Val))
+          Changed |= shadowOrigins(Ptr, /*Required=*/true);
+        else if (Val->getType()->isPointerTy() && isShadowed(Ptr))
+          Changed |= shadowOrigins(Val, /*Required=*/false);
+        continue;
+      }
+      if (auto *Copy = dyn_cast<MemTransferInst>(&I);
+          Copy && isShadowed(Copy->getSource())) {
+        Changed |= shadowOrigins(Copy->getDest(), /*Required=*/true);
+        continue;
+      }
+      // As does memory returned to a caller that needs its shadow.
+      if (auto *Ret = dyn_cast<ReturnInst>(&I)) {
+        if (ReturnShadow && Ret->getReturnValue())
+          Changed |= shadowOrigins(Ret->getReturnValue(), /*Required=*/true);
+        continue;
+      }
       if (auto *Load = dyn_cast<LoadInst>(&I)) {
         if (!isShadowed(Load->getPointerOperand()) ||
             (Load->getType()->isPointerTy() && onlyLocatesCallees(Load)))
@@ -142,8 +214,6 @@ void ActivityAnalysis::propagate(Function &F) {
         Changed |= markActive(Load) | markShadowed(Load);
         continue;
       }
-      if (isa<StoreInst>(I))
-        continue;
       if (LoadInst *Load = integerLoadOfPointer(I)) {
         if (isShadowed(Load->getPointerOperand()))
           Changed |= markShadowed(&I);

@@ -12,7 +12,9 @@
 ///  - a *shadowed pointer* points to memory that may hold derivatives; it has
 ///    a shadow pointer, to memory of the same layout holding the adjoints.
 /// The analysis over-approximates: treating an inactive value as active is
-/// slower, never wrong. Integers never carry derivatives.
+/// slower, never wrong. Integers never carry derivatives. Memory that
+/// receives derivatives gets a shadow even when the pointer to it comes
+/// from a call whose arguments carry none (a helper that allocates).
 ///
 //===----------------------------------------------------------------------===//
 
@@ -44,14 +46,20 @@ bool isDifferentiableType(llvm::Type *Ty);
 /// derivatives and \p Choice, which has none.
 std::string describeUnshadowedChoice(const llvm::Value &Choice);
 
+/// The error for a function \p F whose caller needs the shadow of the
+/// pointer it returns, which has none.
+std::string returnedWithoutShadow(const llvm::Function &F);
+
 /// For `inttoptr (load iN p)`, the load: a pointer that optimised code
 /// moved through memory as an integer. nullptr for anything else.
 llvm::LoadInst *integerLoadOfPointer(llvm::Instruction &I);
 
 class ActivityAnalysis {
 public:
-  /// \p ArgActivities has one entry per argument of \p F.
-  ActivityAnalysis(llvm::Function &F, llvm::ArrayRef<Activity> ArgActivities);
+  /// \p ArgActivities has one entry per argument of \p F; \p ReturnShadow:
+  /// the caller needs the shadow of the pointer \p F returns.
+  ActivityAnalysis(llvm::Function &F, llvm::ArrayRef<Activity> ArgActivities,
+                   bool ReturnShadow = false);
 
   bool isActive(const llvm::Value *V) const { return Active.count(V); }
   /// Also true for constant addresses within a global whose shadow the
@@ -63,13 +71,26 @@ public:
   /// enzyme_const argument, a global); nullptr when every choice is fine.
   const llvm::Value *unshadowedChoice(const llvm::Instruction &I) const;
 
+  /// The caller needs the shadow of \p Returned, which has none and is not
+  /// memory whose null shadow is right (null, a constant without floats).
+  bool lacksNeededShadow(const llvm::Value *Returned) const;
+
 private:
   void propagate(llvm::Function &F);
+  /// \p Ptr receives derivatives (an active value or a shadowed pointer is
+  /// stored through it) but has no shadow: gives one to the calls it may
+  /// come from, whose augmented functions return the shadow of the memory
+  /// they return (a helper that allocates), and to the memory a pointer it
+  /// comes from was loaded from. Unless \p Required (a pointer merely stored
+  /// into shadowed memory), only calls to functions defined here are
+  /// given one. Returns true if it marked one.
+  bool shadowOrigins(const llvm::Value *Ptr, bool Required, unsigned Depth = 0);
   bool markActive(const llvm::Value *V);
   bool markShadowed(const llvm::Value *V);
 
   llvm::SmallPtrSet<const llvm::Value *, 32> Active;
   llvm::SmallPtrSet<const llvm::Value *, 32> Shadowed;
+  bool ReturnShadow;
 };
 
 } // namespace enzyme

@@ -390,13 +390,20 @@ bool FunctionDifferentiator::buildAugmented() {
   Aug->setCallingConv(CallingConv::C);
 
   // Shadows, in an order where operands come first; phis get their incoming
-  // shadows once every block has been visited.
+  // shadows once every block has been visited. Calls become calls of their
+  // augmented functions on the way, since the shadow of a pointer a call
+  // returns comes from there.
   SmallVector<std::pair<PHINode *, PHINode *>, 8> ShadowPhis;
   ReversePostOrderTraversal<Function *> RPO(&Prep);
   for (BasicBlock *BB : RPO) {
-    for (Instruction &I : *BB) {
-      if (!Activity.isShadowed(&I) ||
-          isa<CallBase>(I) && !isAllocationCall(cast<CallBase>(I)))
+    for (Instruction &I : make_early_inc_range(*BB)) {
+      if (auto *Call = dyn_cast<CallBase>(&I);
+          Call && !isAllocationCall(*Call)) {
+        if (!augmentCall(*Call))
+          return false;
+        continue;
+      }
+      if (!Activity.isShadowed(&I))
         continue;
       if (!checkChoiceOfShadows(I))
         return false;
@@ -422,16 +429,10 @@ bool FunctionDifferentiator::buildAugmented() {
       S->addIncoming(augmentedShadow(Phi->getIncomingValue(In)),
                      cast<BasicBlock>(AugValues[Phi->getIncomingBlock(In)]));
 
-  for (BasicBlock *BB : RPO) {
-    for (Instruction &I : make_early_inc_range(*BB)) {
-      if (auto *Call = dyn_cast<CallBase>(&I)) {
-        if (!augmentCall(*Call))
-          return false;
-      } else if (auto *Store = dyn_cast<StoreInst>(&I)) {
+  for (BasicBlock *BB : RPO)
+    for (Instruction &I : *BB)
+      if (auto *Store = dyn_cast<StoreInst>(&I))
         augmentStore(*Store);
-      }
-    }
-  }
 
   // Which predecessor the forward pass came from, for the reverse branch.
   for (BasicBlock &BB : Prep) {
@@ -455,6 +456,9 @@ bool FunctionDifferentiator::buildAugmented() {
 
   // The shadow of a returned pointer travels with it.
   if (Sig.ReturnShadow) {
+    auto *PrepReturn = cast<ReturnInst>(ExitBlock->getTerminator());
+    if (Activity.lacksNeededShadow(PrepReturn->getReturnValue()))
+      return fail(PrepReturn, returnedWithoutShadow(Prep));
     for (ReturnInst *Ret : Returns) {
       IRBuilder<> B(Ret);
       Value *PrepRet =

@@ -43,7 +43,7 @@ FunctionDifferentiator::FunctionDifferentiator(ReverseModeGenerator &Gen,
                                                const ReversePair &Pair,
                                                FunctionAnalysisManager &FAM)
     : Gen(Gen), Sig(Sig), Prep(Prepared), Pair(Pair),
-      Activity(Prepared, Sig.Args),
+      Activity(Prepared, Sig.Args, Sig.ReturnShadow),
       DT(FAM.getResult<DominatorTreeAnalysis>(Prepared)),
       LI(FAM.getResult<LoopAnalysis>(Prepared)),
       SE(FAM.getResult<ScalarEvolutionAnalysis>(Prepared)), Loops(LI),

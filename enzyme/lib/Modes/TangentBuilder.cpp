@@ -44,7 +44,8 @@ TangentBuilder::TangentBuilder(ForwardModeGenerator &Gen,
                                const ForwardSignature &Sig, Function &Prepared,
                                Function &Tangent)
     : Gen(Gen), Sig(Sig), Prep(Prepared), Out(Tangent),
-      Activity(Prepared, analysisActivities(Sig)) {}
+      Activity(Prepared, analysisActivities(Sig),
+               Sig.ReturnTangent && Prepared.getReturnType()->isPointerTy()) {}
 
 bool TangentBuilder::fail(const Instruction *I, const Twine &Message,
                           bool MissingDefinition) {
@@ -271,6 +272,10 @@ void TangentBuilder::buildReturn(ReturnInst &Ret) {
   auto *OutRet = cast<ReturnInst>(primal(&Ret));
   if (!Sig.ReturnTangent)
     return;
+  if (Activity.lacksNeededShadow(Ret.getReturnValue())) {
+    fail(&Ret, returnedWithoutShadow(Prep));
+    return;
+  }
   IRBuilder<> B(OutRet);
   Value *PrimalRet = OutRet->getReturnValue();
   Value *Pair = PoisonValue::get(Out.getReturnType());

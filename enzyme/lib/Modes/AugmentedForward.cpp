@@ -41,6 +41,10 @@ Value *FunctionDifferentiator::augmentedShadow(Value *V) {
   if (auto *C = dyn_cast<Constant>(V))
     if (Constant *S = constantShadow(C))
       return S;
+  // A global whose shadow the request's context keeps.
+  if (auto *C = dyn_cast<Constant>(V); C && Sig.ContextShadows)
+    if (Value *S = ContextShadows.shadowOf(*Pair.Augmented, C))
+      return S;
   // Values without a shadow (null, undef, inactive globals) have a null one.
   return Constant::getNullValue(V->getType());
 }

@@ -31,6 +31,7 @@
 #include "Analysis/MemoryTypes.h"
 #include "Analysis/ReversibleLoops.h"
 #include "Analysis/UnmodifiedMemory.h"
+#include "Core/ContextShadows.h"
 #include "Modes/ReverseModeGenerator.h"
 
 #include "llvm/ADT/DenseMap.h"
@@ -195,6 +196,8 @@ private:
   llvm::Function &Prep;
   ReversePair Pair;
   ActivityAnalysis Activity;
+  /// Shadows of globals kept in the request's context.
+  ContextShadowLookups ContextShadows;
   llvm::DominatorTree &DT;
   llvm::LoopInfo &LI;
   llvm::ScalarEvolution &SE;

@@ -67,12 +67,16 @@ struct ReverseSignature {
   /// tapes, `enzyme_allocated`): each batch at a constant offset from the
   /// tape pointer, which points to the caller's buffer. Callees share it.
   bool FixedTape = false;
+  /// Mutable globals without a declared shadow take theirs from the
+  /// current context (`enzyme_context`, Core/ContextShadows.h). Callees
+  /// inherit it.
+  bool ContextShadows = false;
 
   bool operator<(const ReverseSignature &O) const {
     return std::tie(Fn, Args, ReturnActive, ReturnShadow,
-                    InputsKeptUntilReverse, FixedTape) <
+                    InputsKeptUntilReverse, FixedTape, ContextShadows) <
            std::tie(O.Fn, O.Args, O.ReturnActive, O.ReturnShadow,
-                    O.InputsKeptUntilReverse, O.FixedTape);
+                    O.InputsKeptUntilReverse, O.FixedTape, O.ContextShadows);
   }
 };
 

@@ -155,7 +155,10 @@ Value *FunctionDifferentiator::reverseValue(NeededValue V) {
   if (auto *C = dyn_cast<Constant>(Val)) {
     if (!V.getInt())
       return C;
-    Constant *S = constantShadow(C);
+    if (Constant *S = constantShadow(C))
+      return S;
+    Value *S = Sig.ContextShadows ? ContextShadows.shadowOf(*Pair.Reverse, C)
+                                  : nullptr;
     return S ? S : Constant::getNullValue(Val->getType());
   }
   if (Value *R = RevLocal.lookup(V))

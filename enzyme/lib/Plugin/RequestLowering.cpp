@@ -20,6 +20,7 @@
 #include "Plugin/RequestLowering.h"
 #include "Plugin/LoweringSupport.h"
 
+#include "Core/ContextShadows.h"
 #include "Core/Diagnostics.h"
 #include "Modes/ReverseModeGenerator.h"
 
@@ -105,6 +106,7 @@ LoweringResult lowerReverseRequest(const DiffRequest &Request,
   // (For a function that loads nothing from its caller's memory the flag
   // changes nothing; leaving it off lets recursive calls share the pair.)
   Sig.InputsKeptUntilReverse = loadsCallerMemory(*Request.Fn);
+  Sig.ContextShadows = Request.Context != nullptr;
 
   DifferentiationFailure Failure;
   const ReversePair *Pair = Gen.getOrCreate(Sig, Failure);
@@ -123,6 +125,8 @@ LoweringResult lowerReverseRequest(const DiffRequest &Request,
       Args.push_back(Shadow);
   CallInst *Grads = B.CreateCall(Grad, Args);
   Grads->setDebugLoc(Call.getDebugLoc());
+  if (Request.Context)
+    setCurrentContextAround(*Grads, Request.Context);
   Value *GradsValue = Grads->getType()->isVoidTy() ? nullptr : Grads;
   Value *Result =
       convertResults(B, structFields(B, GradsValue),

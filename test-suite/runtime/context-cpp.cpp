@@ -2,6 +2,7 @@
 // member read by a member function and a template.
 // RUN: %clangxx_enzyme -fenzyme -O0 %s -o %t -lm && %t
 // RUN: %clangxx_enzyme -fenzyme -O2 %s -o %t -lm && %t
+// RUN: %clangxx_enzyme -fenzyme -O2 -fsanitize=address,undefined -fno-sanitize-recover=all %s -o %t.asan -lm && %t.asan
 #include "Inputs/check.h"
 
 #include <enzyme/enzyme.h>

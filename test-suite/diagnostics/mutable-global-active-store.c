@@ -22,7 +22,7 @@ double remember(double x) {
 }
 
 double bad(double x) {
-  // CHECK: {{.*}}mutable-global-active-store.c:[[@LINE+2]]:10: error: cannot differentiate 'remember': a value that carries a derivative is stored to the global 'last_input', which has no shadow; pass the data through an argument with enzyme_dup, or mark the global inactive
+  // CHECK: {{.*}}mutable-global-active-store.c:[[@LINE+2]]:10: error: cannot differentiate 'remember': a value that carries a derivative is stored to the global 'last_input', which has no shadow; pass the data through an argument with enzyme_dup, give the global a shadow (enzyme_shadow, or enzyme_context on the request), or mark the global inactive
   // CHECK-SAME: (the operation is at {{.*}}mutable-global-active-store.c:20:14)
   return __enzyme_autodiff((void *)remember, x);
 }

@@ -18,4 +18,4 @@ define double @test(double %x) {
   ret double %g
 }
 
-; CHECK: error: {{.*}}cannot differentiate 'f': a value that carries a derivative is stored to the global 'last', which has no shadow; pass the data through an argument with enzyme_dup, or mark the global inactive
+; CHECK: error: {{.*}}cannot differentiate 'f': a value that carries a derivative is stored to the global 'last', which has no shadow; pass the data through an argument with enzyme_dup, give the global a shadow (enzyme_shadow, or enzyme_context on the request), or mark the global inactive

@@ -20,13 +20,15 @@ extern int enzyme_dupnoneed; /* like enzyme_dup; the primal result is unused */
 extern int enzyme_const;     /* not differentiated */
 extern int enzyme_out;       /* active scalar by value; gradient returned */
 extern int enzyme_width;     /* vector mode: followed by the width N */
-extern int enzyme_dupv;      /* vector mode: byte stride, pointer, shadow block */
-extern int enzyme_dupnoneedv; /* like enzyme_dupv; the primal result is unused */
+extern int enzyme_dupv; /* vector mode: byte stride, pointer, shadow block */
+extern int
+    enzyme_dupnoneedv;       /* like enzyme_dupv; the primal result is unused */
 extern int enzyme_allocated; /* split mode: followed by the tape size */
 extern int enzyme_tape;      /* split mode: followed by the tape */
 extern int enzyme_primal_return; /* also return the primal result */
 extern int enzyme_const_return;  /* reverse/split: do not seed the result */
 extern int enzyme_active_return; /* reverse/split: seed a float result */
+extern int enzyme_context;       /* followed by a context: shadows of globals */
 
 /* The calls themselves take the function to differentiate, then the
  * arguments with their markers. Declare them with the return type you need,
@@ -39,5 +41,23 @@ extern int enzyme_active_return; /* reverse/split: seed a float result */
  *
  * (in C++, inside extern "C", or as a variadic template). The compiler
  * replaces every call; there is no definition to link. */
+
+/* Contexts (docs/globals.md): shadows for mutable globals that have no
+ * declared shadow (enzyme_shadow). A request given `enzyme_context, ctx`
+ * keeps them in ctx; the compiler implements these functions. */
+#ifdef __cplusplus
+extern "C" {
+#endif
+void *__enzyme_context(void);          /* a new, empty context */
+void __enzyme_free_context(void *ctx); /* frees it and its shadows */
+void __enzyme_zero_shadows(void *ctx); /* zeroes every shadow in it */
+/* The shadow in ctx of the global at `global` (an address within a global,
+ * known at compile time), created zeroed if absent. flags: 0, or
+ * ENZYME_SHADOW_ZERO to zero the global's shadow first. */
+void *__enzyme_shadow(void *ctx, void *global, int flags);
+#ifdef __cplusplus
+}
+#endif
+#define ENZYME_SHADOW_ZERO 1
 
 #endif /* ENZYME_ENZYME_H */

@@ -6,6 +6,7 @@
 
 #include "Analysis/ActivityAnalysis.h"
 #include "Analysis/KnownFunctions.h"
+#include "Core/ContextShadows.h"
 #include "Core/GlobalShadows.h"
 
 #include "llvm/IR/Function.h"
@@ -35,8 +36,8 @@ LoadInst *integerLoadOfPointer(Instruction &I) {
 
 ActivityAnalysis::ActivityAnalysis(Function &F,
                                    ArrayRef<Activity> ArgActivities,
-                                   bool ReturnShadow)
-    : ReturnShadow(ReturnShadow) {
+                                   bool ReturnShadow, bool ContextShadows)
+    : ReturnShadow(ReturnShadow), ContextShadows(ContextShadows) {
   for (Argument &A : F.args()) {
     Activity Act = ArgActivities[A.getArgNo()];
     if (Act == Activity::Out && isDifferentiableType(A.getType()))
@@ -48,7 +49,13 @@ ActivityAnalysis::ActivityAnalysis(Function &F,
 }
 
 bool ActivityAnalysis::isShadowed(const Value *V) const {
-  return Shadowed.count(V) || hasConstantShadow(V);
+  return Shadowed.count(V) || hasConstantShadow(V) ||
+         (ContextShadows && hasContextShadow(V));
+}
+
+bool ActivityAnalysis::mayTouchShadowedGlobals(const CallBase &Call) const {
+  return enzyme::mayTouchShadowedGlobals(Call) ||
+         (ContextShadows && mayTouchContextGlobals(Call));
 }
 
 /// \p V is the address of constant data that holds no floating-point

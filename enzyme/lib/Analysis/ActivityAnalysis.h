@@ -29,6 +29,7 @@
 #include <string>
 
 namespace llvm {
+class CallBase;
 class Function;
 class Instruction;
 class LoadInst;
@@ -57,14 +58,19 @@ llvm::LoadInst *integerLoadOfPointer(llvm::Instruction &I);
 class ActivityAnalysis {
 public:
   /// \p ArgActivities has one entry per argument of \p F; \p ReturnShadow:
-  /// the caller needs the shadow of the pointer \p F returns.
+  /// the caller needs the shadow of the pointer \p F returns. With
+  /// \p ContextShadows, mutable globals without a declared shadow take one
+  /// from the request's context (Core/ContextShadows.h).
   ActivityAnalysis(llvm::Function &F, llvm::ArrayRef<Activity> ArgActivities,
-                   bool ReturnShadow = false);
+                   bool ReturnShadow = false, bool ContextShadows = false);
 
   bool isActive(const llvm::Value *V) const { return Active.count(V); }
   /// Also true for constant addresses within a global whose shadow the
-  /// user declared (Core/GlobalShadows.h).
+  /// user declared (Core/GlobalShadows.h), or, with context shadows,
+  /// within a global that takes its shadow from the context.
   bool isShadowed(const llvm::Value *V) const;
+  /// \p Call may read or write a global that has a shadow.
+  bool mayTouchShadowedGlobals(const llvm::CallBase &Call) const;
 
   /// For a select or phi of pointers with a shadow, a choice that has none
   /// and that no null shadow can stand for (memory without derivatives: an
@@ -88,9 +94,10 @@ private:
   bool markActive(const llvm::Value *V);
   bool markShadowed(const llvm::Value *V);
 
+  bool ReturnShadow;
+  bool ContextShadows;
   llvm::SmallPtrSet<const llvm::Value *, 32> Active;
   llvm::SmallPtrSet<const llvm::Value *, 32> Shadowed;
-  bool ReturnShadow;
 };
 
 } // namespace enzyme

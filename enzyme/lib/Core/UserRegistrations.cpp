@@ -6,6 +6,7 @@
 
 #include "Core/UserRegistrations.h"
 
+#include "Core/ContextShadows.h"
 #include "Core/Diagnostics.h"
 #include "Core/GlobalShadows.h"
 #include "Rules/MathRules.h"
@@ -218,6 +219,7 @@ UserRegistrations::UserRegistrations(Module &M) {
     }
   }
   markShadowedGlobalUsers(M);
+  markContextGlobalUsers(M);
 }
 
 void UserRegistrations::readGradient(GlobalVariable &GV) {

@@ -40,12 +40,16 @@ Value *FunctionDifferentiator::augmentedShadow(Value *V) {
   // A global whose shadow the user declared (or an address within it);
   // other constants (null, undef, inactive globals) have a null shadow.
   if (auto *C = dyn_cast<Constant>(V))
-    return constantShadowOf(C);
+    return constantShadowOf(C, *Pair.Augmented);
   return Constant::getNullValue(derivativeType(V->getType()));
 }
 
-Value *FunctionDifferentiator::constantShadowOf(Constant *C) {
+Value *FunctionDifferentiator::constantShadowOf(Constant *C, Function &In) {
   Constant *S = constantShadow(C);
+  // A global whose shadow the request's context keeps (width 1 only).
+  if (!S && Sig.ContextShadows)
+    if (Value *Kept = ContextShadows.shadowOf(In, C))
+      return Kept;
   if (!S)
     return Constant::getNullValue(derivativeType(C->getType()));
   if (Sig.Width == 1)

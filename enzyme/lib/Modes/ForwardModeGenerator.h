@@ -60,10 +60,14 @@ struct ForwardSignature {
   /// Directions computed together (vector mode); the tangent of a value of
   /// type T has type shadowType(T, Width).
   unsigned Width = 1;
+  /// Mutable globals without a declared shadow take theirs from the
+  /// current context (`enzyme_context`, Core/ContextShadows.h). Callees
+  /// inherit it.
+  bool ContextShadows = false;
 
   bool operator<(const ForwardSignature &O) const {
-    return std::tie(Fn, Args, ReturnTangent, Width) <
-           std::tie(O.Fn, O.Args, O.ReturnTangent, O.Width);
+    return std::tie(Fn, Args, ReturnTangent, Width, ContextShadows) <
+           std::tie(O.Fn, O.Args, O.ReturnTangent, O.Width, O.ContextShadows);
   }
 };
 

@@ -32,6 +32,7 @@
 #include "Analysis/ReversibleLoops.h"
 #include "Analysis/UnmodifiedMemory.h"
 #include "Core/Lanes.h"
+#include "Core/ContextShadows.h"
 #include "Modes/ReverseModeGenerator.h"
 
 #include "llvm/ADT/DenseMap.h"
@@ -153,9 +154,10 @@ private:
   llvm::Value *scaleAdjoint(llvm::IRBuilder<> &B,
                             llvm::Instruction::BinaryOps Op, llvm::Value *D,
                             llvm::Value *Factor, llvm::Type *Ty);
-  /// A constant's shadow: the declared shadow of a global (one direction
-  /// only), or none (null in every lane).
-  llvm::Value *constantShadowOf(llvm::Constant *C);
+  /// A constant's shadow, for code in \p In: the declared shadow of a
+  /// global (one direction only), the one the request's context keeps, or
+  /// none (null in every lane).
+  llvm::Value *constantShadowOf(llvm::Constant *C, llvm::Function &In);
 
   // --- Fixed tapes (FixedTapeLayout.cpp) --------------------------------
   /// For a signature with a fixed tape: the offset of each block's batch
@@ -215,6 +217,8 @@ private:
   llvm::Function &Prep;
   ReversePair Pair;
   ActivityAnalysis Activity;
+  /// Shadows of globals kept in the request's context.
+  ContextShadowLookups ContextShadows;
   llvm::DominatorTree &DT;
   llvm::LoopInfo &LI;
   llvm::ScalarEvolution &SE;

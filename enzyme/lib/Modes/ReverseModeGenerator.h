@@ -71,12 +71,17 @@ struct ReverseSignature {
   /// adjoint and the gradient of a value of type T have type
   /// shadowType(T, Width), one direction per lane.
   unsigned Width = 1;
+  /// Mutable globals without a declared shadow take theirs from the
+  /// current context (`enzyme_context`, Core/ContextShadows.h). Callees
+  /// inherit it.
+  bool ContextShadows = false;
 
   bool operator<(const ReverseSignature &O) const {
     return std::tie(Fn, Args, ReturnActive, ReturnShadow,
-                    InputsKeptUntilReverse, FixedTape, Width) <
+                    InputsKeptUntilReverse, FixedTape, Width, ContextShadows) <
            std::tie(O.Fn, O.Args, O.ReturnActive, O.ReturnShadow,
-                    O.InputsKeptUntilReverse, O.FixedTape, O.Width);
+                    O.InputsKeptUntilReverse, O.FixedTape, O.Width,
+                    O.ContextShadows);
   }
 };
 

@@ -174,7 +174,7 @@ Value *FunctionDifferentiator::reverseValue(NeededValue V) {
     return R ? R : Constant::getNullValue(neededType(V));
   }
   if (auto *C = dyn_cast<Constant>(Val))
-    return V.getInt() ? constantShadowOf(C) : C;
+    return V.getInt() ? constantShadowOf(C, *Pair.Reverse) : C;
   if (Value *R = RevLocal.lookup(V))
     return R;
   if (Value *R = RevGlobal.lookup(V))

@@ -43,7 +43,7 @@ FunctionDifferentiator::FunctionDifferentiator(ReverseModeGenerator &Gen,
                                                const ReversePair &Pair,
                                                FunctionAnalysisManager &FAM)
     : Gen(Gen), Sig(Sig), Prep(Prepared), Pair(Pair),
-      Activity(Prepared, Sig.Args, Sig.ReturnShadow),
+      Activity(Prepared, Sig.Args, Sig.ReturnShadow, Sig.ContextShadows),
       DT(FAM.getResult<DominatorTreeAnalysis>(Prepared)),
       LI(FAM.getResult<LoopAnalysis>(Prepared)),
       SE(FAM.getResult<ScalarEvolutionAnalysis>(Prepared)), Loops(LI),
@@ -90,6 +90,7 @@ ReverseSignature FunctionDifferentiator::calleeSignature(CallBase &Call) const {
   // Callees write into the caller's fixed tape.
   Callee.FixedTape = Sig.FixedTape;
   Callee.Width = Sig.Width;
+  Callee.ContextShadows = Sig.ContextShadows;
   return Callee;
 }
 
@@ -132,7 +133,8 @@ FunctionDifferentiator::classifyCall(CallBase &Call) const {
   });
   bool ResultCarries = Activity.isActive(&Call) || Activity.isShadowed(&Call);
   // Or through a global whose shadow the user declared.
-  if (!ShadowedArgument && !ResultCarries && !mayTouchShadowedGlobals(Call))
+  if (!ShadowedArgument && !ResultCarries &&
+      !Activity.mayTouchShadowedGlobals(Call))
     return CallKind::Inactive;
   // `asm volatile("" : : "r"(p) : "memory")` keeps p alive in benchmarks;
   // assembly computes nothing the engine could differentiate.
@@ -553,8 +555,10 @@ bool FunctionDifferentiator::plan() {
                                "to the global '" +
                                    GV->getName() +
                                    "', which has no shadow; pass the data "
-                                   "through an argument with enzyme_dup, or "
-                                   "mark the global inactive");
+                                   "through an argument with enzyme_dup, give "
+                                   "the global a shadow (enzyme_shadow, or "
+                                   "enzyme_context on the request), or mark "
+                                   "the global inactive");
         }
       }
       Needs.clear();

@@ -45,7 +45,8 @@ TangentBuilder::TangentBuilder(ForwardModeGenerator &Gen,
                                Function &Tangent)
     : Gen(Gen), Sig(Sig), Prep(Prepared), Out(Tangent),
       Activity(Prepared, analysisActivities(Sig),
-               Sig.ReturnTangent && Prepared.getReturnType()->isPointerTy()) {}
+               Sig.ReturnTangent && Prepared.getReturnType()->isPointerTy(),
+               Sig.ContextShadows) {}
 
 bool TangentBuilder::fail(const Instruction *I, const Twine &Message,
                           bool MissingDefinition) {
@@ -85,6 +86,11 @@ Value *TangentBuilder::tangent(Value *V) {
                         "the directions one at a time");
       return PoisonValue::get(tangentType(V->getType()));
     }
+  // A global whose shadow the request's context keeps (one direction:
+  // vector mode with a context is refused with the request).
+  if (auto *C = dyn_cast<Constant>(V); C && Sig.ContextShadows)
+    if (Value *S = ContextShadows.shadowOf(Out, C))
+      return S;
   // Constants, globals and inactive values: no derivative, no shadow.
   return Constant::getNullValue(tangentType(V->getType()));
 }

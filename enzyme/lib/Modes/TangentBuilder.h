@@ -28,6 +28,7 @@
 #define ENZYME_MODES_TANGENTBUILDER_H
 
 #include "Analysis/ActivityAnalysis.h"
+#include "Core/ContextShadows.h"
 #include "Modes/ForwardModeGenerator.h"
 
 #include "llvm/ADT/DenseMap.h"
@@ -116,6 +117,8 @@ private:
   llvm::Function &Prep;
   llvm::Function &Out;
   ActivityAnalysis Activity;
+  /// Shadows of globals kept in the request's context.
+  ContextShadowLookups ContextShadows;
   DifferentiationFailure *Failure = nullptr;
   /// Prepared value -> its copy in Out (follows replacements).
   llvm::ValueToValueMapTy Primals;

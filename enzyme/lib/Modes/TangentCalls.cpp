@@ -30,6 +30,7 @@ ForwardSignature TangentBuilder::calleeSignature(CallBase &Call) const {
   ForwardSignature Callee;
   Callee.Fn = Call.getCalledFunction();
   Callee.Width = Sig.Width;
+  Callee.ContextShadows = Sig.ContextShadows;
   for (Value *Arg : Call.args()) {
     bool Carries = Arg->getType()->isPointerTy() ? Activity.isShadowed(Arg)
                                                  : Activity.isActive(Arg);
@@ -164,7 +165,8 @@ bool TangentBuilder::differentiateCall(CallBase &Call, IRBuilder<> &B) {
     return U->getType()->isPointerTy() && Activity.isShadowed(U.get());
   });
   // Or through a global whose shadow the user declared.
-  if (!ShadowedArgument && !carries(&Call) && !mayTouchShadowedGlobals(Call))
+  if (!ShadowedArgument && !carries(&Call) &&
+      !Activity.mayTouchShadowedGlobals(Call))
     return true;
   // `asm volatile("" : : "r"(p) : "memory")` keeps p alive in benchmarks;
   // assembly computes nothing the engine could differentiate.

@@ -95,8 +95,10 @@ bool TangentBuilder::differentiateStore(StoreInst &Store, IRBuilder<> &B) {
                             "to the global '" +
                                 GV->getName() +
                                 "', which has no shadow; pass the data "
-                                "through an argument with enzyme_dup, or "
-                                "mark the global inactive");
+                                "through an argument with enzyme_dup, give "
+                                "the global a shadow (enzyme_shadow, or "
+                                "enzyme_context on the request), or mark "
+                                "the global inactive");
     return true;
   }
   if (Val->getType()->isIntegerTy())

@@ -73,6 +73,9 @@ struct DiffRequest {
   /// the adjoint of the function's result when it returns a float.
   llvm::WeakTrackingVH Tape;
   llvm::WeakTrackingVH ReturnAdjoint;
+  /// `enzyme_context, ctx`: mutable globals without a declared shadow take
+  /// theirs from ctx (Core/ContextShadows.h).
+  llvm::WeakTrackingVH Context;
 };
 
 /// The mode an `__enzyme_*` function name asks for, if it is one.

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Plugin/EnzymePass.h"
+#include "Core/ContextShadows.h"
 #include "Core/Diagnostics.h"
 #include "Core/UserRegistrations.h"
 #include "Modes/ForwardModeGenerator.h"
@@ -119,6 +120,20 @@ findMismatchedSplitPairs(ArrayRef<DiffRequest> Requests) {
     if (!Other || Matched)
       continue;
     std::string Where = describeLocation(Other->Call->getDebugLoc());
+    if (bool(R.Context) != bool(Other->Context)) {
+      reportError(
+          *R.Call,
+          Twine(requestEntryName(R.Mode)) + ": this half of split " +
+              "mode of '" + displayName(R.Fn->getName()) + "' has " +
+              (R.Context ? "an enzyme_context, " : "no enzyme_context, ") +
+              "but " + requestEntryName(Other->Mode) +
+              (Where.empty() ? "" : " at " + Where) +
+              (R.Context ? " has none" : " has one") +
+              "; give both halves the same context, since the "
+              "globals' shadows are kept in it");
+      Mismatched.insert(R.Call);
+      continue;
+    }
     std::string OtherHalf = requestEntryName(Other->Mode).str() +
                             (Where.empty() ? "" : " at " + Where);
     if (R.Width != Other->Width)
@@ -194,6 +209,7 @@ static void lowerVirtualReverse(Module &M) {
 
 void EnzymePass::serveRequests(Module &M, ModuleAnalysisManager &MAM) {
   lowerVirtualReverse(M);
+  lowerContextCalls(M);
   specializeFunctionArguments(M);
   SmallVector<DiffRequest, 4> Requests = collectRequests(M);
   if (Requests.empty())

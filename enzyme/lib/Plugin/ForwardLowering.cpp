@@ -19,6 +19,7 @@
 #include "Plugin/ForwardLowering.h"
 
 #include "Analysis/ActivityAnalysis.h"
+#include "Core/ContextShadows.h"
 #include "Core/Diagnostics.h"
 #include "Modes/ForwardModeGenerator.h"
 #include "Plugin/LaneResults.h"
@@ -38,6 +39,7 @@ forwardSignature(const DiffRequest &Request) {
   ForwardSignature Sig;
   Sig.Fn = Request.Fn;
   Sig.Width = Request.Width;
+  Sig.ContextShadows = Request.Context != nullptr;
   for (auto [Param, Act] : enumerate(Request.Activities)) {
     Type *Ty = Request.Fn->getArg(Param)->getType();
     std::string Where = "parameter " + std::to_string(Param + 1) + " of '" +
@@ -105,6 +107,8 @@ LoweringResult lowerForwardRequest(const DiffRequest &Request,
       Args.push_back(Request.Shadows[Param]);
   CallInst *Result = B.CreateCall(Tangent, Args);
   Result->setDebugLoc(Call.getDebugLoc());
+  if (Request.Context)
+    setCurrentContextAround(*Result, Request.Context);
 
   SmallVector<Value *, 2> Fields;
   if (Sig->ReturnTangent) {

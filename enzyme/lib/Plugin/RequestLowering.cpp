@@ -21,6 +21,7 @@
 #include "Plugin/LaneResults.h"
 #include "Plugin/LoweringSupport.h"
 
+#include "Core/ContextShadows.h"
 #include "Core/Diagnostics.h"
 #include "Core/Lanes.h"
 #include "Modes/ReverseModeGenerator.h"
@@ -119,6 +120,7 @@ LoweringResult lowerReverseRequest(const DiffRequest &Request,
   // changes nothing; leaving it off lets recursive calls share the pair.)
   Sig.InputsKeptUntilReverse = loadsCallerMemory(*Request.Fn);
   Sig.Width = Request.Width;
+  Sig.ContextShadows = Request.Context != nullptr;
 
   DifferentiationFailure Failure;
   const ReversePair *Pair = Gen.getOrCreate(Sig, Failure);
@@ -137,6 +139,8 @@ LoweringResult lowerReverseRequest(const DiffRequest &Request,
       Args.push_back(Shadow);
   CallInst *Grads = B.CreateCall(Grad, Args);
   Grads->setDebugLoc(Call.getDebugLoc());
+  if (Request.Context)
+    setCurrentContextAround(*Grads, Request.Context);
   Value *GradsValue = Grads->getType()->isVoidTy() ? nullptr : Grads;
   Value *Result = Request.Width > 1
                       ? convertLaneResults(B, structFields(B, GradsValue),

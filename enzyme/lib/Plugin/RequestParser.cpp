@@ -27,6 +27,7 @@
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/TargetParser/Triple.h"
 
 #include <optional>
 
@@ -50,6 +51,7 @@ enum class Marker {
   PrimalReturn,
   ConstReturn,
   ActiveReturn,
+  Context,
   Unsupported
 };
 
@@ -77,6 +79,7 @@ std::optional<std::pair<Marker, StringRef>> markerOf(Value *V) {
                  .Case("enzyme_primal_return", Marker::PrimalReturn)
                  .Case("enzyme_const_return", Marker::ConstReturn)
                  .Case("enzyme_active_return", Marker::ActiveReturn)
+                 .Case("enzyme_context", Marker::Context)
                  .Default(Marker::Unsupported);
   return std::make_pair(M, Name);
 }
@@ -86,7 +89,7 @@ std::optional<std::pair<Marker, StringRef>> markerOf(Value *V) {
 bool isOptionMarker(Marker M) {
   return M == Marker::Width || M == Marker::Allocated || M == Marker::Tape ||
          M == Marker::PrimalReturn || M == Marker::ConstReturn ||
-         M == Marker::ActiveReturn;
+         M == Marker::ActiveReturn || M == Marker::Context;
 }
 
 } // namespace
@@ -316,6 +319,22 @@ bool Parser::parseOptions() {
       Request.ReturnPrimal = true;
       ++Next;
       break;
+    case Marker::Context: {
+      if (++Next >= Call.arg_size())
+        return error("'enzyme_context' must be followed by the context "
+                     "(from __enzyme_context())");
+      Value *Ctx = Call.getArgOperand(Next);
+      if (!Ctx->getType()->isPointerTy() || markerOf(Ctx))
+        return error("'enzyme_context' must be followed by the context "
+                     "(from __enzyme_context())");
+      Triple T(Call.getModule()->getTargetTriple());
+      if (T.isNVPTX() || T.isAMDGPU())
+        return error("'enzyme_context' is not supported in GPU device code; "
+                     "declare shadows for the globals (enzyme_shadow)");
+      Request.Context = Ctx;
+      ++Next;
+      break;
+    }
     case Marker::ConstReturn:
     case Marker::ActiveReturn: {
       // The activity of the result, for the modes that seed it.
@@ -594,6 +613,13 @@ std::optional<DiffRequest> Parser::parse() {
     if (!parseReverseTail())
       return std::nullopt;
   } else if (!parseOptions()) {
+    return std::nullopt;
+  }
+  if (Request.Context && Request.Width != 1) {
+    error("'enzyme_context' with vector mode ('enzyme_width, " +
+          Twine(Request.Width) +
+          "'): a context keeps one shadow per global, which holds one "
+          "direction; compute the directions one at a time");
     return std::nullopt;
   }
   if (Next != Call.arg_size()) {

@@ -22,6 +22,7 @@
 #include "Plugin/RequestLowering.h"
 
 #include "Analysis/ActivityAnalysis.h"
+#include "Core/ContextShadows.h"
 #include "Core/Diagnostics.h"
 #include "Modes/ReverseModeGenerator.h"
 
@@ -43,6 +44,7 @@ ReverseSignature splitSignature(const DiffRequest &Request) {
   Sig.FixedTape = Request.AllocatedTapeBytes.has_value() ||
                   Request.Mode == RequestMode::AugmentSize;
   Sig.Width = Request.Width;
+  Sig.ContextShadows = Request.Context != nullptr;
   return Sig;
 }
 
@@ -133,6 +135,8 @@ static LoweringResult lowerAugmentedForward(DiffRequest &Request,
   Args.push_back(Tape);
   CallInst *Primal = B.CreateCall(Pair.Augmented, Args);
   Primal->setDebugLoc(Call.getDebugLoc());
+  if (Request.Context)
+    setCurrentContextAround(*Primal, Request.Context);
   if (InlineTapeTy)
     Tape = B.CreateAlignedLoad(InlineTapeTy, Tape, Align(1), "tape");
 
@@ -192,6 +196,8 @@ static LoweringResult lowerReverse(DiffRequest &Request,
   Args.push_back(Tape);
   CallInst *Grads = B.CreateCall(Pair.Reverse, Args);
   Grads->setDebugLoc(Call.getDebugLoc());
+  if (Request.Context)
+    setCurrentContextAround(*Grads, Request.Context);
   if (!Request.AllocatedTapeBytes)
     Gen.tape().destroyHeapTape(B, Tape);
   Value *GradsValue = Grads->getType()->isVoidTy() ? nullptr : Grads;

@@ -9,6 +9,7 @@
 #include "Core/UserRegistrations.h"
 #include "Modes/ForwardModeGenerator.h"
 #include "Modes/ReverseModeGenerator.h"
+#include "Plugin/BatchLowering.h"
 #include "Plugin/DiffRequest.h"
 #include "Plugin/ForwardLowering.h"
 #include "Plugin/LoweringSupport.h"
@@ -119,10 +120,16 @@ findMismatchedSplitPairs(ArrayRef<DiffRequest> Requests) {
     if (!Other || Matched)
       continue;
     std::string Where = describeLocation(Other->Call->getDebugLoc());
+    // Halves that differ only in `enzyme_nocache` are told so.
+    ReverseSignature Mine = splitSignature(R), Theirs = splitSignature(*Other);
+    Mine.KeptArgs.clear();
+    Theirs.KeptArgs.clear();
+    bool OnlyNoCache = !(Mine < Theirs) && !(Theirs < Mine);
     reportError(*R.Call,
-                Twine(requestEntryName(R.Mode)) + ": the activities of '" +
-                    displayName(R.Fn->getName()) + "' differ from those of " +
-                    requestEntryName(Other->Mode) +
+                Twine(requestEntryName(R.Mode)) + ": the " +
+                    (OnlyNoCache ? "'enzyme_nocache' markers" : "activities") +
+                    " of '" + displayName(R.Fn->getName()) +
+                    "' differ from those of " + requestEntryName(Other->Mode) +
                     (Where.empty() ? "" : " at " + Where) +
                     "; both halves of split mode must mark every argument "
                     "the same way, since they share the tape");
@@ -259,6 +266,10 @@ void EnzymePass::serveRequests(Module &M, ModuleAnalysisManager &MAM) {
       Results[I] = Mismatched.count(Request.Call)
                        ? LoweringResult::Failed
                        : lowerSplitRequest(Request, Generator, AllowDeferral);
+      break;
+    case RequestMode::Batch:
+      Results[I] =
+          lowerBatchRequest(Request, FAM, Cleanup ? &*Cleanup : nullptr);
       break;
     }
   }

@@ -2,9 +2,9 @@
 // the N results. Per parameter: enzyme_vector and N values (one per lane; the
 // default for an unmarked parameter), or enzyme_scalar and one value that all
 // lanes share. Scalars, integers, floats, pointers (lane k gets pointer k),
-// mixed shared and per-lane parameters, a width of 1, and a void function
-// that writes through its lane pointers; every lane is checked against a
-// direct call of f.
+// mixed shared and per-lane parameters, a width of 1, long double lanes,
+// structs passed in memory, and a void function that writes through its
+// lane pointers; every lane is checked against a direct call of f.
 // RUN: %clang_enzyme -fenzyme -O0 %s -o %t -lm && %t
 // RUN: %clang_enzyme -fenzyme -O2 %s -o %t -lm && %t
 #include "Inputs/check.h"
@@ -19,12 +19,15 @@ d2 __enzyme_batch_2(void *, ...); /* any name that starts __enzyme_batch */
 f8 __enzyme_batch_f8(void *, ...);
 double __enzyme_batch_1(void *, ...);
 void __enzyme_batch_void(void *, ...);
+typedef struct { long double v[2]; } ld2;
+ld2 __enzyme_batch_ld(void *, ...);
 
 #ifdef ENZYME_RT_SELFTEST
 d2 __enzyme_batch_2(void *f, ...) { d2 r = {0}; (void)f; return r; }
 f8 __enzyme_batch_f8(void *f, ...) { f8 r = {{0}}; (void)f; return r; }
 double __enzyme_batch_1(void *f, ...) { (void)f; return 0.0; }
 void __enzyme_batch_void(void *f, ...) { (void)f; }
+ld2 __enzyme_batch_ld(void *f, ...) { ld2 r = {{0}}; (void)f; return r; }
 #endif
 
 double square_plus(double x, double a) { return x * x + a; }
@@ -38,6 +41,10 @@ double dot3(const double *p, const double *q) {
   return p[0] * q[0] + p[1] * q[1] + p[2] * q[2];
 }
 float wave(float x, float s) { return sinf(x) * s; }
+long double half(long double x) { return x / 3; }
+// Passed in memory (byval): lane k gets struct k.
+struct S5 { double a, b, c, d, e; };
+double ends(struct S5 s) { return s.a * s.e; }
 void axpy(double *y, const double *x, double a, int n) {
   for (int i = 0; i < n; ++i)
     y[i] += a * x[i];
@@ -91,6 +98,17 @@ int main(void) {
   // Width 1: one result, declared as a plain double.
   double one = __enzyme_batch_1((void *)square_plus, enzyme_width, 1, 3.0, 0.5);
   CHECK("width 1", one, square_plus(3.0, 0.5));
+
+  // long double lanes travel as an array, not a vector.
+  ld2 l = __enzyme_batch_ld((void *)half, enzyme_width, 2, 1.0L, -7.0L);
+  check_close("long double 0", (double)l.v[0], (double)half(1.0L), 0.0, 0.0);
+  check_close("long double 1", (double)l.v[1], (double)half(-7.0L), 0.0, 0.0);
+
+  // Structs passed in memory.
+  struct S5 s5a = {1, 2, 3, 4, 5}, s5b = {-1, 0, 0, 0, 0.5};
+  d2 e = __enzyme_batch_2((void *)ends, enzyme_width, 2, s5a, s5b);
+  CHECK("struct lane 0", e.a, ends(s5a));
+  CHECK("struct lane 1", e.b, ends(s5b));
 
   // A void function writing through per-lane pointers.
   double ys[4][3] = {{0}}, want[4][3] = {{0}};

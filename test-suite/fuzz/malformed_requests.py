@@ -8,8 +8,8 @@ activity markers (also unsupported and unknown ones), missing or extra
 values and shadows, values of the wrong type, a function argument that is
 not a compile-time constant, a random declared return type, and mostly
 `__enzyme_autodiff` but also the other entry points the parser knows
-(`__enzyme_fwddiff`, `__enzyme_augmentfwd`, `__enzyme_reverse`, names that
-contain them) and one it does not. Now and then the markers are declared
+(`__enzyme_fwddiff`, `__enzyme_augmentfwd`, `__enzyme_reverse`,
+`__enzyme_batch`, names that contain them). Now and then the markers are declared
 with other types (`int enzyme_dup;`, `extern double`, `extern char`, an
 array), and the function to differentiate holds a request itself (of
 another function, or of itself). The mode says where the function to
@@ -71,8 +71,9 @@ RETURN_TYPES = ["double", "double", "float", "long double", "void", "int",
 REQUEST_RETURNS = ["double", "double", "float", "void", "void", "int", "long double",
                    "struct G1", "struct G2", "struct G2", "struct G3", "struct GI",
                    "double *"]
-# The parser knows a request by a name that contains one of its four entry
-# points; "__enzyme_batch" is none of them (a plain undefined function).
+# The parser knows a request by a name that starts with one of its entry
+# points; "__enzyme_batch" (batch mode, no derivative) is one since it is
+# served.
 REQUEST_NAMES = (["__enzyme_autodiff"] * 12
                  + ["__enzyme_fwddiff", "__enzyme_augmentfwd", "__enzyme_reverse",
                     "__enzyme_autodiff_d", "__enzyme_fwddiff2", "__enzyme_batch"])

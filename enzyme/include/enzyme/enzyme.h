@@ -29,6 +29,10 @@ extern int enzyme_primal_return; /* also return the primal result */
 extern int enzyme_const_return;  /* reverse/split: do not seed the result */
 extern int enzyme_active_return; /* reverse/split: seed a float result */
 extern int enzyme_context;       /* followed by a context: shadows of globals */
+extern int enzyme_nocache;  /* split mode, before a pointer's marker: its memory
+                               is not changed between the two halves */
+extern int enzyme_vector;   /* __enzyme_batch: one value per lane follows */
+extern int enzyme_scalar;   /* __enzyme_batch: one value for all lanes follows */
 
 /* The calls themselves take the function to differentiate, then the
  * arguments with their markers. Declare them with the return type you need,

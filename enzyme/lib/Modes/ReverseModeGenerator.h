@@ -63,6 +63,11 @@ struct ReverseSignature {
   /// back), so the reverse pass may reload values from memory the function
   /// itself never writes.
   bool InputsKeptUntilReverse = false;
+  /// Per parameter (empty when none): the caller does not write the memory
+  /// this pointer argument points to between the two passes
+  /// (`enzyme_nocache` in split mode), so the reverse pass may reload values
+  /// the function reads there and never writes.
+  llvm::SmallVector<bool, 4> KeptArgs;
   /// The tape has a layout fixed at compile time (split mode's inline
   /// tapes, `enzyme_allocated`): each batch at a constant offset from the
   /// tape pointer, which points to the caller's buffer. Callees share it.
@@ -78,9 +83,10 @@ struct ReverseSignature {
 
   bool operator<(const ReverseSignature &O) const {
     return std::tie(Fn, Args, ReturnActive, ReturnShadow,
-                    InputsKeptUntilReverse, FixedTape, Width, ContextShadows) <
+                    InputsKeptUntilReverse, KeptArgs, FixedTape, Width,
+                    ContextShadows) <
            std::tie(O.Fn, O.Args, O.ReturnActive, O.ReturnShadow,
-                    O.InputsKeptUntilReverse, O.FixedTape, O.Width,
+                    O.InputsKeptUntilReverse, O.KeptArgs, O.FixedTape, O.Width,
                     O.ContextShadows);
   }
 };

@@ -361,6 +361,12 @@ bool FunctionDifferentiator::isRecomputable(NeededValue V) {
     auto &Load = cast<LoadInst>(*I);
     if (Sig.InputsKeptUntilReverse && Unmodified.isUnmodified(Load))
       return true;
+    // `enzyme_nocache`: the caller keeps this argument's memory as it is.
+    auto *Arg = dyn_cast<Argument>(
+        getUnderlyingObject(Load.getPointerOperand(), /*MaxLookup=*/0));
+    if (Arg && Arg->getArgNo() < Sig.KeptArgs.size() &&
+        Sig.KeptArgs[Arg->getArgNo()] && Unmodified.isUnmodified(Load))
+      return true;
     // A table the function fills and then only reads: keep the block until
     // the reverse pass instead of recording every value read from it.
     CallBase *Block = Unmodified.allocationUnmodifiedAfter(Load, DT, LI);

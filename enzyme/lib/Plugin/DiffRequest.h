@@ -37,6 +37,9 @@ enum class RequestMode {
   ReverseSplit,
   /// `__enzyme_augmentsize`: the bytes an inline tape needs.
   AugmentSize,
+  /// `__enzyme_batch`: the function evaluated on `enzyme_width` lanes; no
+  /// derivative.
+  Batch,
 };
 
 /// The activity the user gave the result of the function.
@@ -76,6 +79,13 @@ struct DiffRequest {
   /// `enzyme_context, ctx`: mutable globals without a declared shadow take
   /// theirs from ctx (Core/ContextShadows.h).
   llvm::WeakTrackingVH Context;
+  /// Per parameter: `enzyme_nocache` (split mode), the caller's promise that
+  /// the memory the pointer reaches is not written between the two halves.
+  llvm::SmallVector<bool, 4> NoCache;
+  /// `__enzyme_batch`, per parameter: its Width values, one per lane
+  /// (`enzyme_vector`), or one value that every lane shares
+  /// (`enzyme_scalar`); converted to the parameter's type.
+  llvm::SmallVector<llvm::SmallVector<llvm::WeakTrackingVH, 4>, 4> Lanes;
 };
 
 /// The mode an `__enzyme_*` function name asks for, if it is one.

@@ -10,6 +10,7 @@
 #include "Core/UserRegistrations.h"
 #include "Modes/ForwardModeGenerator.h"
 #include "Modes/ReverseModeGenerator.h"
+#include "Plugin/BatchLowering.h"
 #include "Plugin/DiffRequest.h"
 #include "Plugin/ForwardLowering.h"
 #include "Plugin/LoweringSupport.h"
@@ -136,7 +137,7 @@ findMismatchedSplitPairs(ArrayRef<DiffRequest> Requests) {
     }
     std::string OtherHalf = requestEntryName(Other->Mode).str() +
                             (Where.empty() ? "" : " at " + Where);
-    if (R.Width != Other->Width)
+    if (R.Width != Other->Width) {
       reportError(*R.Call,
                   Twine(requestEntryName(R.Mode)) + ": the width of '" +
                       displayName(R.Fn->getName()) + "' ('enzyme_width, " +
@@ -145,13 +146,22 @@ findMismatchedSplitPairs(ArrayRef<DiffRequest> Requests) {
                       "); both halves of split mode must compute "
                       "the same directions, since they share the "
                       "tape");
-    else
+    } else {
+      // Halves that differ only in `enzyme_nocache` are told so.
+      ReverseSignature Mine = splitSignature(R),
+                       Theirs = splitSignature(*Other);
+      Mine.KeptArgs.clear();
+      Theirs.KeptArgs.clear();
+      bool OnlyNoCache = !(Mine < Theirs) && !(Theirs < Mine);
       reportError(*R.Call,
-                  Twine(requestEntryName(R.Mode)) + ": the activities of '" +
-                      displayName(R.Fn->getName()) + "' differ from those of " +
-                      OtherHalf +
+                  Twine(requestEntryName(R.Mode)) + ": the " +
+                      (OnlyNoCache ? "'enzyme_nocache' markers"
+                                   : "activities") +
+                      " of '" + displayName(R.Fn->getName()) +
+                      "' differ from those of " + OtherHalf +
                       "; both halves of split mode must mark every argument "
                       "the same way, since they share the tape");
+    }
     Mismatched.insert(R.Call);
   }
   return Mismatched;
@@ -286,6 +296,10 @@ void EnzymePass::serveRequests(Module &M, ModuleAnalysisManager &MAM) {
       Results[I] = Mismatched.count(Request.Call)
                        ? LoweringResult::Failed
                        : lowerSplitRequest(Request, Generator, AllowDeferral);
+      break;
+    case RequestMode::Batch:
+      Results[I] =
+          lowerBatchRequest(Request, FAM, Cleanup ? &*Cleanup : nullptr);
       break;
     }
   }

@@ -52,6 +52,12 @@ enum class Marker {
   ConstReturn,
   ActiveReturn,
   Context,
+  /// `enzyme_nocache`, before a pointer parameter's activity: split mode may
+  /// reload what it reads there instead of recording it.
+  NoCache,
+  /// `__enzyme_batch`: one value per lane, or one value for all lanes.
+  Vector,
+  Scalar,
   Unsupported
 };
 
@@ -80,6 +86,9 @@ std::optional<std::pair<Marker, StringRef>> markerOf(Value *V) {
                  .Case("enzyme_const_return", Marker::ConstReturn)
                  .Case("enzyme_active_return", Marker::ActiveReturn)
                  .Case("enzyme_context", Marker::Context)
+                 .Case("enzyme_nocache", Marker::NoCache)
+                 .Case("enzyme_vector", Marker::Vector)
+                 .Case("enzyme_scalar", Marker::Scalar)
                  .Default(Marker::Unsupported);
   return std::make_pair(M, Name);
 }
@@ -166,6 +175,8 @@ std::optional<RequestMode> requestModeOf(StringRef Name) {
     return RequestMode::AugmentSize;
   if (Id.starts_with("__enzyme_reverse"))
     return RequestMode::ReverseSplit;
+  if (Id.starts_with("__enzyme_batch"))
+    return RequestMode::Batch;
   return std::nullopt;
 }
 
@@ -181,6 +192,8 @@ StringRef requestEntryName(RequestMode Mode) {
     return "__enzyme_reverse";
   case RequestMode::AugmentSize:
     return "__enzyme_augmentsize";
+  case RequestMode::Batch:
+    return "__enzyme_batch";
   }
   llvm_unreachable("unknown request mode");
 }
@@ -206,6 +219,7 @@ private:
     return false;
   }
   bool isForward() const { return Request.Mode == RequestMode::Forward; }
+  bool isBatch() const { return Request.Mode == RequestMode::Batch; }
   bool isSplit() const {
     return Request.Mode == RequestMode::AugmentedForward ||
            Request.Mode == RequestMode::ReverseSplit ||
@@ -216,6 +230,10 @@ private:
   bool parseOptions();
   bool parseConstantOption(StringRef Name, uint64_t &Value);
   bool parseParameter(unsigned Param);
+  /// `enzyme_nocache` at the cursor, if there: checks it and consumes it.
+  bool parseNoCache(unsigned Param, bool &NoCache);
+  /// `__enzyme_batch`: the lane values of \p Param.
+  bool parseLanes(unsigned Param);
   /// `__enzyme_augmentsize`: a marker without a value.
   bool parseActivityOnly(unsigned Param);
   /// `__enzyme_reverse`: the adjoint of the result and the tape.
@@ -236,6 +254,7 @@ private:
   DiffRequest Request;
   unsigned Next = 0;
   bool TapeGiven = false;
+  bool WidthGiven = false;
 };
 
 bool Parser::parseFunction() {
@@ -244,15 +263,16 @@ bool Parser::parseFunction() {
     Request.StructReturnType = Call.getParamStructRetType(0);
     Next = 1;
   }
+  StringRef What = isBatch() ? "evaluate" : "differentiate";
   if (Next >= Call.arg_size())
-    return error("the first argument must be the function to differentiate");
+    return error("the first argument must be the function to " + What);
   Request.Fn = resolveFunction(Call.getArgOperand(Next++));
   if (!Request.Fn)
-    return error("the function to differentiate must be known at compile "
-                 "time; pass the function itself (e.g. (void*)f), not a "
-                 "pointer computed at run time");
+    return error("the function to " + What +
+                 " must be known at compile time; pass the function itself "
+                 "(e.g. (void*)f), not a pointer computed at run time");
   if (Request.Fn->isVarArg())
-    return error("cannot differentiate the variadic function '" +
+    return error("cannot " + What + " the variadic function '" +
                  displayName(Request.Fn->getName()) + "'");
   return true;
 }
@@ -290,6 +310,7 @@ bool Parser::parseOptions() {
                      displayName(Request.Fn->getName()) +
                      "', which it applies to");
       Request.Width = Width;
+      WidthGiven = true;
       break;
     }
     case Marker::Allocated: {
@@ -343,6 +364,10 @@ bool Parser::parseOptions() {
                      "' sets the activity of the result in reverse and "
                      "split mode; forward mode returns the tangent of the "
                      "result (and with enzyme_primal_return, the result)");
+      if (isBatch())
+        return error("'" + Name +
+                     "' sets the activity of the result in reverse and "
+                     "split mode; __enzyme_batch computes no derivative");
       bool Active = M == Marker::ActiveReturn;
       if (Active && !Request.Fn->getReturnType()->isFloatingPointTy())
         return error("'enzyme_active_return' needs a function that returns "
@@ -378,8 +403,81 @@ Value *Parser::coerce(Value *V, Type *Ty, unsigned Param) {
   return nullptr;
 }
 
+bool Parser::parseNoCache(unsigned Param, bool &NoCache) {
+  auto Found = Next < Call.arg_size() ? markerOf(Call.getArgOperand(Next))
+                                      : std::nullopt;
+  if (!Found || Found->first != Marker::NoCache)
+    return true;
+  if (isForward())
+    return error("'enzyme_nocache' promises that memory is not changed "
+                 "between the augmented forward and the reverse pass; "
+                 "forward mode has no tape, so it is not meaningful here");
+  if (!Request.Fn->getArg(Param)->getType()->isPointerTy())
+    return error("'enzyme_nocache' needs a pointer parameter (it promises "
+                 "that the memory the pointer reaches is not changed), but " +
+                 describeParam(Param) + " is not");
+  ++Next;
+  auto After = Next < Call.arg_size() ? markerOf(Call.getArgOperand(Next))
+                                      : std::nullopt;
+  if (After &&
+      (After->first == Marker::NoCache || isOptionMarker(After->first)))
+    return error("'enzyme_nocache' must be followed by the activity marker "
+                 "or the value of " +
+                 describeParam(Param) + ", not by '" + After->second + "'");
+  NoCache = true;
+  return true;
+}
+
+bool Parser::parseLanes(unsigned Param) {
+  Type *ParamTy = Request.Fn->getArg(Param)->getType();
+  // Unmarked parameters take one value per lane.
+  unsigned Count = Request.Width;
+  StringRef How = "enzyme_vector";
+  if (auto Found = markerOf(Call.getArgOperand(Next))) {
+    auto [M, Name] = *Found;
+    if (M != Marker::Vector && M != Marker::Scalar)
+      return error("the marker '" + Name +
+                   "' is not meaningful in __enzyme_batch; give " +
+                   describeParam(Param) +
+                   " with enzyme_vector (one value per lane) or "
+                   "enzyme_scalar (one value for all lanes)");
+    if (M == Marker::Scalar) {
+      Count = 1;
+      How = "enzyme_scalar";
+    }
+    ++Next;
+  }
+  SmallVector<WeakTrackingVH, 4> Values;
+  for (unsigned K = 0; K < Count; ++K) {
+    if (Next >= Call.arg_size() || markerOf(Call.getArgOperand(Next))) {
+      if (Count == 1)
+        return error(How + " for " + describeParam(Param) + " needs a value");
+      return error(How + " for " + describeParam(Param) + " needs " +
+                   Twine(Count) + " values, one per lane ('enzyme_width, " +
+                   Twine(Count) + "'), but " + Twine(K) +
+                   (K == 1 ? " is" : " are") + " given");
+    }
+    Value *V = coerce(Call.getArgOperand(Next++), ParamTy, Param);
+    if (!V)
+      return false;
+    Values.push_back(V);
+  }
+  Request.Activities.push_back(Activity::Const);
+  Request.Primals.push_back(Values[0]);
+  Request.Shadows.push_back(nullptr);
+  Request.Lanes.push_back(std::move(Values));
+  return true;
+}
+
 bool Parser::parseParameter(unsigned Param) {
   Type *ParamTy = Request.Fn->getArg(Param)->getType();
+  if (isBatch()) {
+    if (!parseOptions())
+      return false;
+    if (Next >= Call.arg_size())
+      return error("too few arguments: no value for " + describeParam(Param));
+    return parseLanes(Param);
+  }
   if (Request.Fn->getArg(Param)->hasByValAttr())
     return error("parameter " + Twine(Param + 1) + " of '" +
                  displayName(Request.Fn->getName()) +
@@ -388,6 +486,10 @@ bool Parser::parseParameter(unsigned Param) {
                  "enzyme_const)");
   if (!parseOptions())
     return false;
+  bool NoCache = false;
+  if (!parseNoCache(Param, NoCache))
+    return false;
+  Request.NoCache.push_back(NoCache);
   if (Request.Mode == RequestMode::AugmentSize)
     return parseActivityOnly(Param);
   if (Next >= Call.arg_size())
@@ -400,6 +502,13 @@ bool Parser::parseParameter(unsigned Param) {
     auto [M, Name] = *Found;
     if (M == Marker::Unsupported)
       return error("the marker '" + Name + "' is not supported here");
+    if (M == Marker::Vector || M == Marker::Scalar)
+      return error("the marker '" + Name +
+                   "' describes the lanes of __enzyme_batch; it is not "
+                   "meaningful here");
+    if (M == Marker::NoCache)
+      return error("'enzyme_nocache' must come before the activity marker "
+                   "of a parameter, once");
     Act = M == Marker::Dup || M == Marker::DupV ? Activity::Dup
           : M == Marker::DupNoNeed || M == Marker::DupNoNeedV
               ? Activity::DupNoNeed
@@ -534,7 +643,8 @@ bool Parser::parseActivityOnly(unsigned Param) {
                                       : std::nullopt;
   if (!Found || Found->first == Marker::Unsupported ||
       Found->first == Marker::DupV || Found->first == Marker::DupNoNeedV ||
-      isOptionMarker(Found->first))
+      Found->first == Marker::NoCache || Found->first == Marker::Vector ||
+      Found->first == Marker::Scalar || isOptionMarker(Found->first))
     return error("expects one activity marker per parameter and no values; "
                  "none for " +
                  describeParam(Param));
@@ -606,6 +716,15 @@ bool Parser::parseReverseTail() {
 std::optional<DiffRequest> Parser::parse() {
   if (!parseFunction())
     return std::nullopt;
+  if (isBatch()) {
+    if (!parseOptions())
+      return std::nullopt;
+    if (!WidthGiven) {
+      error("'enzyme_width, N' (the number of lanes) must follow the "
+            "function");
+      return std::nullopt;
+    }
+  }
   for (unsigned Param = 0; Param < Request.Fn->arg_size(); ++Param)
     if (!parseParameter(Param))
       return std::nullopt;

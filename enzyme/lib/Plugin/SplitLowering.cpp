@@ -39,8 +39,11 @@ ReverseSignature splitSignature(const DiffRequest &Request) {
   Sig.Args.assign(Request.Activities.begin(), Request.Activities.end());
   Sig.ReturnActive = Request.Fn->getReturnType()->isFloatingPointTy() &&
                      Request.ReturnActivity != ResultActivity::Const;
-  // The caller may change the inputs between the two halves.
+  // The caller may change the inputs between the two halves, except the
+  // memory of the pointers it marked `enzyme_nocache`.
   Sig.InputsKeptUntilReverse = false;
+  if (is_contained(Request.NoCache, true))
+    Sig.KeptArgs.assign(Request.NoCache.begin(), Request.NoCache.end());
   Sig.FixedTape = Request.AllocatedTapeBytes.has_value() ||
                   Request.Mode == RequestMode::AugmentSize;
   Sig.Width = Request.Width;

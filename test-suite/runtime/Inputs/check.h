@@ -94,11 +94,12 @@ static inline int check_fd(const char *name, double got, double fd) {
 
 #ifdef __cplusplus
 /* The C++ tests declare the ABI as a variadic template; give it a body.
- * <enzyme/enzyme> declares the R-first forms of all four entry points. */
+ * <enzyme/enzyme> declares the R-first forms of the entry points. */
 template <typename R, typename... Args> R __enzyme_autodiff(Args...) { return R(); }
 template <typename R, typename... Args> R __enzyme_fwddiff(Args...) { return R(); }
 template <typename R, typename... Args> R __enzyme_augmentfwd(Args...) { return R(); }
 template <typename R, typename... Args> R __enzyme_reverse(Args...) { return R(); }
+template <typename R, typename... Args> R __enzyme_batch(Args...) { return R(); }
 template <typename... Args> void *__enzyme_augmentfwd(void *, Args...) { return nullptr; }
 template <typename... Args> void __enzyme_reverse(void *, Args...) {}
 #endif

@@ -4,12 +4,14 @@
 __attribute__((weak)) int enzyme_dup, enzyme_dupnoneed, enzyme_const, enzyme_out;
 __attribute__((weak)) int enzyme_width, enzyme_allocated, enzyme_tape, enzyme_primal_return;
 __attribute__((weak)) int enzyme_const_return, enzyme_active_return;
+__attribute__((weak)) int enzyme_nocache, enzyme_vector, enzyme_scalar;
 
 double __enzyme_autodiff(void) { return 0.0; }
 double __enzyme_fwddiff(void) { return 0.0; }
 void *__enzyme_augmentfwd(void) { return 0; }
 double __enzyme_reverse(void) { return 0.0; }
 unsigned long __enzyme_augmentsize(void) { return 0; }
+double __enzyme_batch(void) { return 0.0; }
 void *__enzyme_virtualreverse(void *f) { return f; }
 
 /* The context API: one scratch block stands for every shadow. */

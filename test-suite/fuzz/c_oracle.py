@@ -251,8 +251,9 @@ static void fz_differences(double (*J)(const double *), const double *v0, int n,
       if (spread > FZ_UNRELIABLE_REL * fmax(fabs(d[s]), fabs(d[s + 1])) + FZ_NOISE_K * res)
         continue;
       double tol = FZ_NOISE_K * fmax(spread, res);
-      double off = fabs(d[s + 1] - r->fd) /
-                   (FZ_UNRELIABLE_REL * fmax(fabs(d[s + 1]), fabs(r->fd)) + FZ_NOISE_K * r->noise + tol);
+      double off_tol =
+          FZ_UNRELIABLE_REL * fmax(fabs(d[s + 1]), fabs(r->fd)) + FZ_NOISE_K * r->noise + tol;
+      double off = fabs(d[s + 1] - r->fd) / off_tol;
       if (off > worst)
         worst = off, r->fine = d[s + 1], r->fine_tol = tol;
     }

@@ -68,7 +68,14 @@ can overflow, as each sine in a chain multiplies it by about its argument),
 or a non-finite gradient where the primal called pow, cbrt, asin or acos at
 a point where its derivative is infinite (pow(0, 0.5): the chain rule gives
 inf * 0 = NaN there, as in Enzyme, even where the composition is flat;
-libm_probe.c counts such calls).
+libm_probe.c counts such calls), or a finite gradient within 2 qres more of
+fd, where qres is what J's quantisation lets the quotient at h/4 resolve
+(J rounded to float: the quantum, the largest power of two dividing every
+change of J, over h/4; where J did not move at all, the program's
+precision at the scale of max(|J|, 1)), or a finite gradient that agrees
+with the quotients at much smaller steps (h/8 .. h/16384, two in a row
+agreeing with each other and not with fd: J has structure finer than the
+steps, such as a fine staircase, which the usual steps average).
 docs/reliability.md explains why this makes false alarms rare.
 """
 
@@ -120,24 +127,61 @@ static void fz_verdict(const char *id, const char *verdict, int comp, double ad,
   fflush(stdout);
 }
 
-/* What the difference quotients of one direction show (bits of shape[j]):
+/* What the difference quotients of one direction show (bits of shape):
  * FZ_KINK, a kink at v0; FZ_ROUGH, the quotients vary irregularly, far
  * above J's rounding (J has structure finer than the steps, such as sin of
  * a huge argument); FZ_FLAT, J did not move at all under any step. */
 enum { FZ_KINK = 1, FZ_ROUGH = 2, FZ_FLAT = 4 };
 
-/* Finite differences of J at v0, n inputs: fd[j], noise[j], shape[j];
- * ok[j] = 0 when J was not finite. */
+/* The finite differences of one direction:
+ * fd     the Richardson value of the quotients at steps h, h/2, h/4;
+ * noise  their spread, at least what J's rounding lets a quotient resolve;
+ * qres   what J's quantisation lets a quotient at h/4 resolve where J is
+ *        rounded more coarsely than a double of its size (a float result),
+ *        measured from the changes of J; where J did not move at all, an
+ *        intermediate's rounding in the program's precision (eps) at the
+ *        scale of max(|J|, 1);
+ * fine   a derivative that quotients at much smaller steps (h/8 .. h/16384)
+ *        agree on, two steps in a row, and that differs from fd (NAN if
+ *        none): J has structure finer than h that averages out smoothly
+ *        over the steps (a staircase such as rint(1e5 x): the quotients
+ *        see its mean slope, the derivative is that of the pieces), with
+ *        fine_tol, the spread and rounding of that pair;
+ * shape  FZ_* bits; ok = 0 when J was not finite. */
+struct fz_fd {
+  double fd, noise, qres, fine, fine_tol;
+  int shape, ok;
+};
+
+#define FZ_FINE_STEPS 15 /* steps h / 2^s, s = 0..14: 0..2 the quotients */
+
+/* The largest power of two that divides x (finite, nonzero). */
+static double fz_lowbit(double x) {
+  int e;
+  double m = frexp(fabs(x), &e);
+  unsigned long long bits = (unsigned long long)ldexp(m, 53);
+  return ldexp(1.0, e - 53 + __builtin_ctzll(bits));
+}
+
+/* Finite differences of J at v0, n inputs, in a program that computes in
+ * precision eps (DBL_EPSILON, or FLT_EPSILON with float math). */
 static void fz_differences(double (*J)(const double *), const double *v0, int n, double step,
-                           double *fd, double *noise, int *shape, int *ok) {
+                           double eps, struct fz_fd *out) {
   double *v = (double *)malloc((n ? n : 1) * sizeof(double));
   memcpy(v, v0, n * sizeof(double));
   double j0 = J(v);
   for (int j = 0; j < n; j++) {
-    double d[3], g[3];
-    ok[j] = isfinite(j0);
-    for (int s = 0; s < 3; s++) {
-      double h = step * (fabs(v0[j]) > 1.0 ? fabs(v0[j]) : 1.0) / (1 << s);
+    struct fz_fd *r = out + j;
+    double d[FZ_FINE_STEPS], hs[FZ_FINE_STEPS], g[3];
+    int moved[FZ_FINE_STEPS], finite[FZ_FINE_STEPS];
+    /* The quantum of J: the largest power of two dividing every change of
+     * J seen. A double J's changes share about its last bit; a J rounded
+     * to float shares some 29 more, which no smooth double would. */
+    double quantum = 0;
+    r->ok = isfinite(j0);
+    double H = step * (fabs(v0[j]) > 1.0 ? fabs(v0[j]) : 1.0);
+    for (int s = 0; s < FZ_FINE_STEPS; s++) {
+      double h = H / (1 << s);
       /* Through volatile, so the divisor is the step actually taken. */
       volatile double xp = v0[j] + h, xm = v0[j] - h;
       v[j] = xp;
@@ -145,34 +189,74 @@ static void fz_differences(double (*J)(const double *), const double *v0, int n,
       v[j] = xm;
       double fm = J(v);
       v[j] = v0[j];
-      if (!isfinite(fp) || !isfinite(fm))
-        ok[j] = 0;
+      finite[s] = isfinite(fp) && isfinite(fm);
+      if (s < 3 && !finite[s])
+        r->ok = 0;
+      hs[s] = (xp - xm) / 2;
       d[s] = (fp - fm) / (xp - xm);
-      /* forward minus backward quotient: ~ h f'' where J is smooth, ~ the
-       * jump in slope at a kink, whatever h. */
-      g[s] = ((fp - j0) - (j0 - fm)) / ((xp - xm) / 2);
+      moved[s] = fp != fm;
+      if (s < 3)
+        /* forward minus backward quotient: ~ h f'' where J is smooth, ~
+         * the jump in slope at a kink, whatever h. */
+        g[s] = ((fp - j0) - (j0 - fm)) / hs[s];
+      double change[2] = {fp - j0, j0 - fm};
+      for (int c = 0; c < 2; c++)
+        if (finite[s] && isfinite(j0) && change[c] != 0) {
+          double b = fz_lowbit(change[c]);
+          quantum = quantum == 0 ? b : fmin(quantum, b);
+        }
     }
-    fd[j] = d[2] + (d[2] - d[1]) / 3;
-    noise[j] = fmax(fabs(d[0] - d[1]), fabs(d[1] - d[2]));
+    r->fd = d[2] + (d[2] - d[1]) / 3;
+    r->noise = fmax(fabs(d[0] - d[1]), fabs(d[1] - d[2]));
     /* What J's own rounding allows a difference quotient to resolve: where
      * J is huge the steps vanish below its last digit and all three
      * quotients agree on a meaningless value (often exactly 0). Where J
      * did not move at all, the rounding that hid the change happened in
      * an intermediate (log(1 + y) with |y| below an ulp of 1): count it at
      * the scale of 1 at least. */
-    double h4 = step * (fabs(v0[j]) > 1.0 ? fabs(v0[j]) : 1.0) / 4;
+    double h4 = H / 4;
     int flat = d[0] == 0 && d[1] == 0 && d[2] == 0;
     double floor_ = 8 * DBL_EPSILON * (flat ? fmax(fabs(j0), 1.0) : fabs(j0)) / h4;
     /* Where J is smooth the spread is truncation error, O(h^2): halving the
      * step divides it by 4. Irregular spread far above rounding means the
      * quotients alias something they cannot resolve. */
     double ratio = (d[0] - d[1]) / (d[1] - d[2]);
-    shape[j] = flat ? FZ_FLAT : 0;
-    if (noise[j] > 100 * floor_ && !(ratio >= 2 && ratio <= 8))
-      shape[j] |= FZ_ROUGH;
-    noise[j] = fmax(noise[j], floor_);
-    if (fabs(g[2]) > 0.75 * fabs(g[1]) && fabs(g[2]) > FZ_UNRELIABLE_REL * fabs(fd[j]))
-      shape[j] |= FZ_KINK;
+    r->shape = flat ? FZ_FLAT : 0;
+    if (r->noise > 100 * floor_ && !(ratio >= 2 && ratio <= 8))
+      r->shape |= FZ_ROUGH;
+    r->noise = fmax(r->noise, floor_);
+    if (fabs(g[2]) > 0.75 * fabs(g[1]) && fabs(g[2]) > FZ_UNRELIABLE_REL * fabs(r->fd))
+      r->shape |= FZ_KINK;
+    /* J rounded coarsely (a float result): each value is off by up to half
+     * a quantum, so a quotient at h/4 by up to quantum / (2 h/4), the
+     * Richardson value by up to 0.75 quantum / (h/4). Where J did not move
+     * at all, the rounding that hid the change may be one ulp of a float
+     * (eps) at the scale of max(|J|, 1). */
+    r->qres = (flat ? eps * fmax(fabs(j0), 1.0) : quantum) / h4;
+    /* Smaller steps: a pair of successive quotients that agree with each
+     * other (to their rounding) and not with fd. A staircase finer than h
+     * (rint of a fast-moving argument) gives quotients that agree on its
+     * mean slope at h, h/2, h/4, and on the slope of the pieces at steps
+     * below the stairs' width. Steps where J did not move at all count
+     * its rounding at the scale of 1, as above. */
+    r->fine = NAN;
+    r->fine_tol = 0;
+    double worst = 1;
+    for (int s = 3; s + 1 < FZ_FINE_STEPS; s++) {
+      if (!finite[s] || !finite[s + 1])
+        continue;
+      double scale = moved[s] || moved[s + 1] ? fabs(j0) : fmax(fabs(j0), 1.0);
+      double res = (8 * DBL_EPSILON * scale + quantum) / hs[s + 1];
+      double spread = fabs(d[s] - d[s + 1]);
+      if (spread > FZ_UNRELIABLE_REL * fmax(fabs(d[s]), fabs(d[s + 1])) + FZ_NOISE_K * res)
+        continue;
+      double tol = FZ_NOISE_K * fmax(spread, res);
+      double off_tol =
+          FZ_UNRELIABLE_REL * fmax(fabs(d[s + 1]), fabs(r->fd)) + FZ_NOISE_K * r->noise + tol;
+      double off = fabs(d[s + 1] - r->fd) / off_tol;
+      if (off > worst)
+        worst = off, r->fine = d[s + 1], r->fine_tol = tol;
+    }
   }
   free(v);
 }
@@ -212,13 +296,12 @@ static int fz_primal_flags(double (*J)(const double *), const double *v0, double
 
 /* Judges the gradient ad[0..n) against finite differences of J; prints the
  * verdict line of program `id`. */
-static void fz_judge(const char *id, int n, const double *ad, const double *fd,
-                     const double *noise, const int *shape, const int *ok, int flags,
+static void fz_judge(const char *id, int n, const double *ad, const struct fz_fd *f, int flags,
                      double rtol) {
   double gscale = 0;
   for (int j = 0; j < n; j++)
-    if (ok[j] && isfinite(fd[j]))
-      gscale = fmax(gscale, fabs(fd[j]));
+    if (f[j].ok && isfinite(f[j].fd))
+      gscale = fmax(gscale, fabs(f[j].fd));
   int bad = -1, unsure = -1;
   double worst = 0;
   const char *unsure_why = "";
@@ -226,13 +309,16 @@ static void fz_judge(const char *id, int n, const double *ad, const double *fd,
    * finite: a minimiser keeps the worst one failing the same way. */
   char list[256] = "", *end = list;
   for (int j = 0; j < n; j++) {
-    double err = fabs(ad[j] - fd[j]);
+    double fd = f[j].fd, noise = f[j].noise;
+    int shape = f[j].shape;
+    double err = fabs(ad[j] - fd);
 #ifdef FZ_VERBOSE /* every component, for reading a reproducer */
-    printf("FUZZ-COMPONENT %%s %%d ad=%%.17g fd=%%.17g noise=%%.3g shape=%%d finite=%%d\n",
-           id, j, ad[j], fd[j], noise[j], shape[j], ok[j]);
+    printf("FUZZ-COMPONENT %%s %%d ad=%%.17g fd=%%.17g noise=%%.3g shape=%%d finite=%%d "
+           "qres=%%.3g fine=%%.17g fine_tol=%%.3g\n",
+           id, j, ad[j], fd, noise, shape, f[j].ok, f[j].qres, f[j].fine, f[j].fine_tol);
 #endif
-    double tol = rtol * fmax(fabs(ad[j]), fabs(fd[j])) + FZ_ATOL * gscale + FZ_NOISE_K * noise[j];
-    if (!ok[j] || !isfinite(fd[j])) {
+    double tol = rtol * fmax(fabs(ad[j]), fabs(fd)) + FZ_ATOL * gscale + FZ_NOISE_K * noise;
+    if (!f[j].ok || !isfinite(fd)) {
       if (unsure < 0) unsure = j, unsure_why = "nonfinite";
       continue;
     }
@@ -240,15 +326,15 @@ static void fz_judge(const char *id, int n, const double *ad, const double *fd,
       continue;
     /* Where J did not move, the quotients agree exactly: a gradient
      * beyond their resolution (the noise) is wrong, not noisy. */
-    if (!(shape[j] & FZ_FLAT) && noise[j] > FZ_UNRELIABLE_REL * (fabs(fd[j]) + 1e-6 * gscale)) {
+    if (!(shape & FZ_FLAT) && noise > FZ_UNRELIABLE_REL * (fabs(fd) + 1e-6 * gscale)) {
       if (unsure < 0) unsure = j, unsure_why = "noisy";
       continue;
     }
-    if (shape[j] & FZ_KINK) {
+    if (shape & FZ_KINK) {
       if (unsure < 0) unsure = j, unsure_why = "kink";
       continue;
     }
-    if (shape[j] & FZ_ROUGH) {
+    if (shape & FZ_ROUGH) {
       if (unsure < 0) unsure = j, unsure_why = "unresolved";
       continue;
     }
@@ -266,6 +352,21 @@ static void fz_judge(const char *id, int n, const double *ad, const double *fd,
       if (unsure < 0) unsure = j, unsure_why = "fast-trig";
       continue;
     }
+    /* J is rounded more coarsely than a double (a float result, or an
+     * intermediate's float rounding hid every change): the gradient is
+     * within what that quantisation lets the quotients resolve. */
+    if (isfinite(ad[j]) && err <= tol + 2 * f[j].qres) {
+      if (unsure < 0) unsure = j, unsure_why = "quantised";
+      continue;
+    }
+    /* Quotients at much smaller steps agree with the gradient, not with
+     * fd: J has structure finer than the steps (a fine staircase). */
+    if (isfinite(ad[j]) && isfinite(f[j].fine) &&
+        fabs(ad[j] - f[j].fine) <=
+            rtol * fmax(fabs(ad[j]), fabs(f[j].fine)) + FZ_ATOL * gscale + f[j].fine_tol) {
+      if (unsure < 0) unsure = j, unsure_why = "fine-scale";
+      continue;
+    }
     double ratio = isfinite(ad[j]) ? err / (tol > 0 ? tol : 1e-300) : INFINITY;
     if (bad < 0 || ratio > worst)
       bad = j, worst = ratio;
@@ -273,9 +374,10 @@ static void fz_judge(const char *id, int n, const double *ad, const double *fd,
       end += sprintf(end, "%%s%%d%%s", list[0] ? "," : "", j, isfinite(ad[j]) ? "" : "!");
   }
   if (bad >= 0)
-    fz_verdict(id, "mismatch", bad, ad[bad], fd[bad], noise[bad], "differs", list);
+    fz_verdict(id, "mismatch", bad, ad[bad], f[bad].fd, f[bad].noise, "differs", list);
   else if (unsure >= 0)
-    fz_verdict(id, "unreliable", unsure, ad[unsure], fd[unsure], noise[unsure], unsure_why, "-");
+    fz_verdict(id, "unreliable", unsure, ad[unsure], f[unsure].fd, f[unsure].noise, unsure_why,
+               "-");
   else
     fz_verdict(id, "pass", -1, 0, 0, 0, "agrees", "-");
 }
@@ -300,8 +402,8 @@ static double fz_dir_eval(const double *t) {
 }
 
 static void fz_directional(void (*Y)(const double *, double *), const double *v0,
-                           const double *u, int n, int outs, double step, double *fd,
-                           double *noise, int *shape, int *ok) {
+                           const double *u, int n, int outs, double step, double eps,
+                           struct fz_fd *out) {
   static const double t0[1] = {0.0};
   fz_dir.Y = Y;
   fz_dir.v0 = v0;
@@ -311,7 +413,7 @@ static void fz_directional(void (*Y)(const double *, double *), const double *v0
   fz_dir.y = (double *)malloc((outs ? outs : 1) * sizeof(double));
   for (int m = 0; m < outs; m++) {
     fz_dir.m = m;
-    fz_differences(fz_dir_eval, t0, 1, step, fd + m, noise + m, shape + m, ok + m);
+    fz_differences(fz_dir_eval, t0, 1, step, eps, out + m);
   }
   free(fz_dir.v);
   free(fz_dir.y);
@@ -611,17 +713,21 @@ def harness(program):
             vals.append(p.values[int(f[1:-1])])
         else:
             vals.append(p.values[0])
+    # The precision the program rounds to: float math rounds its values,
+    # and may hide a change of J, at float's precision.
+    eps = "FLT_EPSILON" if "float" in program.features else "DBL_EPSILON"
     out.append("  static const double v0[%d] = {%s};" % (max(n, 1), ", ".join(_num(x) for x in vals) or "0"))
-    out.append("  double ad[%d], fd[%d], noise[%d];" % ((max(n, 1),) * 3))
-    out.append("  int shape[%d], ok[%d];" % ((max(n, 1),) * 2))
+    out.append("  double ad[%d];" % max(n, 1))
+    out.append("  struct fz_fd fd[%d];" % max(n, 1))
     out.append('  fz_stage(id, "fd");')
-    out.append("  fz_differences(%s_J, v0, %d, %s, fd, noise, shape, ok);" % (name, n, _num(program.fd_step)))
+    out.append("  fz_differences(%s_J, v0, %d, %s, %s, fd);" % (name, n, _num(program.fd_step), eps))
     out.append("  int flags = fz_primal_flags(%s_J, v0, %s);" % (name, _num(program.fd_step)))
     out.append('  fz_stage(id, "ad");')
     # Built with -DFZ_PRIMAL_ONLY (a plain clang, sanitizers) the program
     # runs the primal and the finite differences only.
     out.append("#ifdef FZ_PRIMAL_ONLY")
-    out.append("  memcpy(ad, fd, sizeof ad);")
+    out.append("  for (int j = 0; j < %d; j++)" % n)
+    out.append("    ad[j] = fd[j].fd;")
     out.append("  (void)%s;" % (name,))
     out.append("#else")
     out.append("  {")
@@ -631,22 +737,23 @@ def harness(program):
     out += ["  " + l for l in _gradient_reads(program, "ad")]
     out.append("  }")
     out.append("#endif")
-    out.append("  fz_judge(id, %d, ad, fd, noise, shape, ok, flags, %s);" % (n, _num(program.rtol)))
+    out.append("  fz_judge(id, %d, ad, fd, flags, %s);" % (n, _num(program.rtol)))
 
     # Forward mode: J·u output by output against directional differences.
     out.append("  static const double u[%d] = {%s};" % (max(n, 1), ", ".join(_num(x) for x in u) or "0"))
-    out.append("  double tad[%d], tfd[%d], tnoise[%d];" % ((max(nout, 1),) * 3))
-    out.append("  int tshape[%d], tok[%d];" % ((max(nout, 1),) * 2))
+    out.append("  double tad[%d];" % max(nout, 1))
+    out.append("  struct fz_fd tfd[%d];" % max(nout, 1))
     out.append('  fz_stage(id, "fwd-fd");')
-    out.append("  fz_directional(%s_Y, v0, u, %d, %d, %s, tfd, tnoise, tshape, tok);"
-               % (name, n, nout, _num(program.fd_step)))
+    out.append("  fz_directional(%s_Y, v0, u, %d, %d, %s, %s, tfd);"
+               % (name, n, nout, _num(program.fd_step), eps))
     out.append('  fz_stage(id, "fwd");')
     out.append("#ifdef FZ_PRIMAL_ONLY")
-    out.append("  memcpy(tad, tfd, sizeof tad);")
+    out.append("  for (int m = 0; m < %d; m++)" % nout)
+    out.append("    tad[m] = tfd[m].fd;")
     out.append("#else")
     out.append("  %s_fwd(tad);" % name)
     out.append("#endif")
-    out.append('  fz_judge("%d/fwd", %d, tad, tfd, tnoise, tshape, tok, flags, %s);'
+    out.append('  fz_judge("%d/fwd", %d, tad, tfd, flags, %s);'
                % (program.seed, nout, _num(program.rtol)))
 
     # The dot-product test: <w, J·u> (forward) = <J^T w, u> (reverse).

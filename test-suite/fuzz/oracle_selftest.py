@@ -50,6 +50,36 @@ CASES = [
      "pass agrees"),
     ("flat-wrong", "1.0 + log(1.0 + (1e-10 * x) * (1e-10 * x))", "1e-3", 1.3, 1e-4,
      "mismatch differs"),
+    # A staircase finer than the steps: rint(1.2e5 x) jumps every 8.3e-6.
+    # Where the steps (1e-4, 5e-5, 2.5e-5) span 12, 6 and 3 jumps on either
+    # side, as here (1.2e5 x = 84000.24), the quotients agree exactly on its
+    # mean slope 1.2e5, with no kink; the derivative of the pieces (2x) is what quotients at
+    # steps below 1e-5 agree on (seed 8020: rint(x0[0] + (256 a0)^2)).
+    ("staircase", "rint(1.2e5 * x) + x * x", "2 * x", 0.700002, 1e-4,
+     "unreliable fine-scale"),
+    ("staircase-wrong", "rint(1.2e5 * x) + x * x", "3 * x", 0.700002, 1e-4, "mismatch differs"),
+]
+
+# Programs with float math (the fuzzer's step 1e-2, tolerance 1e-3, and
+# float's precision for what a change of J hidden by rounding may be), in the
+# shape of CASES.
+FLOAT_RTOL = 1e-3
+FLOAT_CASES = [
+    # A float result: J moves in steps of 2^-23, so the quotient at h/4 =
+    # 2.5e-3 resolves 5e-5 at best; here its three quotients agree exactly
+    # on 6.675720e-4 while the derivative is 6.6922e-4 (seed 9174's
+    # (float) erfcf(..), 0.25%% apart).
+    ("float-quantised", "(double)(float)(1.9959354400634766 + 6.6922436235e-4 * x)",
+     "6.6922436235e-4", 0.0, 1e-2, "unreliable quantised"),
+    ("float-quantised-wrong", "(double)(float)(1.9959354400634766 + 6.6922436235e-4 * x)",
+     "8e-4", 0.0, 1e-2, "mismatch differs"),
+    # A float rounding hides every change: -0.882 / (1 + q^2) with q near
+    # 5e-4 rounded to float (seed 9606): flat, its derivative 2.4e-7 real.
+    ("float-flat", "0.5 + (double)(float)(-0.882 / (1.0 + (5e-4 + 1e-4 * x) * (5e-4 + 1e-4 * x)))",
+     "0.882 * 2 * (5e-4 + 1e-4 * x) * 1e-4 / ((1.0 + (5e-4 + 1e-4 * x) * (5e-4 + 1e-4 * x)) * "
+     "(1.0 + (5e-4 + 1e-4 * x) * (5e-4 + 1e-4 * x)))", 0.3, 1e-2, "unreliable quantised"),
+    ("float-flat-wrong", "0.5 + (double)(float)(-0.882 / (1.0 + (5e-4 + 1e-4 * x) * (5e-4 + 1e-4 * x)))",
+     "1e-3", 0.3, 1e-2, "mismatch differs"),
 ]
 
 # Forward mode (fz_directional, then fz_judge): name, the two outputs of
@@ -66,6 +96,11 @@ FORWARD_CASES = [
     ("fwd-fast-trig", ("1e17 * x0 + sin(1e15 * x1)", "x1"),
      ("1e17 * u0 + 1e15 * cos(1e15 * x1) * u1", "u1"),
      (0.7, 0.3), (0.5, -0.75), 1e-4, "unreliable fast-trig"),
+    # A staircase finer than the steps along the direction (seed 8020).
+    ("fwd-staircase", ("rint(1.2e5 * x0) + x0 * x1", "x1"),
+     ("x1 * u0 + x0 * u1", "u1"), (0.700002, 0.3), (1.0, -0.75), 1e-4, "unreliable fine-scale"),
+    ("fwd-staircase-wrong", ("rint(1.2e5 * x0) + x0 * x1", "x1"),
+     ("x1 * u0", "u1"), (0.700002, 0.3), (1.0, -0.75), 1e-4, "mismatch differs"),
 ]
 # The dot-product test (fz_judge_dot): name, <w, J u>, <J^T w, u>, the sum of
 # the terms' magnitudes, flags, expected verdict.
@@ -81,20 +116,22 @@ DOT_CASES = [
 
 def source():
     parts = [c_oracle.prelude()]
-    for k, (name, j, grad, x0, step, _) in enumerate(CASES):
+    for k, (name, j, grad, x0, step, eps, rtol, _) in enumerate(
+            [c[:5] + ("DBL_EPSILON", c_oracle.RTOL, c[5]) for c in CASES]
+            + [c[:5] + ("FLT_EPSILON", FLOAT_RTOL, c[5]) for c in FLOAT_CASES]):
         parts.append("""
 static double case%(k)d_J(const double *v) { double x = v[0]; return %(j)s; }
 static void case%(k)d(void) {
   static const double v0[1] = {%(x0)r};
-  double ad[1], fd[1], noise[1];
-  int shape[1], ok[1];
-  fz_differences(case%(k)d_J, v0, 1, %(step)r, fd, noise, shape, ok);
+  double ad[1];
+  struct fz_fd fd[1];
+  fz_differences(case%(k)d_J, v0, 1, %(step)r, %(eps)s, fd);
   int flags = fz_primal_flags(case%(k)d_J, v0, %(step)r);
   double x = v0[0];
   ad[0] = %(grad)s;
-  fz_judge("%(name)s", 1, ad, fd, noise, shape, ok, flags, %(rtol)r);
+  fz_judge("%(name)s", 1, ad, fd, flags, %(rtol)r);
 }
-""" % dict(k=k, j=j, grad=grad, x0=x0, step=step, name=name, rtol=c_oracle.RTOL))
+""" % dict(k=k, j=j, grad=grad, x0=x0, step=step, name=name, eps=eps, rtol=rtol))
     for k, (name, ys, ts, x, u, step, _) in enumerate(FORWARD_CASES):
         parts.append("""
 static void fwd%(k)d_Y(const double *v, double *y) {
@@ -109,14 +146,14 @@ static double fwd%(k)d_J(const double *v) {
 }
 static void fwd%(k)d(void) {
   static const double v0[2] = {%(x0)r, %(x1)r}, u[2] = {%(u0)r, %(u1)r};
-  double tad[2], tfd[2], tnoise[2];
-  int tshape[2], tok[2];
-  fz_directional(fwd%(k)d_Y, v0, u, 2, 2, %(step)r, tfd, tnoise, tshape, tok);
+  double tad[2];
+  struct fz_fd tfd[2];
+  fz_directional(fwd%(k)d_Y, v0, u, 2, 2, %(step)r, DBL_EPSILON, tfd);
   int flags = fz_primal_flags(fwd%(k)d_J, v0, %(step)r);
   double x0 = v0[0], x1 = v0[1], u0 = u[0], u1 = u[1];
   tad[0] = %(t0)s;
   tad[1] = %(t1)s;
-  fz_judge("%(name)s", 2, tad, tfd, tnoise, tshape, tok, flags, %(rtol)r);
+  fz_judge("%(name)s", 2, tad, tfd, flags, %(rtol)r);
 }
 """ % dict(k=k, y0=ys[0], y1=ys[1], t0=ts[0], t1=ts[1], x0=x[0], x1=x[1], u0=u[0], u1=u[1],
            step=step, name=name, rtol=c_oracle.RTOL))
@@ -126,7 +163,7 @@ static void dot%(k)d(void) {
   fz_judge_dot("%(name)s", %(fwd)s, %(rev)s, %(scale)s, %(flags)s, %(rtol)r);
 }
 """ % dict(k=k, name=name, fwd=fwd, rev=rev, scale=scale, flags=flags, rtol=c_oracle.RTOL))
-    calls = "".join("  case%d();\n" % k for k in range(len(CASES)))
+    calls = "".join("  case%d();\n" % k for k in range(len(CASES) + len(FLOAT_CASES)))
     calls += "".join("  fwd%d();\n" % k for k in range(len(FORWARD_CASES)))
     calls += "".join("  dot%d();\n" % k for k in range(len(DOT_CASES)))
     parts.append("int main(void) {\n%s  return 0;\n}\n" % calls)
@@ -148,7 +185,7 @@ def main():
     verdicts = {line.split()[1]: line for line in out.splitlines()
                 if line.startswith("FUZZ-VERDICT")}
     failed = 0
-    for name, *_, expected in CASES + FORWARD_CASES + DOT_CASES:
+    for name, *_, expected in CASES + FLOAT_CASES + FORWARD_CASES + DOT_CASES:
         line = verdicts.get(name, "")
         fields = line.split()
         seen = "%s %s" % (fields[2], fields[7][4:]) if len(fields) > 7 else "no verdict"

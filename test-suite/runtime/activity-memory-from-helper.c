@@ -7,6 +7,7 @@
 // by a helper, and forward mode.
 // RUN: %clang_enzyme -fenzyme -O0 %s -o %t -lm && %t
 // RUN: %clang_enzyme -fenzyme -O2 %s -o %t -lm && %t
+// RUN: %clang_enzyme -fenzyme -O0 -fsanitize=address,undefined -fno-sanitize-recover=all %s -o %t -lm && %t
 #include "Inputs/check.h"
 #include <stdlib.h>
 

@@ -3,6 +3,7 @@
 // reverse over reverse, each against the analytic h''(x).
 // RUN: %clang_enzyme -fenzyme -O0 %s -o %t -lm && %t
 // RUN: %clang_enzyme -fenzyme -O2 %s -o %t -lm && %t
+// RUN: %clang_enzyme -fenzyme -O0 -fsanitize=address,undefined -fno-sanitize-recover=all %s -o %t -lm && %t
 #include "Inputs/check.h"
 
 extern int enzyme_const;

@@ -6,7 +6,10 @@
 
 #include "Core/ShadowMemory.h"
 #include "Core/LibcCalls.h"
+#include "Core/RuntimeLibrary.h"
 
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Module.h"
 
 using namespace llvm;
@@ -34,6 +37,53 @@ Function *getShadowRealloc(Module &M) {
   B.CreateMemCpy(New, MaybeAlign(), Old, MaybeAlign(), Copy);
   B.CreateRet(New);
   return F;
+}
+
+static constexpr const char *HandOverName = "__enzyme_rt_shadow_freed";
+
+void recordEscapingShadow(IRBuilder<> &B, Value *Shadow) {
+  Module &M = *B.GetInsertBlock()->getModule();
+  if (canLinkRuntime(M))
+    B.CreateCall(getRuntimeFunction(M, "__enzyme_rt_shadow_made"), {Shadow});
+}
+
+void handOverShadow(IRBuilder<> &B, Value *Shadow) {
+  Module &M = *B.GetInsertBlock()->getModule();
+  if (canLinkRuntime(M))
+    B.CreateCall(getRuntimeFunction(M, HandOverName), {Shadow});
+}
+
+bool handsOverShadows(const Function &Reverse) {
+  SmallPtrSet<const Function *, 16> Seen;
+  SmallVector<const Function *, 16> Work = {&Reverse};
+  while (!Work.empty()) {
+    const Function *F = Work.pop_back_val();
+    if (!Seen.insert(F).second)
+      continue;
+    for (const Instruction &I : instructions(*F))
+      if (const auto *Call = dyn_cast<CallBase>(&I))
+        if (const Function *Callee = Call->getCalledFunction()) {
+          if (Callee->getName() == HandOverName)
+            return true;
+          // Generated functions are internal; the run-time's own are not
+          // followed (they hand nothing over).
+          if (!Callee->isDeclaration() && Callee->hasLocalLinkage())
+            Work.push_back(Callee);
+        }
+  }
+  return false;
+}
+
+Value *beginSweep(IRBuilder<> &B) {
+  Module &M = *B.GetInsertBlock()->getModule();
+  return B.CreateCall(getRuntimeFunction(M, "__enzyme_rt_sweep_begin"), {},
+                      "sweep.mark");
+}
+
+void endSweep(IRBuilder<> &B, Value *Mark, bool Gradient) {
+  Module &M = *B.GetInsertBlock()->getModule();
+  B.CreateCall(getRuntimeFunction(M, "__enzyme_rt_sweep_end"),
+               {Mark, B.getInt32(Gradient)});
 }
 
 } // namespace enzyme

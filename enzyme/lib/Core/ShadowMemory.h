@@ -32,6 +32,33 @@ llvm::Value *createZeroedShadowMemory(llvm::IRBuilder<> &B, llvm::Value *Bytes);
 /// (reverse mode moves the adjoints back into it; forward mode frees it).
 llvm::Function *getShadowRealloc(llvm::Module &M);
 
+// --- Shadows that outlive their allocator's frame ------------------------
+// A block that leaves the function that allocates it may be freed by
+// another function (std::vector's storage). Its shadow lives until the
+// sweep's reverse pass is over, then is freed if the engine made it
+// (runtime/ShadowRegistry.c). All of these do nothing for targets without
+// the run-time (canLinkRuntime).
+
+/// Records \p Shadow, which generated code just made for a block that
+/// leaves the function.
+void recordEscapingShadow(llvm::IRBuilder<> &B, llvm::Value *Shadow);
+
+/// The reverse of freeing a block allocated elsewhere: its shadow \p Shadow
+/// is freed when the sweep ends if the engine made it.
+void handOverShadow(llvm::IRBuilder<> &B, llvm::Value *Shadow);
+
+/// \p Reverse (a reverse function), or a function it calls, hands shadows
+/// over: the sweep that calls it must be bracketed.
+bool handsOverShadows(const llvm::Function &Reverse);
+
+/// Starts a sweep; the result is the mark endSweep takes.
+llvm::Value *beginSweep(llvm::IRBuilder<> &B);
+/// Frees the shadows handed over since \p Mark. \p Gradient: the sweep
+/// is a whole gradient (both passes), after which shadows still recorded
+/// have left with their blocks and are forgotten (not split mode, whose
+/// other tapes may still hand theirs over).
+void endSweep(llvm::IRBuilder<> &B, llvm::Value *Mark, bool Gradient);
+
 } // namespace enzyme
 
 #endif // ENZYME_CORE_SHADOWMEMORY_H

@@ -72,6 +72,37 @@ static void dropAliasScopes(Instruction &I) {
   I.setMetadata(LLVMContext::MD_noalias, nullptr);
 }
 
+Value *FunctionDifferentiator::createAllocationShadow(CallBase &Call,
+                                                      IRBuilder<> &B) {
+  auto *AugCall = cast<CallBase>(AugValues[&Call]);
+  auto PerLane = [&](ArrayRef<Value *> Shadows,
+                     function_ref<Value *(ArrayRef<Value *>)> Make) {
+    return mapLanes(B, Sig.Width, Shadows, Call.getType(), Make);
+  };
+  StringRef Name = Call.getCalledFunction()->getName();
+  if (Name == "calloc")
+    return PerLane({}, [&](ArrayRef<Value *>) {
+      return emitCalloc(B, AugCall->getArgOperand(0), AugCall->getArgOperand(1),
+                        "shadow.mem");
+    });
+  if (Name == "realloc")
+    return PerLane({augmentedShadow(Call.getArgOperand(0))},
+                   [&](ArrayRef<Value *> Old) -> Value * {
+                     return B.CreateCall(
+                         getShadowRealloc(*Prep.getParent()),
+                         {Old[0], B.CreateZExtOrTrunc(AugCall->getArgOperand(1),
+                                                      B.getInt64Ty())},
+                         "shadow.mem");
+                   });
+  // malloc(n), aligned_alloc(a, n), operator new(n, ...), a user's
+  // allocator: the size operand.
+  Value *Size = AugCall->getArgOperand(allocationSizeOperand(Call));
+  Value *Bytes = B.CreateZExtOrTrunc(Size, B.getInt64Ty());
+  return PerLane({}, [&](ArrayRef<Value *>) {
+    return createZeroedShadowMemory(B, Bytes);
+  });
+}
+
 Value *FunctionDifferentiator::createShadow(Instruction &I, IRBuilder<> &B) {
   auto *AugI = cast<Instruction>(AugValues[&I]);
   const DataLayout &DL = Prep.getDataLayout();
@@ -99,27 +130,15 @@ Value *FunctionDifferentiator::createShadow(Instruction &I, IRBuilder<> &B) {
   if (auto *Call = dyn_cast<CallBase>(&I)) {
     if (!isAllocationCall(*Call))
       return nullptr;
-    auto *AugCall = cast<CallBase>(AugI);
-    StringRef Name = Call->getCalledFunction()->getName();
-    if (Name == "calloc")
-      return PerLane({}, [&](ArrayRef<Value *>) {
-        return emitCalloc(B, AugCall->getArgOperand(0),
-                          AugCall->getArgOperand(1), "shadow.mem");
-      });
-    if (Name == "realloc")
-      return PerLane(
-          {augmentedShadow(Call->getArgOperand(0))},
-          [&](ArrayRef<Value *> Old) -> Value * {
-            return B.CreateCall(
-                getShadowRealloc(*Prep.getParent()),
-                {Old[0], B.CreateZExtOrTrunc(AugCall->getArgOperand(1),
-                                             B.getInt64Ty())},
-                "shadow.mem");
-          });
-    // malloc(n), aligned_alloc(a, n), operator new(n, ...), a user's
-    // allocator: the size operand.
-    Value *Size = AugCall->getArgOperand(allocationSizeOperand(*Call));
-    return ZeroedPerLane(B.CreateZExtOrTrunc(Size, B.getInt64Ty()));
+    Value *Shadow = createAllocationShadow(*Call, B);
+    // A block that may be freed by another function: its shadow is freed
+    // when the sweep ends (Core/ShadowMemory.h).
+    if (mayBeFreedElsewhere(*Call))
+      forEachLane(B, Sig.Width, {Shadow},
+                  [&](ArrayRef<Value *> Lane, unsigned) {
+                    recordEscapingShadow(B, Lane[0]);
+                  });
+    return Shadow;
   }
   // A pointer loaded as an integer (a lowered one-pointer memcpy): its
   // shadow is the integer loaded from the shadow memory.

@@ -31,8 +31,8 @@
 #include "Analysis/MemoryTypes.h"
 #include "Analysis/ReversibleLoops.h"
 #include "Analysis/UnmodifiedMemory.h"
-#include "Core/Lanes.h"
 #include "Core/ContextShadows.h"
+#include "Core/Lanes.h"
 #include "Modes/ReverseModeGenerator.h"
 
 #include "llvm/ADT/DenseMap.h"
@@ -108,6 +108,15 @@ private:
     Differentiated,
   };
   CallKind classifyCall(llvm::CallBase &Call) const;
+  /// \p Call frees (or reallocs) a block whose shadow the reverse of its
+  /// allocation here does not free: one allocated by another function, or
+  /// chosen among several. Its shadow is handed over (Core/ShadowMemory.h).
+  bool freesBlockAllocatedElsewhere(llvm::CallBase &Call) const;
+  /// \p Alloc, an allocation here, may be freed elsewhere: its shadow is
+  /// recorded when made.
+  bool mayBeFreedElsewhere(llvm::CallBase &Alloc) const {
+    return !FreedAllocations.count(&Alloc);
+  }
   /// The partial of some active argument of the math call \p Call
   /// mentions its argument \p Index.
   bool partialsMentionArgument(llvm::CallBase &Call, unsigned Index) const;
@@ -175,6 +184,9 @@ private:
   // --- Augmented forward (AugmentedForward.cpp) -------------------------
   bool buildAugmented();
   llvm::Value *createShadow(llvm::Instruction &I, llvm::IRBuilder<> &B);
+  /// The zeroed shadows (one per lane) of the block \p Call allocates.
+  llvm::Value *createAllocationShadow(llvm::CallBase &Call,
+                                      llvm::IRBuilder<> &B);
   llvm::Value *augmentedShadow(llvm::Value *PrimalInPrepared);
   bool augmentCall(llvm::CallBase &Call);
   bool augmentMemoryTransfer(llvm::MemTransferInst &Mem);

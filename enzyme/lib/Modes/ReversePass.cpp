@@ -26,6 +26,7 @@
 #include "Analysis/TripCount.h"
 #include "Core/GlobalShadows.h"
 #include "Core/LibcCalls.h"
+#include "Core/ShadowMemory.h"
 #include "Rules/MathRules.h"
 
 #include "llvm/Analysis/ValueTracking.h"
@@ -301,9 +302,21 @@ void FunctionDifferentiator::reverseMemoryTransfer(CallBase &Call,
 }
 
 bool FunctionDifferentiator::reverseCall(CallBase &Call, IRBuilder<> &B) {
+  // A block allocated elsewhere and freed here: the reverse of the code
+  // before the free still uses its shadow, so it is handed over, to be
+  // freed when the sweep ends (Core/ShadowMemory.h).
+  auto HandOverFreedShadow = [&] {
+    if (freesBlockAllocatedElsewhere(Call))
+      forEachLane(B, Sig.Width, {shadow(Call.getArgOperand(0))},
+                  [&](ArrayRef<Value *> Lane, unsigned) {
+                    handOverShadow(B, Lane[0]);
+                  });
+  };
   switch (classifyCall(Call)) {
   case CallKind::Inactive:
+    return true;
   case CallKind::Deallocation:
+    HandOverFreedShadow();
     return true;
   case CallKind::Allocation: {
     ArrayRef<CallInst *> Frees = Unmodified.frees(Call);
@@ -328,6 +341,7 @@ bool FunctionDifferentiator::reverseCall(CallBase &Call, IRBuilder<> &B) {
                 Intrinsic::umin, emitMallocUsableSize(B, Lane[0]), Size);
             B.CreateMemCpy(Lane[0], MaybeAlign(), Lane[1], MaybeAlign(), Moved);
           });
+      HandOverFreedShadow();
     }
     if (FreedAllocations.count(&Call))
       forEachLane(

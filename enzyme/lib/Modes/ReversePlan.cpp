@@ -112,6 +112,16 @@ FunctionDifferentiator::calleePair(CallBase &Call, ReverseSignature &CalleeSig,
   return Pair;
 }
 
+bool FunctionDifferentiator::freesBlockAllocatedElsewhere(
+    CallBase &Call) const {
+  Value *Freed = Call.getArgOperand(0);
+  if (!Activity.isShadowed(Freed))
+    return false;
+  auto *Alloc = dyn_cast<CallBase>(Freed->stripPointerCasts());
+  return !Alloc || !isAllocationCall(*Alloc) ||
+         FreedAllocations.lookup(Alloc) != &Call;
+}
+
 FunctionDifferentiator::CallKind
 FunctionDifferentiator::classifyCall(CallBase &Call) const {
   if (isInactiveCall(Call))
@@ -219,7 +229,10 @@ void FunctionDifferentiator::collectNeeds(Instruction &I,
     return;
   switch (classifyCall(*Call)) {
   case CallKind::Inactive:
+    return;
   case CallKind::Deallocation:
+    if (freesBlockAllocatedElsewhere(*Call))
+      Needs.push_back(shadowOf(Call->getArgOperand(0)));
     return;
   case CallKind::MathRule: {
     if (!IsActive(Call))

@@ -153,14 +153,14 @@ findMismatchedSplitPairs(ArrayRef<DiffRequest> Requests) {
       Mine.KeptArgs.clear();
       Theirs.KeptArgs.clear();
       bool OnlyNoCache = !(Mine < Theirs) && !(Theirs < Mine);
-      reportError(*R.Call,
-                  Twine(requestEntryName(R.Mode)) + ": the " +
-                      (OnlyNoCache ? "'enzyme_nocache' markers"
-                                   : "activities") +
-                      " of '" + displayName(R.Fn->getName()) +
-                      "' differ from those of " + OtherHalf +
-                      "; both halves of split mode must mark every argument "
-                      "the same way, since they share the tape");
+      reportError(
+          *R.Call,
+          Twine(requestEntryName(R.Mode)) + ": the " +
+              (OnlyNoCache ? "'enzyme_nocache' markers" : "activities") +
+              " of '" + displayName(R.Fn->getName()) +
+              "' differ from those of " + OtherHalf +
+              "; both halves of split mode must mark every argument "
+              "the same way, since they share the tape");
     }
     Mismatched.insert(R.Call);
   }

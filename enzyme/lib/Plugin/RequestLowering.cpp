@@ -24,6 +24,7 @@
 #include "Core/ContextShadows.h"
 #include "Core/Diagnostics.h"
 #include "Core/Lanes.h"
+#include "Core/ShadowMemory.h"
 #include "Modes/ReverseModeGenerator.h"
 
 #include "llvm/ADT/SetVector.h"
@@ -58,6 +59,9 @@ static Function *createGradientFunction(const DiffRequest &Request,
       Grad->addFnAttr(A);
 
   IRBuilder<> B(BasicBlock::Create(M.getContext(), "entry", Grad));
+  // Shadows of blocks freed away from their allocator are freed after the
+  // reverse pass (Core/ShadowMemory.h).
+  Value *SweepMark = handsOverShadows(*Pair.Reverse) ? beginSweep(B) : nullptr;
   Value *Tape = Gen.tape().createTape(B);
   SmallVector<Value *, 8> Args;
   for (Argument &A : Grad->args())
@@ -82,6 +86,8 @@ static Function *createGradientFunction(const DiffRequest &Request,
   RevArgs.push_back(Tape);
   CallInst *Rev = B.CreateCall(Pair.Reverse, RevArgs);
   Gen.tape().destroyTape(B, Tape);
+  if (SweepMark)
+    endSweep(B, SweepMark, /*Gradient=*/true);
   if (Rev->getType()->isVoidTy())
     B.CreateRetVoid();
   else

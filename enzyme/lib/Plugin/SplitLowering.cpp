@@ -24,6 +24,7 @@
 #include "Analysis/ActivityAnalysis.h"
 #include "Core/ContextShadows.h"
 #include "Core/Diagnostics.h"
+#include "Core/ShadowMemory.h"
 #include "Modes/ReverseModeGenerator.h"
 
 #include "llvm/IR/IRBuilder.h"
@@ -197,8 +198,13 @@ static LoweringResult lowerReverse(DiffRequest &Request,
   if (Sig.ReturnActive)
     Args.push_back(Request.ReturnAdjoint);
   Args.push_back(Tape);
+  // Shadows of blocks freed away from their allocator are freed after the
+  // reverse pass (Core/ShadowMemory.h).
+  Value *SweepMark = handsOverShadows(*Pair.Reverse) ? beginSweep(B) : nullptr;
   CallInst *Grads = B.CreateCall(Pair.Reverse, Args);
   Grads->setDebugLoc(Call.getDebugLoc());
+  if (SweepMark)
+    endSweep(B, SweepMark, /*Gradient=*/false);
   if (Request.Context)
     setCurrentContextAround(*Grads, Request.Context);
   if (!Request.AllocatedTapeBytes)

@@ -1,0 +1,77 @@
+//===- RuntimeLibrary.cpp - Run-time support linked into modules ----------===//
+//
+// Part of the Enzyme toolchain.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Core/RuntimeLibrary.h"
+
+#include "llvm/AsmParser/Parser.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Linker/Linker.h"
+#include "llvm/Support/ErrorHandling.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/TargetParser/Triple.h"
+
+#include "ShadowRegistry.inc"
+
+using namespace llvm;
+
+namespace enzyme {
+
+bool canLinkRuntime(const Module &M) {
+  Triple T(M.getTargetTriple());
+  return T.isArch64Bit() && !T.isNVPTX() && !T.isAMDGPU() && !T.isSPIRV();
+}
+
+/// The run-time's IR, ready to link into \p M.
+static std::unique_ptr<Module> parseRuntime(Module &M) {
+  SMDiagnostic Error;
+  // Textual IR cannot be read into a context that discards value names, as
+  // clang's does; names are kept while it is read.
+  LLVMContext &Ctx = M.getContext();
+  bool DiscardNames = Ctx.shouldDiscardValueNames();
+  Ctx.setDiscardValueNames(false);
+  std::unique_ptr<Module> Runtime =
+      parseAssemblyString(ShadowRegistryIR, Error, Ctx);
+  Ctx.setDiscardValueNames(DiscardNames);
+  if (!Runtime)
+    report_fatal_error(
+        "internal error: the embedded run-time does not parse: " +
+        Error.getMessage());
+  Runtime->setTargetTriple(M.getTargetTriple());
+  Runtime->setDataLayout(M.getDataLayout());
+  for (Function &F : *Runtime) {
+    if (F.isDeclaration())
+      continue;
+    F.setLinkage(GlobalValue::LinkOnceODRLinkage);
+    F.setVisibility(GlobalValue::HiddenVisibility);
+    // The module's own target settings apply, so that callers can inline.
+    for (StringRef Kind : {"target-cpu", "target-features", "tune-cpu"})
+      F.removeFnAttr(Kind);
+    F.addFnAttr("enzyme_inactive");
+  }
+  for (GlobalVariable &GV : Runtime->globals())
+    if (!GV.isDeclaration()) {
+      GV.setLinkage(GlobalValue::LinkOnceODRLinkage);
+      GV.setVisibility(GlobalValue::HiddenVisibility);
+    }
+  return Runtime;
+}
+
+Function *getRuntimeFunction(Module &M, StringRef Name) {
+  if (Function *F = M.getFunction(Name); F && !F->isDeclaration())
+    return F;
+  std::unique_ptr<Module> Runtime = parseRuntime(M);
+  Function *Definition = Runtime->getFunction(Name);
+  if (!Definition)
+    report_fatal_error("internal error: no run-time function " + Name);
+  // Only what M refers to is linked: declare it first.
+  M.getOrInsertFunction(Name, Definition->getFunctionType());
+  if (Linker::linkModules(M, std::move(Runtime), Linker::LinkOnlyNeeded))
+    report_fatal_error("internal error: cannot link the run-time into " +
+                       M.getName());
+  return M.getFunction(Name);
+}
+
+} // namespace enzyme

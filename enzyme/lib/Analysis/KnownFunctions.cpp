@@ -6,6 +6,7 @@
 
 #include "Analysis/KnownFunctions.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/InstrTypes.h"
@@ -26,12 +27,15 @@ bool isAllocationCall(const CallBase &Call) {
                                     "calloc",
                                     "realloc",
                                     "aligned_alloc",
+                                    "memalign",
                                     "_Znwm",
                                     "_Znam",
                                     "_ZnwmRKSt9nothrow_t",
                                     "_ZnamRKSt9nothrow_t",
                                     "_ZnwmSt11align_val_t",
-                                    "_ZnamSt11align_val_t"};
+                                    "_ZnamSt11align_val_t",
+                                    "_ZnwmSt11align_val_tRKSt9nothrow_t",
+                                    "_ZnamSt11align_val_tRKSt9nothrow_t"};
   if (Names.contains(calleeName(Call)))
     return true;
   // __enzyme_allocation_like.
@@ -41,7 +45,7 @@ bool isAllocationCall(const CallBase &Call) {
 
 unsigned allocationSizeOperand(const CallBase &Call) {
   StringRef Name = calleeName(Call);
-  if (Name == "aligned_alloc")
+  if (Name == "aligned_alloc" || Name == "memalign")
     return 1;
   if (const Function *F = Call.getCalledFunction()) {
     unsigned Index = 0;
@@ -71,12 +75,80 @@ bool isDeallocationCall(const CallBase &Call) {
                                     "_ZdlPvSt11align_val_t",
                                     "_ZdaPvSt11align_val_t",
                                     "_ZdlPvmSt11align_val_t",
-                                    "_ZdaPvmSt11align_val_t"};
+                                    "_ZdaPvmSt11align_val_t",
+                                    "_ZdlPvRKSt9nothrow_t",
+                                    "_ZdaPvRKSt9nothrow_t",
+                                    "_ZdlPvSt11align_val_tRKSt9nothrow_t",
+                                    "_ZdaPvSt11align_val_tRKSt9nothrow_t"};
   if (Names.contains(calleeName(Call)))
     return true;
   // The deallocator of an __enzyme_allocation_like allocator.
   const Function *F = Call.getCalledFunction();
   return F && F->hasFnAttribute("enzyme_deallocation");
+}
+
+/// C++ runtime functions that move no derivative: they write no
+/// floating-point value into memory the program later reads, and return
+/// none. Matched on the Itanium-mangled names libstdc++ exports (the
+/// instantiations for char that it compiles itself), exactly or as a
+/// prefix. docs/reverse-mode.md lists them for users.
+static bool isInactiveLibstdcxxName(StringRef Name) {
+  if (!Name.starts_with("_Z"))
+    return false;
+  static const StringSet<> Exact = {
+      // Hashing: std::hash<double> and std::hash<std::string> hash bytes
+      // into a size_t.
+      "_ZSt11_Hash_bytesPKvmm",
+      "_ZSt15_Fnv_hash_bytesPKvmm",
+      // Facets the stream operators consult.
+      "_ZNKSt5ctypeIcE13_M_widen_initEv",
+  };
+  if (Exact.contains(Name))
+    return true;
+  static const char *const Prefixes[] = {
+      // std::ostream (basic_ostream<char>) members: operator<< of every
+      // type and of manipulators, _M_insert<T>, put, write, flush; the
+      // other basic_ostream instantiations.
+      "_ZNSolsE",
+      "_ZNSo9_M_insertI",
+      "_ZNSo3putEc",
+      "_ZNSo5writeEPKcl",
+      "_ZNSo5flushEv",
+      "_ZNSt13basic_ostreamI",
+      // Free operator<<(ostream &, const char * / char / ...) and what it
+      // calls; the manipulators std::endl, std::ends, std::flush.
+      "_ZStlsISt11char_traitsIcEERSt13basic_ostreamIcT_ES5_",
+      "_ZSt16__ostream_insertI",
+      "_ZSt4endlI",
+      "_ZSt4endsI",
+      "_ZSt5flushI",
+      // std::locale: construction, copies, destruction, classic(),
+      // global(); the facet look-ups.
+      "_ZNSt6locale",
+      "_ZNKSt6locale",
+      "_ZSt9use_facetI",
+      "_ZSt9has_facetI",
+      // std::unordered_map's growth policy: sizes from sizes (and its
+      // constant maximum load factor).
+      "_ZNKSt8__detail20_Prime_rehash_policy",
+      "_ZNSt8__detail20_Prime_rehash_policy",
+  };
+  for (const char *Prefix : Prefixes)
+    if (Name.starts_with(Prefix))
+      return true;
+  // std::istream::operator>> into integers, bools and strings reads no
+  // derivative (into a float or double it would overwrite one: not here).
+  static const StringSet<> IntegerExtractions = {
+      "_ZNSirsERb", "_ZNSirsERs", "_ZNSirsERt", "_ZNSirsERi", "_ZNSirsERj",
+      "_ZNSirsERl", "_ZNSirsERm", "_ZNSirsERx", "_ZNSirsERy"};
+  if (IntegerExtractions.contains(Name))
+    return true;
+  // std::__throw_bad_alloc(), std::__throw_out_of_range(const char *)...:
+  // "_ZSt" <length> "__throw_".
+  StringRef Rest = Name.drop_front(4);
+  if (Name.starts_with("_ZSt") && !Rest.empty() && isDigit(Rest.front()))
+    return Rest.ltrim("0123456789").starts_with("__throw_");
+  return false;
 }
 
 bool isInactiveCall(const CallBase &Call) {
@@ -133,8 +205,11 @@ bool isInactiveCall(const CallBase &Call) {
                                     "srand",
                                     "strlen",
                                     "strcmp",
-                                    "strncmp"};
-  if (Names.contains(calleeName(Call)))
+                                    "strncmp",
+                                    "setlocale",
+                                    "localeconv"};
+  if (Names.contains(calleeName(Call)) ||
+      isInactiveLibstdcxxName(calleeName(Call)))
     return true;
   if (const Function *F = Call.getCalledFunction())
     return F->hasFnAttribute("enzyme_inactive");

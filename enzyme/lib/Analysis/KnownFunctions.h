@@ -20,8 +20,9 @@ class CallBase;
 
 namespace enzyme {
 
-/// malloc, calloc, realloc, aligned_alloc, operator new / new[], and the
-/// allocators users mark with __enzyme_allocation_like.
+/// malloc, calloc, realloc, aligned_alloc, memalign, operator new / new[]
+/// (plain, aligned, nothrow), and the allocators users mark with
+/// __enzyme_allocation_like.
 bool isAllocationCall(const llvm::CallBase &Call);
 /// The operand of an allocation call (not calloc, not realloc) that holds
 /// its size in bytes.

@@ -9,6 +9,7 @@
 #include "Core/Diagnostics.h"
 #include "Core/ShadowScopes.h"
 #include "Modes/FloatBitWebs.h"
+#include "Modes/LibraryRewrites.h"
 
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
@@ -56,6 +57,9 @@ Function *prepareForDifferentiation(Function &F, FunctionAnalysisManager &FAM) {
   for (BasicBlock &BB : *P)
     if (auto *Invoke = dyn_cast<InvokeInst>(BB.getTerminator()))
       changeToCall(Invoke);
+  // What library calls write through pointers becomes stores
+  // (LibraryRewrites.h).
+  rewriteLibraryCalls(*P);
 
   // The engine differentiates SSA form: promote locals (all of them at -O0)
   // and drop what can never run.

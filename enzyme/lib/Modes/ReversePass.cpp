@@ -371,9 +371,11 @@ bool FunctionDifferentiator::reverseCall(CallBase &Call, IRBuilder<> &B) {
     bool AnyActiveArg = false;
     for (unsigned A = 0; A < Call.arg_size(); ++A)
       AnyActiveArg |=
-          Rule->Partials[A] && Activity.isActive(Call.getArgOperand(A));
+          Rule->hasPartial(A) && Activity.isActive(Call.getArgOperand(A));
     if (!AnyActiveArg)
       return true;
+    // x̄ᵢ += Σ_parts ∂fₚ/∂xᵢ · f̄ₚ (one part, or {re, im} of a complex f).
+    Type *Ty = rules::ruleType(Call);
     for (unsigned A = 0; A < Call.arg_size(); ++A) {
       Value *Arg = Call.getArgOperand(A);
       Args.push_back(partialsMentionArgument(Call, A)
@@ -381,17 +383,23 @@ bool FunctionDifferentiator::reverseCall(CallBase &Call, IRBuilder<> &B) {
                          : PoisonValue::get(Arg->getType()));
     }
     Value *Result = nullptr;
-    for (unsigned A = 0; A < Call.arg_size(); ++A) {
-      Value *Arg = Call.getArgOperand(A);
-      if (!Rule->Partials[A] || !Activity.isActive(Arg))
-        continue;
-      if (!Result && rules::mentionsResult(*Rule->Partials[A]))
-        Result = primal(&Call);
-      Value *Partial =
-          rules::emitExpr(*Rule->Partials[A], B, Call.getType(), Args, Result);
-      addAdjoint(Arg,
-                 scaleAdjoint(B, Instruction::FMul, D, Partial, Call.getType()),
-                 B);
+    for (unsigned Part = 0; Part < Rule->resultParts(); ++Part) {
+      Value *DPart = D;
+      if (Rule->returnsComplex())
+        DPart = mapLanes(B, Sig.Width, {D}, Ty, [&](ArrayRef<Value *> Lane) {
+          return B.CreateExtractValue(Lane[0], Part);
+        });
+      for (unsigned A = 0; A < Call.arg_size(); ++A) {
+        Value *Arg = Call.getArgOperand(A);
+        const std::optional<rules::Expr> &P = Rule->partial(Part, A);
+        if (!P || !Activity.isActive(Arg))
+          continue;
+        if (!Result && rules::mentionsResult(*P))
+          Result = primal(&Call);
+        Value *Partial = rules::emitExpr(*P, B, Ty, Args, Result);
+        addAdjoint(Arg, scaleAdjoint(B, Instruction::FMul, DPart, Partial, Ty),
+                   B);
+      }
     }
     return true;
   }

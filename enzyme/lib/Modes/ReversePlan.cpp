@@ -240,10 +240,12 @@ void FunctionDifferentiator::collectNeeds(Instruction &I,
     const rules::MathRule *Rule = rules::findMathRule(*Call);
     bool AnyActiveArg = false, NeedsResult = false;
     for (unsigned A = 0; A < Call->arg_size(); ++A) {
-      if (!Rule->Partials[A] || !IsActive(Call->getArgOperand(A)))
+      if (!Rule->hasPartial(A) || !IsActive(Call->getArgOperand(A)))
         continue;
       AnyActiveArg = true;
-      NeedsResult |= rules::mentionsResult(*Rule->Partials[A]);
+      for (unsigned Part = 0; Part < Rule->resultParts(); ++Part)
+        if (const std::optional<rules::Expr> &P = Rule->partial(Part, A))
+          NeedsResult |= rules::mentionsResult(*P);
     }
     for (unsigned A = 0; A < Call->arg_size(); ++A)
       if (AnyActiveArg && partialsMentionArgument(*Call, A))
@@ -289,10 +291,14 @@ void FunctionDifferentiator::collectNeeds(Instruction &I,
 bool FunctionDifferentiator::partialsMentionArgument(CallBase &Call,
                                                      unsigned Index) const {
   const rules::MathRule *Rule = rules::findMathRule(Call);
-  for (unsigned A = 0; A < Call.arg_size(); ++A)
-    if (Rule->Partials[A] && Activity.isActive(Call.getArgOperand(A)) &&
-        rules::mentionsArgument(*Rule->Partials[A], Index))
-      return true;
+  for (unsigned A = 0; A < Call.arg_size(); ++A) {
+    if (!Activity.isActive(Call.getArgOperand(A)))
+      continue;
+    for (unsigned Part = 0; Part < Rule->resultParts(); ++Part)
+      if (const std::optional<rules::Expr> &P = Rule->partial(Part, A);
+          P && rules::mentionsArgument(*P, Index))
+        return true;
+  }
   return false;
 }
 

@@ -48,20 +48,34 @@ bool TangentBuilder::differentiateMathCall(CallBase &Call, IRBuilder<> &B) {
   for (Value *Arg : Call.args())
     Args.push_back(primal(Arg));
   Value *Result = primal(&Call);
-  SmallVector<Value *, 3> Terms;
-  for (unsigned A = 0; A < Call.arg_size(); ++A) {
-    Value *Arg = Call.getArgOperand(A);
-    if (!Rule->Partials[A] || !Activity.isActive(Arg))
-      continue;
-    Value *Partial =
-        rules::emitExpr(*Rule->Partials[A], B, Call.getType(), Args, Result);
-    // The partial once, multiplied into every direction.
-    Terms.push_back(
-        perLane(B, {tangent(Arg)}, Call.getType(), [&](ArrayRef<Value *> L) {
-          return B.CreateFMul(Partial, L[0]);
-        }));
+  // One tangent per part of the result: f, or {re, im} of a complex f.
+  Type *Ty = rules::ruleType(Call);
+  SmallVector<Value *, 2> PartTangents;
+  for (unsigned Part = 0; Part < Rule->resultParts(); ++Part) {
+    SmallVector<Value *, 3> Terms;
+    for (unsigned A = 0; A < Call.arg_size(); ++A) {
+      Value *Arg = Call.getArgOperand(A);
+      const std::optional<rules::Expr> &P = Rule->partial(Part, A);
+      if (!P || !Activity.isActive(Arg))
+        continue;
+      Value *Partial = rules::emitExpr(*P, B, Ty, Args, Result);
+      // The partial once, multiplied into every direction.
+      Terms.push_back(perLane(B, {tangent(Arg)}, Ty, [&](ArrayRef<Value *> L) {
+        return B.CreateFMul(Partial, L[0]);
+      }));
+    }
+    PartTangents.push_back(sum(B, Terms, Ty));
   }
-  setTangent(&Call, sum(B, Terms, Call.getType()));
+  if (!Rule->returnsComplex()) {
+    setTangent(&Call, PartTangents[0]);
+    return true;
+  }
+  setTangent(&Call,
+             perLane(B, PartTangents, Call.getType(), [&](ArrayRef<Value *> L) {
+               Value *Pair = PoisonValue::get(Call.getType());
+               Pair = B.CreateInsertValue(Pair, L[0], 0);
+               return B.CreateInsertValue(Pair, L[1], 1);
+             }));
   return true;
 }
 

@@ -24,7 +24,11 @@ Expr Expr::argument(unsigned I) {
   return make(std::move(D));
 }
 
-Expr Expr::result() { return make(NodeData{Kind::Result}); }
+Expr Expr::result(unsigned Part) {
+  NodeData D{Kind::Result};
+  D.Index = Part;
+  return make(std::move(D));
+}
 
 Expr Expr::constant(double V) {
   NodeData D{Kind::Constant};
@@ -144,6 +148,9 @@ Value *emitExpr(const Expr &E, IRBuilder<> &B, Type *Ty, ArrayRef<Value *> Args,
   case Expr::Kind::Argument:
     return Args[E.argumentIndex()];
   case Expr::Kind::Result:
+    // A complex result is the pair {re, im}.
+    if (Result->getType()->isStructTy())
+      return B.CreateExtractValue(Result, E.resultPart());
     return Result;
   case Expr::Kind::Constant:
     return ConstantFP::get(Ty, E.constant());

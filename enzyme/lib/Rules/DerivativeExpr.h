@@ -35,7 +35,7 @@ class Expr {
 public:
   enum class Kind {
     Argument, ///< the I-th argument of f
-    Result,   ///< f's result
+    Result,   ///< f's result (part I of a complex result {re, im})
     Constant, ///< a floating-point literal
     Add,
     Sub,
@@ -51,13 +51,14 @@ public:
 
   Kind kind() const { return Node->K; }
   unsigned argumentIndex() const { return Node->Index; }
+  unsigned resultPart() const { return Node->Index; }
   double constant() const { return Node->Value; }
   llvm::StringRef mathName() const { return Node->Name; }
   ExprHook hook() const { return Node->Hook; }
   llvm::ArrayRef<Expr> operands() const { return Node->Operands; }
 
   static Expr argument(unsigned I);
-  static Expr result();
+  static Expr result(unsigned Part = 0);
   static Expr constant(double V);
   static Expr math(llvm::StringRef Name, std::vector<Expr> Operands);
   static Expr compare(Kind K, Expr A, Expr B);
@@ -109,7 +110,8 @@ bool mentionsResult(const Expr &E);
 bool mentionsArgument(const Expr &E, unsigned Index);
 
 /// Emits \p E for a call of f whose arguments are \p Args and whose result
-/// is \p Result, in f's floating-point type \p Ty.
+/// is \p Result, in f's floating-point type \p Ty (the type of each part of
+/// a complex result).
 llvm::Value *emitExpr(const Expr &E, llvm::IRBuilder<> &B, llvm::Type *Ty,
                       llvm::ArrayRef<llvm::Value *> Args, llvm::Value *Result);
 

@@ -33,6 +33,43 @@ Expr greater(Expr A, Expr B) {
 }
 Expr digamma(Expr A) { return Expr::hook(emitDigamma, {A}); }
 
+/// A complex number written as two expressions, for the derivatives of
+/// complex functions.
+struct Complex {
+  Expr Re, Im;
+};
+Complex operator+(double A, Complex B) { return {A + B.Re, B.Im}; }
+Complex operator-(double A, Complex B) { return {A - B.Re, -B.Im}; }
+Complex operator-(Complex A) { return {-A.Re, -A.Im}; }
+Complex operator*(Complex A, Complex B) {
+  return {A.Re * B.Re - A.Im * B.Im, A.Re * B.Im + A.Im * B.Re};
+}
+Complex operator/(Complex A, Complex B) {
+  Expr Norm = B.Re * B.Re + B.Im * B.Im;
+  return {(A.Re * B.Re + A.Im * B.Im) / Norm,
+          (A.Im * B.Re - A.Re * B.Im) / Norm};
+}
+Complex real(double V) { return {Expr::constant(V), Expr::constant(0)}; }
+
+/// z = (x, y) and w = (u, v), the complex arguments; F the complex result.
+const Complex CZ = {X, Y};
+const Complex CW = {Z, Expr::argument(3)};
+const Complex CF = {Expr::result(0), Expr::result(1)};
+/// The principal logarithm of z.
+const Complex LogZ = {fn("log", fn("hypot", X, Y)), fn("atan2", Y, X)};
+
+/// A holomorphic function f of the complex arguments z_k = (x_k, y_k) whose
+/// derivative in z_k is Derivatives[k]: with f' = a + ib, the real Jacobian
+/// block of z_k is [[a, -b], [b, a]] (the Cauchy-Riemann equations).
+MathRule holomorphic(StringRef Name, std::vector<Complex> Derivatives) {
+  MathRule Rule{Name, {}, {}};
+  for (const Complex &D : Derivatives) {
+    Rule.Partials.insert(Rule.Partials.end(), {D.Re, -D.Im});
+    Rule.ImagPartials.insert(Rule.ImagPartials.end(), {D.Im, D.Re});
+  }
+  return Rule;
+}
+
 constexpr double Ln2 = numbers::ln2;
 constexpr double Ln10 = numbers::ln10;
 constexpr double TwoOverSqrtPi = 2.0 * numbers::inv_sqrtpi;
@@ -88,6 +125,38 @@ std::vector<MathRule> buildTable() {
       {"trunc", {Zero}},
       {"rint", {Zero}},
       {"nearbyint", {Zero}},
+      {"scalbn", {Expr::hook(emitLdexpScale, {Y, X}), std::nullopt}},
+      // nextafter(x, y) moves x by one unit: locally x itself.
+      {"nextafter", {One, Zero}},
+      // frexp(x, &e) = x · 2^-e with e an integer written through the
+      // pointer (no derivative).
+      {"frexp", {Expr::hook(emitFrexpScale, {X}), std::nullopt}},
+      // modf(x, &i): x - i with i = trunc(x) written through the pointer;
+      // preparation adds that store (Modes/LibraryRewrites.h), which gives
+      // the written value its derivative, 0.
+      {"modf", {One, std::nullopt}},
+      // C99 complex functions of z = x + iy (libstdc++'s std::complex
+      // functions call them): R^2 -> R ones first.
+      {"cabs", {X / R, Y / R}},
+      {"carg", {-Y / (X * X + Y * Y), X / (X * X + Y * Y)}},
+      holomorphic("cexp", {CF}),
+      holomorphic("clog", {real(1) / CZ}),
+      holomorphic("csqrt", {real(0.5) / CF}),
+      holomorphic("cpow", {CW * CF / CZ, CF * LogZ}),
+      holomorphic("csin", {{fn("cos", X) * fn("cosh", Y),
+                            -(fn("sin", X) * fn("sinh", Y))}}),
+      holomorphic("ccos", {{-(fn("sin", X) * fn("cosh", Y)),
+                            -(fn("cos", X) * fn("sinh", Y))}}),
+      holomorphic("ctan", {1.0 + CF * CF}),
+      holomorphic("csinh", {{fn("cosh", X) * fn("cos", Y),
+                             fn("sinh", X) * fn("sin", Y)}}),
+      holomorphic("ccosh", {{fn("sinh", X) * fn("cos", Y),
+                             fn("cosh", X) * fn("sin", Y)}}),
+      holomorphic("ctanh", {1.0 - CF * CF}),
+      // The compiler runtime's complex product and quotient, which clang
+      // calls when an inline product or quotient comes out NaN.
+      holomorphic("__muldc3", {CW, CZ}),
+      holomorphic("__divdc3", {real(1) / CW, -(CF / CW)}),
   };
 }
 
@@ -174,8 +243,22 @@ const StringMap<MathRule> &table() {
   return Table;
 }
 
+/// The element type of {T, T}, a complex number as a function returns it;
+/// null for other types.
+Type *complexPartType(Type *Ty) {
+  auto *ST = dyn_cast<StructType>(Ty);
+  if (!ST || ST->getNumElements() != 2 ||
+      ST->getElementType(0) != ST->getElementType(1) ||
+      !ST->getElementType(0)->isFloatingPointTy())
+    return nullptr;
+  return ST->getElementType(0);
+}
+
 /// Strips the libm suffix that matches the call's floating-point type.
 StringRef baseName(StringRef Name, Type *Ty) {
+  // The compiler runtime's complex helpers name their type themselves.
+  if (Name == "__muldc3" || Name == "__divdc3")
+    return Ty->isDoubleTy() ? Name : "";
   if (Ty->isFloatTy() && Name.ends_with("f"))
     return Name.drop_back();
   if ((Ty->isX86_FP80Ty() || Ty->isFP128Ty()) && Name.ends_with("l"))
@@ -187,13 +270,19 @@ StringRef baseName(StringRef Name, Type *Ty) {
 
 /// A libm call matches its rule when its floating-point arguments and result
 /// share one type and the arity agrees.
+/// A complex result must be {T, T} with T the arguments' type (x86-64's
+/// `double complex`; `float complex` travels as <2 x float> and has no
+/// rule). An argument without a derivative is an integer or a pointer to
+/// the integer the function writes (frexp's exponent).
 bool signatureMatches(const CallBase &Call, const MathRule &Rule) {
-  Type *Ty = Call.getType();
-  if (!Ty->isFloatingPointTy() || Call.arg_size() != Rule.Partials.size())
+  Type *Ty = ruleType(Call);
+  if (!Ty->isFloatingPointTy() || Call.arg_size() != Rule.Partials.size() ||
+      Rule.returnsComplex() != (Ty != Call.getType()))
     return false;
   for (unsigned I = 0; I < Call.arg_size(); ++I) {
     Type *ArgTy = Call.getArgOperand(I)->getType();
-    if (Rule.Partials[I] ? ArgTy != Ty : !ArgTy->isIntegerTy())
+    if (Rule.hasPartial(I) ? ArgTy != Ty
+                           : !ArgTy->isIntegerTy() && !ArgTy->isPointerTy())
       return false;
   }
   return true;
@@ -202,6 +291,12 @@ bool signatureMatches(const CallBase &Call, const MathRule &Rule) {
 } // namespace
 
 bool isMathFunctionName(StringRef Name) { return table().count(Name); }
+
+Type *ruleType(const CallBase &Call) {
+  if (Type *Part = complexPartType(Call.getType()))
+    return Part;
+  return Call.getType();
+}
 
 const MathRule *findMathRule(const CallBase &Call) {
   const Function *Callee = Call.getCalledFunction();
@@ -215,7 +310,7 @@ const MathRule *findMathRule(const CallBase &Call) {
            !Like.empty())
     Name = Like; // __enzyme_function_like: behaves like that function.
   else if (Callee->isDeclaration() || Callee->hasFnAttribute("enzyme_math"))
-    Name = baseName(Callee->getName(), Call.getType());
+    Name = baseName(Callee->getName(), ruleType(Call));
   if (Name.empty())
     return nullptr;
   auto It = table().find(Name);

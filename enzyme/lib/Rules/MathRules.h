@@ -24,13 +24,37 @@
 
 namespace enzyme::rules {
 
+/// A function of floating-point arguments returning one floating-point
+/// value, or a complex number as the pair {re, im} (C99 `double complex`
+/// functions, whose complex arguments arrive as two doubles each: z = x + iy
+/// is (x, y)). A complex function is a map to R^2, and its partials are the
+/// rows of its real Jacobian.
 struct MathRule {
   /// The libm name of the double form ("atan2").
   llvm::StringRef Name;
-  /// ∂f/∂xᵢ for each argument; std::nullopt for an argument that carries no
-  /// derivative (an integer exponent).
+  /// ∂f/∂xᵢ for each argument (of the real part of a complex result);
+  /// std::nullopt for an argument that carries no derivative (an integer
+  /// exponent, a pointer to the integer exponent frexp writes).
   std::vector<std::optional<Expr>> Partials;
+  /// For a complex result: ∂Im f/∂xᵢ for each argument. Empty otherwise.
+  std::vector<std::optional<Expr>> ImagPartials = {};
+
+  bool returnsComplex() const { return !ImagPartials.empty(); }
+  /// 1, or 2 for a complex result.
+  unsigned resultParts() const { return returnsComplex() ? 2 : 1; }
+  /// ∂(part \p Part of f)/∂(argument \p Arg).
+  const std::optional<Expr> &partial(unsigned Part, unsigned Arg) const {
+    return Part == 0 ? Partials[Arg] : ImagPartials[Arg];
+  }
+  /// Whether any part's partial for \p Arg exists.
+  bool hasPartial(unsigned Arg) const {
+    return Partials[Arg] || (returnsComplex() && ImagPartials[Arg]);
+  }
 };
+
+/// The floating-point type a rule's expressions are computed in for
+/// \p Call: its result type, or the type of each part of a complex result.
+llvm::Type *ruleType(const llvm::CallBase &Call);
 
 /// The rule for \p Call when it calls a known math function or intrinsic
 /// whose signature matches the rule; nullptr otherwise.

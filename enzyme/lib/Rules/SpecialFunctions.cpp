@@ -87,6 +87,21 @@ Value *emitLdexpScale(IRBuilder<> &B, ArrayRef<Value *> Operands) {
                            {ConstantFP::get(Ty, 1.0), N});
 }
 
+Value *emitFrexpScale(IRBuilder<> &B, ArrayRef<Value *> Operands) {
+  Value *X = Operands[0];
+  Type *Ty = X->getType();
+  Type *I32 = B.getInt32Ty();
+  Value *Parts = B.CreateIntrinsic(Intrinsic::frexp, {Ty, I32}, {X});
+  Value *Exponent = B.CreateExtractValue(Parts, 1);
+  Value *One = ConstantFP::get(Ty, 1.0);
+  Value *Scale = B.CreateIntrinsic(Intrinsic::ldexp, {Ty, I32},
+                                   {One, B.CreateNeg(Exponent)});
+  // LLVM leaves the exponent of an infinity or a NaN unspecified.
+  Value *NotFinite = B.CreateFCmpUEQ(B.CreateUnaryIntrinsic(Intrinsic::fabs, X),
+                                     ConstantFP::getInfinity(Ty));
+  return B.CreateSelect(NotFinite, One, Scale);
+}
+
 Value *emitPowExponentPartial(IRBuilder<> &B, ArrayRef<Value *> Operands) {
   Value *Power = Operands[0], *LogBase = Operands[1];
   Value *Zero = ConstantFP::get(Power->getType(), 0.0);

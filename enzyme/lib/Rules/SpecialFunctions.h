@@ -29,6 +29,12 @@ llvm::Value *emitDigamma(llvm::IRBuilder<> &B,
 llvm::Value *emitLdexpScale(llvm::IRBuilder<> &B,
                             llvm::ArrayRef<llvm::Value *> Operands);
 
+/// ∂frexp(x, &e)/∂x = 2^-e, with e the exponent frexp computes for x
+/// (llvm.frexp); 1 where x is 0, infinite or NaN (frexp returns x).
+/// Operands {x}.
+llvm::Value *emitFrexpScale(llvm::IRBuilder<> &B,
+                            llvm::ArrayRef<llvm::Value *> Operands);
+
 /// ∂pow(x, y)/∂y = pow(x, y) · log(x), and 0 where pow(x, y) is 0: at
 /// x = 0 the power is flat in y (y > 0), but log(0) = -inf would make the
 /// product 0 · -inf = NaN. Operands {pow(x, y), log(x)}.

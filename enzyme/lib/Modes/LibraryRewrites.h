@@ -1,0 +1,46 @@
+//===- LibraryRewrites.h - Library calls the engine restates ----*- C++ -*-===//
+//
+// Part of the Enzyme toolchain.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// Library functions that return a second result through a pointer are
+/// restated, in the prepared copy only, so that what they write is an
+/// ordinary store the generators already differentiate:
+///
+/// - `posix_memalign(&p, align, n)` becomes an allocator that returns its
+///   block (memalign) and a store of the block to p: the shadow of the
+///   block then travels as any pointer stored to memory does (both modes
+///   mirror stored pointers into the shadow of the memory), and the block
+///   is freed like malloc's.
+/// - `modf(x, &i)` (and modff, modfl) is followed by `i = trunc(x)`, the
+///   value modf wrote: the store overwrites i's shadow with the derivative
+///   0 (forward mode) or consumes its adjoint (reverse mode), which a call
+///   could not do. The call's own derivative is a rule (MathRules.cpp).
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef ENZYME_MODES_LIBRARYREWRITES_H
+#define ENZYME_MODES_LIBRARYREWRITES_H
+
+namespace llvm {
+class Function;
+} // namespace llvm
+
+namespace enzyme {
+
+/// Replaces every `r = posix_memalign(pp, a, n)` of \p F by
+///
+///     valid = a is a power of two and a >= sizeof(void *)
+///     q     = valid ? memalign(a, n) : null
+///     *pp   = q ? q : *pp               (only when q is not null)
+///     r     = !valid ? EINVAL : q ? 0 : ENOMEM
+///
+/// which is what posix_memalign does, and adds the store after each modf.
+/// Returns true when \p F changed.
+bool rewriteLibraryCalls(llvm::Function &F);
+
+} // namespace enzyme
+
+#endif // ENZYME_MODES_LIBRARYREWRITES_H

@@ -566,7 +566,10 @@ bool FunctionDifferentiator::reverseInstruction(Instruction &I,
   case Instruction::FPExt:
   case Instruction::FPTrunc: {
     Type *From = Op(0)->getType();
-    if (D->getType()->isFPOrFPVectorTy())
+    // Lanes of doubles are a vector, lanes of long doubles an array: a cast
+    // of all lanes at once only between vectors.
+    if (D->getType()->isFPOrFPVectorTy() &&
+        derivativeType(From)->isFPOrFPVectorTy())
       addAdjoint(Op(0), B.CreateFPCast(D, derivativeType(From)), B);
     else
       addAdjoint(

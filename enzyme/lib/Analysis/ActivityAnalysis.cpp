@@ -203,6 +203,15 @@ void ActivityAnalysis::propagate(Function &F) {
           Changed |= shadowOrigins(Val, /*Required=*/false);
         continue;
       }
+      // A masked store is a store of its lanes.
+      if (auto *Masked = dyn_cast<IntrinsicInst>(&I);
+          Masked && Masked->getIntrinsicID() == Intrinsic::masked_store) {
+        const Value *Val = Masked->getArgOperand(0);
+        if (isActive(Val) || isShadowed(Val))
+          Changed |=
+              shadowOrigins(Masked->getArgOperand(1), /*Required=*/true);
+        continue;
+      }
       if (auto *Copy = dyn_cast<MemTransferInst>(&I);
           Copy && isShadowed(Copy->getSource())) {
         Changed |= shadowOrigins(Copy->getDest(), /*Required=*/true);
@@ -253,9 +262,11 @@ void ActivityAnalysis::propagate(Function &F) {
         // Optimised code copies a double as an i64 and reinterprets it: a
         // float read from shadowed memory as an integer is still active.
         auto *Load = dyn_cast<LoadInst>(Cast->getOperand(0));
-        if (Load && Load->getType()->isIntegerTy() &&
+        // Packet code does the same with vectors (an <4 x i32> load of two
+        // doubles).
+        if (Load && Load->getType()->isIntOrIntVectorTy() &&
             isShadowed(Load->getPointerOperand()) &&
-            Cast->getDestTy()->isFloatingPointTy()) {
+            Cast->getDestTy()->isFPOrFPVectorTy()) {
           Changed |= markActive(Cast);
           continue;
         }

@@ -189,7 +189,16 @@ StringRef baseName(StringRef Name, Type *Ty) {
 /// share one type and the arity agrees.
 bool signatureMatches(const CallBase &Call, const MathRule &Rule) {
   Type *Ty = Call.getType();
-  if (!Ty->isFloatingPointTy() || Call.arg_size() != Rule.Partials.size())
+  if (!Ty->getScalarType()->isFloatingPointTy() ||
+      Call.arg_size() != Rule.Partials.size())
+    return false;
+  // Intrinsics on fixed-width vectors (vectorised code) take the rule
+  // element by element, where its partials can be evaluated on vectors.
+  if (Ty->isVectorTy() &&
+      (!isa<FixedVectorType>(Ty) || !isa<IntrinsicInst>(Call) ||
+       !all_of(Rule.Partials, [](const std::optional<Expr> &P) {
+         return !P || evaluatesOnVectors(*P);
+       })))
     return false;
   for (unsigned I = 0; I < Call.arg_size(); ++I) {
     Type *ArgTy = Call.getArgOperand(I)->getType();

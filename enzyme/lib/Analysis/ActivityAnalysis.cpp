@@ -80,6 +80,66 @@ const Value *ActivityAnalysis::unshadowedChoice(const Instruction &I) const {
   return nullptr;
 }
 
+/// The values whose bits \p V is made of, through operations that move
+/// or mask bits: loads, arguments, results of other operations.
+static void collectBitSources(const Value *V,
+                              SmallPtrSetImpl<const Value *> &Seen,
+                              SmallVectorImpl<const Value *> &Sources) {
+  if (Seen.size() > 64 || !Seen.insert(V).second)
+    return;
+  const auto *I = dyn_cast<Instruction>(V);
+  unsigned First = 0, Last = I ? I->getNumOperands() : 0;
+  switch (I ? I->getOpcode() : 0) {
+  case Instruction::Select:
+    First = 1;
+    break;
+  case Instruction::ExtractElement:
+    Last = 1;
+    break;
+  case Instruction::InsertElement:
+    Last = 2;
+    break;
+  case Instruction::PHI:
+  case Instruction::ShuffleVector:
+  case Instruction::Freeze:
+  case Instruction::And:
+  case Instruction::Or:
+  case Instruction::Xor:
+  case Instruction::BitCast:
+    break;
+  default:
+    Sources.push_back(V);
+    return;
+  }
+  for (unsigned Op = First; Op < Last; ++Op)
+    collectBitSources(I->getOperand(Op), Seen, Sources);
+}
+
+const Value *ActivityAnalysis::lostFloatBits(const Instruction &I) const {
+  const auto *Cast = dyn_cast<BitCastInst>(&I);
+  if (!Cast || isActive(Cast) || !Cast->getDestTy()->isFPOrFPVectorTy() ||
+      !Cast->getSrcTy()->isIntOrIntVectorTy())
+    return nullptr;
+  SmallPtrSet<const Value *, 8> Seen;
+  SmallVector<const Value *, 4> Sources;
+  collectBitSources(Cast->getOperand(0), Seen, Sources);
+  for (const Value *Source : Sources) {
+    const auto *Load = dyn_cast<LoadInst>(Source);
+    if (isActive(Source) || (Load && isShadowed(Load->getPointerOperand())))
+      return Source;
+  }
+  return nullptr;
+}
+
+std::string describeLostFloatBits(const Value &Source) {
+  std::string Name =
+      Source.hasName() ? (" ('" + Source.getName() + "')").str() : "";
+  return "cannot differentiate floats whose bits" + Name +
+         " carry a derivative but are moved as integers with operations "
+         "that split or mix them; move them as floating-point values, or "
+         "give the function a custom derivative";
+}
+
 bool ActivityAnalysis::lacksNeededShadow(const Value *Returned) const {
   return Returned && Returned->getType()->isPointerTy() &&
          !isShadowed(Returned) && !isa<ConstantPointerNull>(Returned) &&
@@ -203,6 +263,15 @@ void ActivityAnalysis::propagate(Function &F) {
           Changed |= shadowOrigins(Val, /*Required=*/false);
         continue;
       }
+      // A masked store is a store of its lanes.
+      if (auto *Masked = dyn_cast<IntrinsicInst>(&I);
+          Masked && Masked->getIntrinsicID() == Intrinsic::masked_store) {
+        const Value *Val = Masked->getArgOperand(0);
+        if (isActive(Val) || isShadowed(Val))
+          Changed |=
+              shadowOrigins(Masked->getArgOperand(1), /*Required=*/true);
+        continue;
+      }
       if (auto *Copy = dyn_cast<MemTransferInst>(&I);
           Copy && isShadowed(Copy->getSource())) {
         Changed |= shadowOrigins(Copy->getDest(), /*Required=*/true);
@@ -253,9 +322,11 @@ void ActivityAnalysis::propagate(Function &F) {
         // Optimised code copies a double as an i64 and reinterprets it: a
         // float read from shadowed memory as an integer is still active.
         auto *Load = dyn_cast<LoadInst>(Cast->getOperand(0));
-        if (Load && Load->getType()->isIntegerTy() &&
+        // Packet code does the same with vectors (an <4 x i32> load of two
+        // doubles).
+        if (Load && Load->getType()->isIntOrIntVectorTy() &&
             isShadowed(Load->getPointerOperand()) &&
-            Cast->getDestTy()->isFloatingPointTy()) {
+            Cast->getDestTy()->isFPOrFPVectorTy()) {
           Changed |= markActive(Cast);
           continue;
         }

@@ -51,6 +51,10 @@ std::string describeUnshadowedChoice(const llvm::Value &Choice);
 /// pointer it returns, which has none.
 std::string returnedWithoutShadow(const llvm::Function &F);
 
+/// The error for floats whose bits, from \p Source, carry a derivative
+/// that moving them as integers lost (ActivityAnalysis::lostFloatBits).
+std::string describeLostFloatBits(const llvm::Value &Source);
+
 /// For `inttoptr (load iN p)`, the load: a pointer that optimised code
 /// moved through memory as an integer. nullptr for anything else.
 llvm::LoadInst *integerLoadOfPointer(llvm::Instruction &I);
@@ -76,6 +80,13 @@ public:
   /// and that no null shadow can stand for (memory without derivatives: an
   /// enzyme_const argument, a global); nullptr when every choice is fine.
   const llvm::Value *unshadowedChoice(const llvm::Instruction &I) const;
+
+  /// For \p I reinterpreting integer bits as floats without a derivative,
+  /// an active value or a load from memory with derivatives that those bits
+  /// come from through integer operations the engine does not follow (lanes
+  /// moved in a way that splits floats, bit arithmetic); nullptr otherwise.
+  /// A zero derivative for \p I would be silently wrong.
+  const llvm::Value *lostFloatBits(const llvm::Instruction &I) const;
 
   /// The caller needs the shadow of \p Returned, which has none and is not
   /// memory whose null shadow is right (null, a constant without floats).

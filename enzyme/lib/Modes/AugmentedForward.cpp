@@ -426,6 +426,8 @@ bool FunctionDifferentiator::buildAugmented() {
           return false;
         continue;
       }
+      if (const Value *Source = Activity.lostFloatBits(I))
+        return fail(&I, describeLostFloatBits(*Source));
       if (!Activity.isShadowed(&I))
         continue;
       if (!checkChoiceOfShadows(I))

@@ -27,7 +27,44 @@ struct FloatBitWeb {
 } // namespace
 
 static bool isWebNode(const Value *V, const Type *IntTy) {
-  return (isa<PHINode>(V) || isa<SelectInst>(V)) && V->getType() == IntTy;
+  if (V->getType() != IntTy)
+    return false;
+  if (auto *Shuffle = dyn_cast<ShuffleVectorInst>(V))
+    return Shuffle->getOperand(0)->getType() == IntTy;
+  return isa<PHINode>(V) || isa<SelectInst>(V);
+}
+
+/// The mask that moves the floats of \p FloatTy as \p Shuffle moves the
+/// integer lanes of the same bits; false when the integer mask splits a
+/// float (or lanes differ in size and the bits do not line up).
+static bool floatShuffleMask(const ShuffleVectorInst &Shuffle, Type *FloatTy,
+                             SmallVectorImpl<int> &Mask) {
+  unsigned IntLanes =
+      cast<FixedVectorType>(Shuffle.getType())->getNumElements();
+  unsigned FloatLanes = cast<FixedVectorType>(FloatTy)->getNumElements();
+  ArrayRef<int> IntMask = Shuffle.getShuffleMask();
+  if (IntLanes % FloatLanes == 0) {
+    // Several integer lanes per float: each group must move one float.
+    unsigned Per = IntLanes / FloatLanes;
+    for (unsigned F = 0; F < FloatLanes; ++F) {
+      int First = IntMask[F * Per];
+      for (unsigned L = 0; L < Per; ++L) {
+        int M = IntMask[F * Per + L];
+        if (First < 0 ? M >= 0 : (First % Per != 0 || M != First + int(L)))
+          return false;
+      }
+      Mask.push_back(First < 0 ? -1 : First / int(Per));
+    }
+    return true;
+  }
+  if (FloatLanes % IntLanes != 0)
+    return false;
+  // Several floats per integer lane: they move together.
+  unsigned Per = FloatLanes / IntLanes;
+  for (int M : IntMask)
+    for (unsigned L = 0; L < Per; ++L)
+      Mask.push_back(M < 0 ? -1 : M * int(Per) + int(L));
+  return true;
 }
 
 /// Grows the web from \p Root; false when one of its inputs or users is
@@ -38,7 +75,8 @@ static bool collectWeb(Instruction *Root, FloatBitWeb &Web,
   Type *IntTy = Root->getType();
   bool Fits = true;
   auto NoteFloat = [&](Type *Ty) {
-    if (!Ty->isFloatingPointTy() || (Web.FloatTy && Web.FloatTy != Ty))
+    if (!Ty->isFPOrFPVectorTy() || Ty->isVectorTy() != IntTy->isVectorTy() ||
+        (Web.FloatTy && Web.FloatTy != Ty))
       Fits = false;
     Web.FloatTy = Ty;
   };
@@ -68,7 +106,15 @@ static bool collectWeb(Instruction *Root, FloatBitWeb &Web,
         Fits = false;
     }
   }
-  return Fits && Web.FloatTy;
+  if (!Fits || !Web.FloatTy)
+    return false;
+  // Integer shuffles must move whole floats.
+  SmallVector<int, 8> Mask;
+  return all_of(Web.Nodes, [&](Instruction *I) {
+    auto *Shuffle = dyn_cast<ShuffleVectorInst>(I);
+    Mask.clear();
+    return !Shuffle || floatShuffleMask(*Shuffle, Web.FloatTy, Mask);
+  });
 }
 
 static void retypeWeb(const FloatBitWeb &Web) {
@@ -76,10 +122,16 @@ static void retypeWeb(const FloatBitWeb &Web) {
   DenseMap<Value *, Value *> Float;
   for (Instruction *I : Web.Nodes) {
     Instruction *New;
-    if (auto *Phi = dyn_cast<PHINode>(I))
+    if (auto *Phi = dyn_cast<PHINode>(I)) {
       New = PHINode::Create(FloatTy, Phi->getNumIncomingValues(),
                             Phi->getName() + ".fp", Phi->getIterator());
-    else
+    } else if (auto *Shuffle = dyn_cast<ShuffleVectorInst>(I)) {
+      SmallVector<int, 8> Mask;
+      floatShuffleMask(*Shuffle, FloatTy, Mask);
+      New = new ShuffleVectorInst(PoisonValue::get(FloatTy),
+                                  PoisonValue::get(FloatTy), Mask,
+                                  I->getName() + ".fp", I->getIterator());
+    } else
       New = SelectInst::Create(
           cast<SelectInst>(I)->getCondition(), PoisonValue::get(FloatTy),
           PoisonValue::get(FloatTy), I->getName() + ".fp", I->getIterator());
@@ -107,6 +159,10 @@ static void retypeWeb(const FloatBitWeb &Web) {
       for (unsigned In = 0; In < Phi->getNumIncomingValues(); ++In)
         New->addIncoming(FloatOf(Phi->getIncomingValue(In)),
                          Phi->getIncomingBlock(In));
+    } else if (isa<ShuffleVectorInst>(I)) {
+      auto *New = cast<ShuffleVectorInst>(Float[I]);
+      New->setOperand(0, FloatOf(I->getOperand(0)));
+      New->setOperand(1, FloatOf(I->getOperand(1)));
     } else {
       auto *New = cast<SelectInst>(Float[I]);
       New->setTrueValue(FloatOf(I->getOperand(1)));
@@ -128,11 +184,46 @@ static void retypeWeb(const FloatBitWeb &Web) {
     I->eraseFromParent();
 }
 
+/// Folds bitcasts of bitcasts into one (unoptimised code reinterprets the
+/// bits of a __m128d through each intrinsic's own vector type), so that
+/// the webs see the floats on both sides; true if something changed.
+static bool foldBitcastChains(Function &F) {
+  SmallSetVector<BitCastInst *, 8> Bypassed;
+  for (Instruction &I : instructions(F)) {
+    auto *Cast = dyn_cast<BitCastInst>(&I);
+    auto *Inner = Cast ? dyn_cast<BitCastInst>(Cast->getOperand(0)) : nullptr;
+    if (!Inner)
+      continue;
+    Bypassed.insert(Inner);
+    Value *Src = Inner->getOperand(0);
+    if (Src->getType() != Cast->getType()) {
+      Cast->setOperand(0, Src);
+      continue;
+    }
+    Cast->replaceAllUsesWith(Src);
+    Bypassed.insert(Cast);
+  }
+  // The casts bypassed are left without users (else they would look like
+  // integer users of the bits).
+  SmallVector<BitCastInst *, 8> Left(Bypassed.begin(), Bypassed.end());
+  for (bool Erased = true; Erased;) {
+    Erased = false;
+    for (BitCastInst *&Cast : Left)
+      if (Cast && Cast->use_empty()) {
+        Cast->eraseFromParent();
+        Cast = nullptr;
+        Erased = true;
+      }
+  }
+  return !Bypassed.empty();
+}
+
 bool retypeFloatBitWebs(Function &F) {
+  bool Folded = foldBitcastChains(F);
   SmallVector<FloatBitWeb, 2> Webs;
   SmallPtrSet<Instruction *, 16> Visited;
   for (Instruction &I : instructions(F)) {
-    if (!I.getType()->isIntegerTy() || !isWebNode(&I, I.getType()) ||
+    if (!I.getType()->isIntOrIntVectorTy() || !isWebNode(&I, I.getType()) ||
         Visited.contains(&I))
       continue;
     FloatBitWeb Web;
@@ -141,7 +232,7 @@ bool retypeFloatBitWebs(Function &F) {
   }
   for (const FloatBitWeb &Web : Webs)
     retypeWeb(Web);
-  return !Webs.empty();
+  return Folded || !Webs.empty();
 }
 
 } // namespace enzyme

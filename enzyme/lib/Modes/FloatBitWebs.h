@@ -10,7 +10,10 @@
 /// stored double into it as `bitcast double to i64`; where branches join, a
 /// phi of i64 carries the double to the store. Derivatives flow through
 /// floating-point values only, so such integer phis and selects are given
-/// back their floating-point type.
+/// back their floating-point type. Packet code does the same with vectors:
+/// SSE2's `_mm_shuffle_epi32` broadcasts a double as a shuffle of
+/// `<4 x i32>` between a vector load and a bitcast to `<2 x double>`; a
+/// shuffle that moves whole floats becomes a shuffle of the floats.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -23,10 +26,10 @@ class Function;
 
 namespace enzyme {
 
-/// Rewrites each web of integer phis and selects that only moves the bits
-/// of floating-point values (from `bitcast fp to iN`, integer loads and
-/// constants, to stores and `bitcast iN to fp`) into the floating-point
-/// type; true if something changed.
+/// Rewrites each web of integer phis, selects and (vector) shuffles that
+/// only moves the bits of floating-point values (from `bitcast fp to iN`,
+/// integer loads and constants, to stores and `bitcast iN to fp`) into the
+/// floating-point type; true if something changed.
 bool retypeFloatBitWebs(llvm::Function &F);
 
 } // namespace enzyme

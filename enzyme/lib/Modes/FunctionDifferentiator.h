@@ -34,6 +34,7 @@
 #include "Core/ContextShadows.h"
 #include "Core/Lanes.h"
 #include "Modes/ReverseModeGenerator.h"
+#include "Rules/VectorIntrinsics.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/MapVector.h"
@@ -55,6 +56,9 @@ namespace enzyme {
 using NeededValue = llvm::PointerIntPair<llvm::Value *, 1, bool>;
 inline NeededValue primalOf(llvm::Value *V) { return NeededValue(V, false); }
 inline NeededValue shadowOf(llvm::Value *V) { return NeededValue(V, true); }
+
+/// The additive identity of adjoints of type \p Ty (ReversePass.cpp).
+llvm::Constant *zeroAdjoint(llvm::Type *Ty);
 
 class FunctionDifferentiator {
 public:
@@ -105,6 +109,8 @@ private:
     Deallocation,
     MemoryTransfer,
     MemorySet,
+    /// A reduction or masked access (Rules/VectorIntrinsics.h).
+    VectorIntrinsic,
     Differentiated,
   };
   CallKind classifyCall(llvm::CallBase &Call) const;
@@ -209,6 +215,14 @@ private:
   void reverseBlock(llvm::BasicBlock &BB);
   bool reverseInstruction(llvm::Instruction &I, llvm::IRBuilder<> &B);
   bool reverseCall(llvm::CallBase &Call, llvm::IRBuilder<> &B);
+
+  // --- SIMD operations (ReverseVectorOps.cpp) ---------------------------
+  bool reverseShuffle(llvm::ShuffleVectorInst &Shuffle, llvm::Value *D,
+                      llvm::IRBuilder<> &B);
+  bool reverseVectorIntrinsic(llvm::CallBase &Call, VectorIntrinsic Kind,
+                              llvm::IRBuilder<> &B);
+  void collectVectorIntrinsicNeeds(llvm::CallBase &Call, VectorIntrinsic Kind,
+                                   llvm::SmallVectorImpl<NeededValue> &Needs);
   void reverseMemoryTransfer(llvm::CallBase &Call, llvm::IRBuilder<> &B);
   void branchToPredecessors(llvm::BasicBlock &BB, llvm::IRBuilder<> &B);
   /// The value of a needed primal or shadow in the reverse block being

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Modes/PreparedFunction.h"
+#include "Modes/TargetIntrinsicLowering.h"
 
 #include "Core/Diagnostics.h"
 #include "Core/ShadowScopes.h"
@@ -70,6 +71,7 @@ Function *prepareForDifferentiation(Function &F, FunctionAnalysisManager &FAM) {
   FPM.run(*P, FAM);
   removeUnreachableBlocks(*P);
   retypeFloatBitWebs(*P);
+  lowerTargetVectorIntrinsics(*P);
 
   // One return block, so the reverse pass has one place to start.
   SmallVector<ReturnInst *, 4> Returns;

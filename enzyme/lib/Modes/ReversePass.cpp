@@ -68,7 +68,7 @@ static Value *addAdjoints(IRBuilder<> &B, Value *A, Value *D) {
 /// The additive identity of adjoints: -0.0, because x + -0.0 is x for
 /// every x (x + 0.0 is not, for x = -0.0), so accumulating into a fresh slot
 /// folds away. Non-floating parts are zero.
-static Constant *zeroAdjoint(Type *Ty) {
+Constant *zeroAdjoint(Type *Ty) {
   if (Ty->isFPOrFPVectorTy())
     return ConstantFP::getNegativeZero(Ty);
   if (auto *ST = dyn_cast<StructType>(Ty)) {
@@ -403,6 +403,8 @@ bool FunctionDifferentiator::reverseCall(CallBase &Call, IRBuilder<> &B) {
     }
     return true;
   }
+  case CallKind::VectorIntrinsic:
+    return reverseVectorIntrinsic(Call, *classifyVectorIntrinsic(Call), B);
   case CallKind::Differentiated:
     break;
   }
@@ -675,6 +677,8 @@ bool FunctionDifferentiator::reverseInstruction(Instruction &I,
                B);
     return true;
   }
+  case Instruction::ShuffleVector:
+    return reverseShuffle(cast<ShuffleVectorInst>(I), D, B);
   case Instruction::Load: {
     auto &Load = cast<LoadInst>(I);
     forEachLane(B, Width, {shadow(Load.getPointerOperand()), D},

@@ -134,6 +134,8 @@ FunctionDifferentiator::classifyCall(CallBase &Call) const {
     return CallKind::MemoryTransfer;
   if (isa<MemSetInst>(Call))
     return CallKind::MemorySet;
+  if (classifyVectorIntrinsic(Call))
+    return CallKind::VectorIntrinsic;
   if (rules::findMathRule(Call))
     return CallKind::MathRule;
   // Derivatives leave a call only through its result or through memory
@@ -229,6 +231,9 @@ void FunctionDifferentiator::collectNeeds(Instruction &I,
     return;
   switch (classifyCall(*Call)) {
   case CallKind::Inactive:
+    return;
+  case CallKind::VectorIntrinsic:
+    collectVectorIntrinsicNeeds(*Call, *classifyVectorIntrinsic(*Call), Needs);
     return;
   case CallKind::Deallocation:
     if (freesBlockAllocatedElsewhere(*Call))

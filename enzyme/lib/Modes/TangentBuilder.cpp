@@ -344,6 +344,8 @@ bool TangentBuilder::run(DifferentiationFailure &F) {
       }
       if (I.isTerminator())
         continue;
+      if (const Value *Source = Activity.lostFloatBits(I))
+        return fail(&I, describeLostFloatBits(*Source));
       auto *OutI = cast<Instruction>(primal(&I));
       IRBuilder<> B(OutI->getNextNode());
       B.SetCurrentDebugLocation(OutI->getDebugLoc());

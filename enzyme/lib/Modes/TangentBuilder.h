@@ -30,6 +30,7 @@
 #include "Analysis/ActivityAnalysis.h"
 #include "Core/ContextShadows.h"
 #include "Modes/ForwardModeGenerator.h"
+#include "Rules/VectorIntrinsics.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/IR/IRBuilder.h"
@@ -106,6 +107,9 @@ private:
   // --- Calls (TangentCalls.cpp) -----------------------------------------
   bool differentiateCall(llvm::CallBase &Call, llvm::IRBuilder<> &B);
   bool differentiateMathCall(llvm::CallBase &Call, llvm::IRBuilder<> &B);
+  /// Reductions and masked accesses (TangentVectorOps.cpp).
+  bool differentiateVectorIntrinsic(llvm::CallBase &Call, VectorIntrinsic Kind,
+                                    llvm::IRBuilder<> &B);
   /// Replaces the call by a call of the callee's tangent function.
   bool callTangentFunction(llvm::CallBase &Call);
   /// Why \p Call cannot be differentiated as a function, or "".

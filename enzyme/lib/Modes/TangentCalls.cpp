@@ -168,6 +168,8 @@ bool TangentBuilder::differentiateCall(CallBase &Call, IRBuilder<> &B) {
     differentiateMemIntrinsic(*Mem, B);
     return true;
   }
+  if (std::optional<VectorIntrinsic> Kind = classifyVectorIntrinsic(Call))
+    return differentiateVectorIntrinsic(Call, *Kind, B);
   if (rules::findMathRule(Call)) {
     if (Activity.isActive(&Call))
       return differentiateMathCall(Call, B);

@@ -126,6 +126,21 @@ Value *emitMathCall(IRBuilder<> &B, StringRef Name, Type *Ty,
   return B.CreateCall(Callee, Operands);
 }
 
+bool evaluatesOnVectors(const Expr &E) {
+  switch (E.kind()) {
+  case Expr::Kind::Math:
+    if (intrinsicFor(E.mathName()) == Intrinsic::not_intrinsic)
+      return false;
+    break;
+  case Expr::Kind::Hook:
+  case Expr::Kind::ToFloat:
+    return false;
+  default:
+    break;
+  }
+  return all_of(E.operands(), evaluatesOnVectors);
+}
+
 bool mentionsResult(const Expr &E) {
   if (E.kind() == Expr::Kind::Result)
     return true;

@@ -106,6 +106,11 @@ inline Expr operator/(Expr A, double B) { return A / Expr::constant(B); }
 
 /// True when \p E mentions f's result.
 bool mentionsResult(const Expr &E);
+
+/// \p E can be evaluated on vectors, element by element: its math
+/// functions are LLVM intrinsics (which take vectors), and it has no hooks
+/// and no integer conversions.
+bool evaluatesOnVectors(const Expr &E);
 /// True when \p E mentions f's argument \p Index.
 bool mentionsArgument(const Expr &E, unsigned Index);
 

@@ -276,8 +276,18 @@ StringRef baseName(StringRef Name, Type *Ty) {
 /// the integer the function writes (frexp's exponent).
 bool signatureMatches(const CallBase &Call, const MathRule &Rule) {
   Type *Ty = ruleType(Call);
-  if (!Ty->isFloatingPointTy() || Call.arg_size() != Rule.Partials.size() ||
+  if (!Ty->getScalarType()->isFloatingPointTy() ||
+      Call.arg_size() != Rule.Partials.size() ||
       Rule.returnsComplex() != (Ty != Call.getType()))
+    return false;
+  // Intrinsics on fixed-width vectors (vectorised code) take the rule
+  // element by element, where its partials can be evaluated on vectors.
+  if (Ty->isVectorTy() &&
+      (Rule.returnsComplex() || !isa<FixedVectorType>(Ty) ||
+       !isa<IntrinsicInst>(Call) ||
+       !all_of(Rule.Partials, [](const std::optional<Expr> &P) {
+         return !P || evaluatesOnVectors(*P);
+       })))
     return false;
   for (unsigned I = 0; I < Call.arg_size(); ++I) {
     Type *ArgTy = Call.getArgOperand(I)->getType();

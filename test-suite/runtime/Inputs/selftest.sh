@@ -31,7 +31,7 @@ for t in "${tests[@]}"; do
   [[ $name == custom-gradient-request-at-link.c ]] && extra=("$here/deferred-registration-helper.c")
   [[ $name == indirect-forward-library-target.c ]] && extra=("$here/library-cube.c")
   [[ $name == cxx-api-cross-tu-main.cpp ]] && extra=(-x c "$here/cross-tu-energy.c" -x none)
-  if ! "$compiler" -DENZYME_RT_SELFTEST -I"$include" -I"$here" -O1 -w "$t" "${extra[@]}" \
+  if ! "$compiler" -DENZYME_RT_SELFTEST -I"$include" -I"$here" -I/usr/include/eigen3 -O1 -w "$t" "${extra[@]}" \
         "$tmp/stubs.o" -o "$tmp/prog" -lm 2>"$tmp/err"; then
     echo "BUILD-FAIL $name"; cat "$tmp/err"; failed=1; continue
   fi

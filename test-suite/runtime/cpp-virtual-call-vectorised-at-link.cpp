@@ -4,18 +4,14 @@
 // cpp: seeds 29, 46, 118, 122, 238, 240, 268 at -O2, every one a program with
 // virtual methods), reduced by hand.
 //
-// XFAIL: *
-// Engine limit, reached through the pipeline: at -O2 the link fails with
-// "cannot differentiate 'f(double *)': no derivative rule for the intrinsic
-// 'llvm.fabs.v2f64'" (the fuzzer also saw 'shufflevector' splats and
-// 'llvm.fmuladd.v2f64'). A request whose function has an indirect call
-// waits for the link, and the bitcode that -ffat-lto-objects embeds has been
-// through the compile-time pipeline's SLP and loop vectorisers, so the
-// engine sees SIMD IR there, while the same function without the virtual
-// call is differentiated at compile time, before vectorisation, and passes
-// (DESIGN.md section 3 puts AD before vectorisation). Fixed when vector
-// instructions and intrinsics are differentiable (issue 13, "SIMD code"), or
-// when deferred requests see their functions before vectorisation.
+// A request whose function has an indirect call waits for the link, and
+// the bitcode that -ffat-lto-objects embeds has been through the
+// compile-time pipeline's SLP and loop vectorisers, so the engine sees SIMD
+// IR there ('llvm.fabs.v2f64', 'shufflevector' splats,
+// 'llvm.fmuladd.v2f64'): this failed to link ("no derivative rule for the
+// intrinsic 'llvm.fabs.v2f64'") until vector instructions and intrinsics
+// became differentiable (issue 13, "SIMD code"). Deferred requests still see
+// their functions after vectorisation, unlike DESIGN.md section 3's order.
 // RUN: %clangxx_enzyme -fenzyme -O0 %s -o %t && %t
 // RUN: %clangxx_enzyme -fenzyme -O2 -DNO_VIRTUAL %s -o %t && %t
 // RUN: %clangxx_enzyme -fenzyme -O2 %s -o %t && %t

@@ -5,25 +5,28 @@
 // `std::vector<double> v(x, x + k)` over an enzyme_const array; -O2 passes),
 // reduced by hand.
 //
-// XFAIL: *
-// Engine bug: at -O0 the gradient program dies with a segmentation fault in
+// At -O0 the gradient program used to die with a segmentation fault in
 // enzyme.memcpy.adjoint[double], in the reverse of the memmove that copies the
 // constant range (for the vector: std::__copy_move<...>::__copy_m, reached
 // from vector(first, last) -> _M_range_initialize -> __uninitialized_copy_a).
-// The adjoint adds the destination's shadow into the source's shadow, which
-// is null: the source is constant memory and has none. What makes the
-// engine think the source is active: at -O0 the callee spills its pointer
+// The adjoint added the destination's shadow into the source's shadow, which
+// is null: the source is constant memory and has none. What made the engine
+// think the source had a shadow: at -O0 the callee spills its pointer
 // argument `first` to a local, and that local's address escapes to a call
 // (libstdc++'s std::__iterator_category(first) takes it by reference;
-// peek() below); the pointer reloaded from it is then given the shadow
-// stored in the local's shadow, which nothing wrote (null), instead of being
-// known constant. The same copy without the escaping reference (std::copy
-// or memmove from the parameter directly) is differentiated correctly, and
-// so is everything at -O2 (the locals are promoted). C shows it too (the same
-// copy_in with `peek(&first)`). With `v[0] = a` the element the gradient
-// needs is overwritten, so the gradient is 2 a whatever the constants.
+// peek() below), so the local is not promoted and keeps a shadow; the
+// pointer reloaded from it was then given the shadow stored in the local's
+// shadow, which only ever holds null. The activity analysis now knows that a
+// pointer read from a local whose stores all put pointers without a shadow
+// there, and that no call can write, has none (the callee's body is read:
+// peek and __iterator_category only read the reference). -O2 always passed
+// (the locals are promoted). C shows it too (the same copy_in with
+// `peek(&first)`; activity-const-pointer-escaped-slot.c). With `v[0] = a`
+// the element the gradient needs is overwritten, so the gradient is 2 a
+// whatever the constants.
 // RUN: %clangxx_enzyme -fenzyme -O2 %s -o %t && %t
 // RUN: %clangxx_enzyme -fenzyme -O0 %s -o %t && %t
+// RUN: %clangxx_enzyme -fenzyme -O0 -fsanitize=address,undefined -fno-sanitize-recover=all %s -o %t && %t
 #include "Inputs/check.h"
 #include <cstring>
 #include <vector>

@@ -9,6 +9,7 @@
 #include "Core/ContextShadows.h"
 #include "Core/GlobalShadows.h"
 
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
@@ -208,6 +209,138 @@ static bool onlyLocatesCallees(const Value *V, unsigned Depth = 0) {
   return true;
 }
 
+static bool onlyReadsThrough(const Value &Ptr, unsigned Depth);
+
+/// The address \p Int (a pointer as an integer) is only inspected:
+/// computed with, compared, or reported by a sanitizer's check (UBSan's
+/// alignment test), never turned back into a pointer or stored.
+static bool onlyInspected(const Value &Int, unsigned Depth) {
+  if (Depth > 16)
+    return false;
+  for (const User *Usr : Int.users()) {
+    if (isa<ICmpInst>(Usr))
+      continue;
+    if (isa<BinaryOperator>(Usr) || isa<TruncInst>(Usr) || isa<ZExtInst>(Usr) ||
+        isa<SExtInst>(Usr)) {
+      if (!onlyInspected(*Usr, Depth + 1))
+        return false;
+      continue;
+    }
+    const auto *Call = dyn_cast<CallBase>(Usr);
+    const Function *Callee = Call ? Call->getCalledFunction() : nullptr;
+    if (Callee && Callee->isDeclaration() &&
+        Callee->getName().starts_with("__ubsan_handle_"))
+      continue;
+    return false;
+  }
+  return true;
+}
+
+/// \p Spill is a local that a callee stores a pointer to its caller's
+/// memory into (a parameter spilled at -O0): true when what is read back
+/// from it is only read through.
+static bool spillOnlyRead(const AllocaInst &Spill, unsigned Depth) {
+  for (const Use &U : Spill.uses()) {
+    const User *Usr = U.getUser();
+    if (isa<StoreInst>(Usr) && U.getOperandNo() == 1)
+      continue;
+    if (isa<LoadInst>(Usr) && onlyReadsThrough(*Usr, Depth + 1))
+      continue;
+    if (const auto *II = dyn_cast<IntrinsicInst>(Usr);
+        II && II->isLifetimeStartOrEnd())
+      continue;
+    return false;
+  }
+  return true;
+}
+
+/// \p U passes memory to \p Call, which can neither write it nor keep its
+/// address: a lifetime marker, the source of a copy, a parameter declared
+/// read-only and not captured, or one that the callee's body only reads.
+static bool callOnlyReads(const CallBase &Call, const Use &U, unsigned Depth) {
+  if (!Call.isArgOperand(&U))
+    return false;
+  unsigned ArgNo = Call.getArgOperandNo(&U);
+  if (const auto *II = dyn_cast<IntrinsicInst>(&Call)) {
+    if (II->isLifetimeStartOrEnd() || isa<DbgInfoIntrinsic>(II))
+      return true;
+    if (isa<MemTransferInst>(II))
+      return ArgNo == 1;
+  }
+  if (Call.onlyReadsMemory(ArgNo) && Call.doesNotCapture(ArgNo))
+    return true;
+  const Function *Callee = Call.getCalledFunction();
+  if (!Callee || Callee->isDeclaration() || Callee->isInterposable() ||
+      ArgNo >= Callee->arg_size() || Depth > 8)
+    return false;
+  return onlyReadsThrough(*Callee->getArg(ArgNo), Depth + 1);
+}
+
+/// Nothing writes through \p Ptr or lets it escape: it is loaded from,
+/// compared, checked by a sanitizer, offset, spilled to a local that is only
+/// read back, or passed to calls that do the same.
+static bool onlyReadsThrough(const Value &Ptr, unsigned Depth) {
+  if (Depth > 16)
+    return false;
+  for (const Use &U : Ptr.uses()) {
+    const User *Usr = U.getUser();
+    if (isa<LoadInst>(Usr) || isa<ICmpInst>(Usr))
+      continue;
+    if (isa<PtrToIntInst>(Usr) && onlyInspected(*Usr, Depth + 1))
+      continue;
+    if (isa<GetElementPtrInst>(Usr) || isa<BitCastInst>(Usr) ||
+        isa<AddrSpaceCastInst>(Usr)) {
+      if (!onlyReadsThrough(*Usr, Depth + 1))
+        return false;
+      continue;
+    }
+    if (const auto *Store = dyn_cast<StoreInst>(Usr)) {
+      const auto *Spill = dyn_cast<AllocaInst>(Store->getPointerOperand());
+      if (U.getOperandNo() == 0 && Spill && spillOnlyRead(*Spill, Depth))
+        continue;
+      return false;
+    }
+    if (const auto *Call = dyn_cast<CallBase>(Usr);
+        Call && callOnlyReads(*Call, U, Depth))
+      continue;
+    return false;
+  }
+  return true;
+}
+
+bool ActivityAnalysis::holdsOnlyUnshadowedPointers(const Value *Ptr) const {
+  const auto *Slot = dyn_cast<AllocaInst>(getUnderlyingObject(Ptr));
+  if (!Slot)
+    return false;
+  SmallVector<const Value *, 8> Addresses = {Slot};
+  while (!Addresses.empty()) {
+    const Value *Address = Addresses.pop_back_val();
+    for (const Use &U : Address->uses()) {
+      const User *Usr = U.getUser();
+      if (isa<LoadInst>(Usr) || isa<ICmpInst>(Usr))
+        continue;
+      if (isa<GetElementPtrInst>(Usr) || isa<BitCastInst>(Usr) ||
+          isa<AddrSpaceCastInst>(Usr)) {
+        Addresses.push_back(Usr);
+        continue;
+      }
+      if (const auto *Store = dyn_cast<StoreInst>(Usr)) {
+        const Value *Val = Store->getValueOperand();
+        if (U.getOperandNo() == 1 &&
+            (Val->getType()->isPointerTy() || isa<Constant>(Val)) &&
+            !isShadowed(Val) && !isActive(Val))
+          continue;
+        return false;
+      }
+      if (const auto *Call = dyn_cast<CallBase>(Usr);
+          Call && callOnlyReads(*Call, U, 0))
+        continue;
+      return false;
+    }
+  }
+  return true;
+}
+
 /// Forward propagation to a fixed point: an instruction is active when it
 /// computes a differentiable value from an active or shadowed operand.
 bool ActivityAnalysis::shadowOrigins(const Value *Ptr, bool Required,
@@ -286,6 +419,12 @@ void ActivityAnalysis::propagate(Function &F) {
       if (auto *Load = dyn_cast<LoadInst>(&I)) {
         if (!isShadowed(Load->getPointerOperand()) ||
             (Load->getType()->isPointerTy() && onlyLocatesCallees(Load)))
+          continue;
+        // A local's shadow holds the shadows of the pointers stored there;
+        // where none of them has one (an enzyme_const pointer spilled at
+        // -O0), it holds null, which is no shadow to read or write through.
+        if (Load->getType()->isPointerTy() &&
+            holdsOnlyUnshadowedPointers(Load->getPointerOperand()))
           continue;
         Changed |= markActive(Load) | markShadowed(Load);
         continue;

@@ -102,6 +102,10 @@ private:
   /// into shadowed memory), only calls to functions defined here are
   /// given one. Returns true if it marked one.
   bool shadowOrigins(const llvm::Value *Ptr, bool Required, unsigned Depth = 0);
+  /// \p Ptr points into a local whose every store puts a pointer without a
+  /// shadow there, and that no call can write: a pointer read from it has
+  /// no shadow either (the local's shadow holds null, not a shadow).
+  bool holdsOnlyUnshadowedPointers(const llvm::Value *Ptr) const;
   bool markActive(const llvm::Value *V);
   bool markShadowed(const llvm::Value *V);
 

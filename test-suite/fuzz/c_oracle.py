@@ -467,11 +467,13 @@ static void fz_judge_dot(const char *id, double fwd, double rev, double scale, i
  * directions (ref[0], ref[1]), n values each. Each lane is the same
  * derivative code as the scalar request's, run on the lane's seed: the same
  * partials (computed once for both lanes), multiplied and summed in the same
- * order, so the values are normally identical bit for bit (why=exact). The
- * engine may still accumulate the adjoint contributions of a value in another
- * order in vector mode (or the optimiser may schedule the lanes' vector
- * arithmetic otherwise), and reordering a sum of k terms moves it by up to
- * about k eps times the sum of their magnitudes. The terms are not visible
+ * order, so the values are normally identical bit for bit (why=exact). But
+ * the reverse pass marks its adjoint accumulations reassoc (addAdjoint in
+ * enzyme/lib/Modes/ReversePass.cpp), so at -O2 the optimiser may reorder
+ * them (a loop's accumulation may become a vectorised reduction), and
+ * differently in the scalar and the width-2 code; forward mode's lanes were
+ * seen to differ too (1 to 4 ulps, -O2 only). Reordering a sum of k terms
+ * moves it by up to about k eps times the sum of their magnitudes. The terms are not visible
  * here; their size is estimated by the value itself and the largest value of
  * the same lane (its adjoints flow through the same partials), so
  *

@@ -13,7 +13,12 @@ For a program fz<S> the harness defines
   fz<S>_Y(v, y) every output at v (the result, then the shadowed arrays'
                 elements and the struct's fields), for forward mode.
   fz<S>_fwd(t)  the tangents of the outputs along u (__enzyme_fwddiff);
-  fz<S>_rev(g)  the gradient with the dot-product test's dense seeds.
+  fz<S>_rev(g)  the gradient with the dot-product test's dense seeds;
+  fz<S>_fwd2(t) the tangents along a second direction u2;
+  fz<S>_vrev(g0, g1), fz<S>_vfwd(t0, t1)   the same in vector mode
+                (enzyme_width, 2): reverse with the gradient check's seeds
+                in lane 0 and the dot test's in lane 1, forward along u and
+                u2.
   fz<S>_check() computes the finite differences of J (primal only), then the
                 gradient with __enzyme_autodiff (shadows preset to the seeds
                 w, so each shadow ends as dJ/d(initial value)), and prints
@@ -22,8 +27,9 @@ For a program fz<S> the harness defines
   FUZZ-VERDICT <seed> <pass|unreliable|mismatch> comp=<j> ad=<> fd=<> noise=<> why=<> bad=<>
 
   (comp: the worst component; bad: all mismatching ones, "!" marking a
-  non-finite gradient). It then checks forward mode, with two more verdict
-  lines, <seed>/fwd and <seed>/dot:
+  non-finite gradient). It then checks forward mode and vector mode, with
+  four more verdict lines, <seed>/fwd, <seed>/dot, <seed>/vrev and
+  <seed>/vfwd:
 
   fwd           J·u with __enzyme_fwddiff along a random direction u (the
                 tangents of the result and of every shadowed output),
@@ -36,7 +42,11 @@ For a program fz<S> the harness defines
                 to rtol * (sum |w_i (J·u)_i| + sum |(J^T w)_j u_j|): both
                 sides compute the same sum of the same partial products in
                 other orders, so only rounding separates them
-                (fz_judge_dot).
+                (fz_judge_dot);
+  vrev, vfwd    each lane of the width-2 request against the scalar request
+                with the same seeds or direction, value by value: the same
+                code per lane, so they agree bit for bit or to a few dozen
+                ulps of the values' scale (fz_judge_lanes).
 
 Finite differences (fz_judge): for each input j, central differences at
 steps h, h/2, h/4 (h = fd_step * max(1, |v_j|)); fd = Richardson
@@ -91,6 +101,7 @@ ATOL = 1e-9
 NOISE_K = 10.0
 UNRELIABLE_REL = 1e-3
 MAX_OUT = 4   # gradient structs declared for up to this many enzyme_out scalars
+LANE_ULPS = 64.0  # vector mode's lanes against the scalar requests (fz_judge_lanes)
 
 PRELUDE = r"""#define _GNU_SOURCE
 #include <fenv.h>
@@ -101,7 +112,7 @@ PRELUDE = r"""#define _GNU_SOURCE
 #include <stdlib.h>
 #include <string.h>
 
-extern int enzyme_dup, enzyme_const, enzyme_out, enzyme_dupnoneed;
+extern int enzyme_dup, enzyme_const, enzyme_out, enzyme_dupnoneed, enzyme_width;
 /* One prototype per gradient shape: the engine recognises every name that
  * contains __enzyme_autodiff, so several return types fit in one file. */
 void __enzyme_autodiff_void(void *, ...);
@@ -111,9 +122,16 @@ double __enzyme_autodiff(void *, ...);
  * (every name that starts with __enzyme_fwddiff is a request). */
 double __enzyme_fwddiff(void *, ...);
 void __enzyme_fwddiff_void(void *, ...);
+/* Vector mode, width 2: the two tangents of the result (forward), and K
+ * active scalars' two gradients each, lane-major per parameter (reverse:
+ * d[2 k + lane]); a void request is __enzyme_autodiff_void, as above. */
+struct fz_tan2 { double d[2]; };
+struct fz_tan2 __enzyme_fwddiff_w2(void *, ...);
+%(vgrad_structs)s
 #define FZ_ATOL %(atol)r
 #define FZ_NOISE_K %(noise_k)r
 #define FZ_UNRELIABLE_REL %(unreliable)r
+#define FZ_LANE_ULPS %(lane_ulps)r
 
 static void fz_stage(const char *id, const char *stage) {
   printf("FUZZ-STAGE %%s %%s\n", id, stage);
@@ -444,6 +462,62 @@ static void fz_judge_dot(const char *id, double fwd, double rev, double scale, i
   else
     fz_verdict(id, "mismatch", 0, fwd, rev, tol, "differs", finite ? "0" : "0!");
 }
+/* The vector-mode checks (vrev, vfwd): the two lanes of one width-2 request
+ * (lane[0], lane[1]) against the scalar requests with the same seeds or
+ * directions (ref[0], ref[1]), n values each. Each lane is the same
+ * derivative code as the scalar request's, run on the lane's seed: the same
+ * partials (computed once for both lanes), multiplied and summed in the same
+ * order, so the values are normally identical bit for bit (why=exact). But
+ * the reverse pass marks its adjoint accumulations reassoc (addAdjoint in
+ * enzyme/lib/Modes/ReversePass.cpp), so at -O2 the optimiser may reorder
+ * them (a loop's accumulation may become a vectorised reduction), and
+ * differently in the scalar and the width-2 code; forward mode's lanes were
+ * seen to differ too (1 to 4 ulps, -O2 only). Reordering a sum of k terms
+ * moves it by up to about k eps times the sum of their magnitudes. The terms are not visible
+ * here; their size is estimated by the value itself and the largest value of
+ * the same lane (its adjoints flow through the same partials), so
+ *
+ *   |lane - ref| <= FZ_LANE_ULPS eps (max(|lane|, |ref|) + max_j |ref_j|)
+ *
+ * (eps: DBL_EPSILON, FLT_EPSILON with float math; FZ_LANE_ULPS = 64: a sum
+ * of up to 64 reordered terms of one size) passes (why=agrees). A wrong
+ * lane (the other lane's seed, a seed dropped, a partial missing in one
+ * lane) is off by the size of a term, some 10^13 times more. Values that
+ * are not finite must be so in both (NaN and NaN, or the same infinity): the
+ * same operations give the same non-finite results in either mode, so
+ * there is no excuse for them here. */
+static void fz_judge_lanes(const char *id, int n, const double *const ref[2],
+                           const double *const lane[2], double eps) {
+  int bad = -1, exact = 1;
+  double worst = 0, bad_tol = 0;
+  char list[256] = "", *end = list;
+  for (int l = 0; l < 2; l++) {
+    double scale = 0;
+    for (int j = 0; j < n; j++)
+      if (isfinite(ref[l][j]))
+        scale = fmax(scale, fabs(ref[l][j]));
+    for (int j = 0; j < n; j++) {
+      double r = ref[l][j], v = lane[l][j];
+      if (r == v || (isnan(r) && isnan(v)))
+        continue;
+      exact = 0;
+      double tol = FZ_LANE_ULPS * eps * (fmax(fabs(r), fabs(v)) + scale);
+      int finite = isfinite(r) && isfinite(v);
+      if (finite && fabs(r - v) <= tol)
+        continue;
+      double ratio = finite ? fabs(r - v) / (tol > 0 ? tol : 1e-300) : INFINITY;
+      if (bad < 0 || ratio > worst)
+        bad = l * n + j, worst = ratio, bad_tol = tol;
+      if (end < list + sizeof list - 16)
+        end += sprintf(end, "%%s%%d%%s", list[0] ? "," : "", l * n + j, isfinite(v) ? "" : "!");
+    }
+  }
+  if (bad >= 0)
+    fz_verdict(id, "mismatch", bad, lane[bad / n][bad %% n], ref[bad / n][bad %% n], bad_tol,
+               "differs", list);
+  else
+    fz_verdict(id, "pass", -1, 0, 0, 0, exact ? "exact" : "agrees", "-");
+}
 """
 
 
@@ -453,8 +527,13 @@ def prelude():
         fields = " ".join("double d%d;" % i for i in range(k))
         structs.append("struct fz_grad%d { %s };\nstruct fz_grad%d __enzyme_autodiff_%d(void *, ...);"
                        % (k, fields, k, k))
-    return PRELUDE % {"grad_structs": "\n".join(structs), "atol": ATOL,
-                      "noise_k": NOISE_K, "unreliable": UNRELIABLE_REL}
+    vstructs = []
+    for k in range(1, MAX_OUT + 1):
+        vstructs.append("struct fz_vgrad%d { double d[%d]; };\n"
+                        "struct fz_vgrad%d __enzyme_autodiff_w2_%d(void *, ...);" % (k, 2 * k, k, k))
+    return PRELUDE % {"grad_structs": "\n".join(structs), "vgrad_structs": "\n".join(vstructs),
+                      "atol": ATOL, "noise_k": NOISE_K, "unreliable": UNRELIABLE_REL,
+                      "lane_ulps": LANE_ULPS}
 
 
 def _num(x):
@@ -510,9 +589,10 @@ def _struct_fields(program):
     return [".a"] + [".v[%d]" % i for i in range(program.struct_len)] + [".b"]
 
 
-def _call_args(program, shadows):
+def _call_args(program, shadows, prefixes=("d_",)):
     """The argument list of a call of the function; with shadows, the
-    request's list with activity markers."""
+    request's list with activity markers, and after each shadowed array or
+    struct its shadow, one per prefix (vector mode: one per lane)."""
     args = []
     for p in program.params:
         value = ("&" + p.name) if p.kind == "struct" else p.name
@@ -523,7 +603,7 @@ def _call_args(program, shadows):
             args.append("enzyme_" + p.activity)
         args.append(value)
         if p.active and p.kind in ("array", "struct"):
-            args.append(("&d_" if p.kind == "struct" else "d_") + p.name)
+            args += [("&" if p.kind == "struct" else "") + prefix + p.name for prefix in prefixes]
     return ", ".join(args)
 
 
@@ -553,11 +633,11 @@ def _direction(program, coords, outputs):
     return u, w
 
 
-def _shadow_lines(program, values, out):
-    """Declares the shadows d_<name> of the active arrays and the struct,
-    filled from `values` (one per flattened active input, in _coords order:
-    output seeds for reverse mode, the direction for forward mode); returns
-    the active scalars' entries of `values`, in order."""
+def _shadow_lines(program, values, out, prefix="d_"):
+    """Declares the shadows <prefix><name> (d_<name>) of the active arrays
+    and the struct, filled from `values` (one per flattened active input, in
+    _coords order: output seeds for reverse mode, the direction for forward
+    mode); returns the active scalars' entries of `values`, in order."""
     k, scalars = 0, []
     for p in program.params:
         if not p.active:
@@ -567,13 +647,14 @@ def _shadow_lines(program, values, out):
             k += 1
         elif p.kind == "array":
             vals = values[k:k + len(p.values)]
-            out.append("  double d_%s[%d] = {%s};" % (p.name, len(vals), ", ".join(_num(x) for x in vals)))
+            out.append("  double %s%s[%d] = {%s};" % (prefix, p.name, len(vals),
+                                                      ", ".join(_num(x) for x in vals)))
             k += len(p.values)
         elif p.kind == "struct":
-            out.append("  struct %s d_%s;" % (program.struct_name, p.name))
-            out.append("  d_%s.k = %d;" % (p.name, p.struct_k))
+            out.append("  struct %s %s%s;" % (program.struct_name, prefix, p.name))
+            out.append("  %s%s.k = %d;" % (prefix, p.name, p.struct_k))
             for f, x in zip(_struct_fields(program), values[k:k + len(p.values)]):
-                out.append("  d_%s%s = %s;" % (p.name, f, _num(x)))
+                out.append("  %s%s%s = %s;" % (prefix, p.name, f, _num(x)))
             k += len(p.values)
     return scalars
 
@@ -649,9 +730,102 @@ def _tangent_lines(program, u, target):
     return out
 
 
+# Engine bugs the fuzzer knows of, each with its XFAIL test: (program
+# feature, check, test). A program with the feature leaves out the check's
+# request (it would crash the compiler, hiding what the other checks say)
+# and reports it "unreliable known-bug", so every campaign counts it. When
+# the test starts to pass (lit: XPASS), drop the entry.
+KNOWN_BUGS = [
+    # ("long-double", "vrev", "test-suite/runtime/vector-rev-long-double.c")
+    # was here until 098b0a0 fixed it.
+]
+
+
+def known_bug(program, check):
+    """The test of a known engine bug that keeps `check` from running on
+    `program`, or None."""
+    for feature, c, test in KNOWN_BUGS:
+        if c == check and feature in program.features:
+            return test
+    return None
+
+
+# The shadows of vector mode's two lanes: d_<name> (lane 0) and d1_<name>.
+LANES = ("d_", "d1_")
+
+
+def _vector_gradient_lines(program, seeds, targets):
+    """The width-2 reverse-mode request: lane l's output shadows preset to
+    seeds[l] (as _gradient_lines), each active scalar's two gradients
+    returned lane-major per parameter (g.d[2 k + l]); the gradient of lane l
+    is left in targets[l][] (_coords order)."""
+    name = program.name
+    out = []
+    _declare_inputs(program, out, from_v=False)
+    for prefix, lane in zip(LANES, seeds):
+        _shadow_lines(program, _seeds(program, lane), out, prefix)
+    scalars = [p for p in program.params if p.kind == "scalar" and p.active]
+    args = "(void *)%s, enzyme_width, 2, %s" % (name, _call_args(program, True, LANES))
+    if scalars:
+        out.append("  struct fz_vgrad%d g = __enzyme_autodiff_w2_%d(%s);"
+                   % (len(scalars), len(scalars), args))
+    else:
+        out.append("  __enzyme_autodiff_void(%s);" % args)
+    for l, (prefix, target) in enumerate(zip(LANES, targets)):
+        k_scalar = 0
+        for j, (p, f) in enumerate(_coords(program)):
+            if p.kind == "scalar":
+                src = "g.d[%d]" % (2 * k_scalar + l)
+                k_scalar += 1
+            else:
+                src = "%s%s%s" % (prefix, p.name, f)
+            out.append("  %s[%d] = %s;" % (target, j, src))
+    return out
+
+
+def _vector_tangent_lines(program, directions, targets):
+    """The width-2 forward-mode request along directions[0] and [1] (markers
+    as in _tangent_lines; a scalar's value is followed by its two
+    tangents, a pointer by its two shadows), leaving lane l's tangents of
+    the outputs (_outputs order) in targets[l][]."""
+    name = program.name
+    out = []
+    _declare_inputs(program, out, from_v=False)
+    tangents = list(zip(*[_shadow_lines(program, u, out, prefix)
+                          for prefix, u in zip(LANES, directions)]))
+    tangents = iter(tangents)
+    args = []
+    for p in program.params:
+        value = ("&" + p.name) if p.kind == "struct" else p.name
+        if p.marker:
+            args.append("enzyme_" + ("dup" if p.activity == "out" else p.activity))
+        args.append(value)
+        if p.active and p.kind == "scalar":
+            args += [_num(t) for t in next(tangents)]
+        elif p.active:
+            args += [("&" if p.kind == "struct" else "") + prefix + p.name for prefix in LANES]
+    call = "(void *)%s, enzyme_width, 2, %s" % (name, ", ".join(args))
+    if program.returns:
+        out.append("  struct fz_tan2 dr = __enzyme_fwddiff_w2(%s);" % call)
+    else:
+        out.append("  __enzyme_fwddiff_void(%s);" % call)
+    for l, (prefix, target) in enumerate(zip(LANES, targets)):
+        for m, (p, f) in enumerate(_outputs(program)):
+            src = "dr.d[%d]" % l if p is None else "%s%s%s" % (prefix, p.name, f)
+            out.append("  %s[%d] = %s;" % (target, m, src))
+    return out
+
+
+def _second_direction(program, coords):
+    """Lane 1's direction of the vfwd check, drawn as _direction's u from a
+    generator of its own."""
+    r = random.Random("vfwd-%d" % program.seed)
+    return [r.choice((-1, 1)) * r.randrange(4, 17) / 16.0 for _ in coords]
+
+
 def harness(program):
-    """fz<S>_J, fz<S>_Y, fz<S>_fwd, fz<S>_rev and fz<S>_check for one
-    program."""
+    """fz<S>_J, fz<S>_Y, fz<S>_fwd, fz<S>_rev, the vector requests
+    fz<S>_fwd2, fz<S>_vrev, fz<S>_vfwd, and fz<S>_check for one program."""
     name = program.name
     coords = _coords(program)
     n = len(coords)
@@ -700,6 +874,26 @@ def harness(program):
         k += len(p.values)
     out += _gradient_lines(program, dense) + _gradient_reads(program, "gw")
     out.append("}")
+    # Vector mode (the vrev and vfwd checks): one width-2 reverse request
+    # whose lane 0 has the gradient check's seeds and lane 1 the dot test's
+    # (whose scalar gradients fz<S>_check and fz<S>_rev compute), one
+    # width-2 forward request along u and a second direction u2, and the
+    # scalar forward request along u2 to compare lane 1 with.
+    u2 = _second_direction(program, coords)
+    out.append("static void %s_fwd2(double *t) {" % name)
+    out += _tangent_lines(program, u2, "t")
+    out.append("}")
+    out.append("#ifndef FZ_NO_VECTOR")
+    skip_vrev = known_bug(program, "vrev")
+    if not skip_vrev:
+        out.append("static void %s_vrev(double *g0, double *g1) {" % name)
+        out += _vector_gradient_lines(program, [{p.name: p.weights for p in outputs}, dense],
+                                      ["g0", "g1"])
+        out.append("}")
+    out.append("static void %s_vfwd(double *t0, double *t1) {" % name)
+    out += _vector_tangent_lines(program, [u, u2], ["t0", "t1"])
+    out.append("}")
+    out.append("#endif")
     out.append("#endif")
 
     # The check: finite differences first (primal only), then the gradient.
@@ -771,6 +965,37 @@ def harness(program):
     out.append("    rev += gw[j] * u[j], scale += fabs(gw[j] * u[j]);")
     out.append('  fz_judge_dot("%d/dot", fwd, rev, scale, flags, %s);' % (program.seed, _num(program.rtol)))
     out.append("#endif")
+
+    # Vector mode: each lane of a width-2 request against the scalar request
+    # with its seeds (vrev: ad and gw above) or direction (vfwd: tad, and
+    # fz<S>_fwd2's tangents along u2). Built with -DFZ_NO_VECTOR (c_fuzz,
+    # where the vector requests do not compile) they are left out.
+    out.append("#ifndef FZ_NO_VECTOR")
+    out.append('  fz_stage(id, "vrev");')
+    out.append("#ifdef FZ_PRIMAL_ONLY")
+    out.append('  fz_verdict("%d/vrev", "pass", -1, 0, 0, 0, "agrees", "-");' % program.seed)
+    out.append('  fz_verdict("%d/vfwd", "pass", -1, 0, 0, 0, "agrees", "-");' % program.seed)
+    out.append("#else")
+    if skip_vrev:
+        out.append('  fz_verdict("%d/vrev", "unreliable", -1, 0, 0, 0, "known-bug", "-");'
+                   % program.seed)
+    else:
+        out.append("  {")
+        out.append("    double vg0[%d], vg1[%d];" % (max(n, 1), max(n, 1)))
+        out.append("    %s_vrev(vg0, vg1);" % name)
+        out.append("    const double *ref[2] = {ad, gw}, *lane[2] = {vg0, vg1};")
+        out.append('    fz_judge_lanes("%d/vrev", %d, ref, lane, %s);' % (program.seed, n, eps))
+        out.append("  }")
+    out.append('  fz_stage(id, "vfwd");')
+    out.append("  {")
+    out.append("    double t2[%d], vt0[%d], vt1[%d];" % ((max(nout, 1),) * 3))
+    out.append("    %s_fwd2(t2);" % name)
+    out.append("    %s_vfwd(vt0, vt1);" % name)
+    out.append("    const double *ref[2] = {tad, t2}, *lane[2] = {vt0, vt1};")
+    out.append('    fz_judge_lanes("%d/vfwd", %d, ref, lane, %s);' % (program.seed, nout, eps))
+    out.append("  }")
+    out.append("#endif")
+    out.append("#endif")
     out.append("}")
     return "\n".join(out) + "\n"
 
@@ -827,9 +1052,12 @@ def build_command(tools, opt, source, exe, flags=()):
 
 # The checks of one program, in the order its verdict lines come: the
 # gradient (id <seed>), forward mode (<seed>/fwd), the dot-product test
-# (<seed>/dot).
-CHECKS = ("rev", "fwd", "dot")
-VERDICT = re.compile(r"^FUZZ-VERDICT (\d+)(?:/(fwd|dot))? (pass|unreliable|mismatch) (.*)$", re.M)
+# (<seed>/dot), vector reverse and forward mode's lanes against the scalar
+# requests (<seed>/vrev, <seed>/vfwd).
+CHECKS = ("rev", "fwd", "dot", "vrev", "vfwd")
+SCALAR_CHECKS = CHECKS[:3]   # all there is with -DFZ_NO_VECTOR
+VERDICT = re.compile(r"^FUZZ-VERDICT (\d+)(?:/(fwd|dot|vrev|vfwd))? (pass|unreliable|mismatch) (.*)$",
+                     re.M)
 STAGE = re.compile(r"^FUZZ-STAGE (\S+) (\S+)$", re.M)
 
 
@@ -845,6 +1073,6 @@ def parse(output):
     return verdicts, last
 
 
-def complete(checks):
-    """All of a program's verdicts are there."""
-    return checks is not None and all(c in checks for c in CHECKS)
+def complete(checks, expected=CHECKS):
+    """All of a program's verdicts (of the checks expected) are there."""
+    return checks is not None and all(c in checks for c in expected)

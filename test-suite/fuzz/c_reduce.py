@@ -5,7 +5,8 @@ minimise(result, tools) works in <case folder>/reduced/:
  1. observe the original: what exactly went wrong (the compiler's crash
     signature, the program's exit signal and the oracle stage it died in,
     or a mismatch with reliable finite differences, or of the dot-product
-    test, in one check: the gradient, forward mode, the dot product);
+    test or of a vector-mode lane, in one check: the gradient, forward
+    mode, the dot product, vrev, vfwd);
  2. cvise reduces fz<S>.c (the generated program) while fz<S>_main.c (the
     oracle, which #includes it) stays fixed, so a reduced candidate is
     judged by the same oracle; a candidate is interesting when it shows the
@@ -56,15 +57,19 @@ def observe(folder, main, opt, build):
         return {"what": "compiler-timeout"}
     if crashed(rc, out):
         return {"what": "compiler-crash", "signature": crash_signature(out)}
+    backend = re.search(r"error in backend: (.*)", out)   # as c_fuzz.classify_compile
+    if backend:
+        return {"what": "compiler-crash", "signature": "error in backend: " + backend.group(1).strip()}
     if rc != 0:
         return {"what": "compile-error"}
     rc, out = run([exe], timeout=30, cwd=folder)
     verdicts, stage = c_oracle.parse(out)
     if rc != 0 or not verdicts or not all(map(c_oracle.complete, verdicts.values())):
         return {"what": "program-crash", "status": rc, "stage": stage[1] if stage else None}
-    # Each check that mismatches (gradient, forward mode, dot product) with
-    # its bad components, the worst first, as it failed (with "!": not
-    # finite); the first such check is the one a reduction keeps.
+    # Each check that mismatches (gradient, forward mode, dot product, vector
+    # mode's lanes) with its bad components, the worst first, as it failed
+    # (with "!": not finite); the first such check is the one a reduction
+    # keeps.
     found = {}
     for v in verdicts.values():
         for check in c_oracle.CHECKS:

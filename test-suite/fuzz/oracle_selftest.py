@@ -4,9 +4,10 @@ verdict is known: each case is J(v) of one input, a gradient value to judge
 (right or deliberately wrong) and the verdict the oracle must reach; forward
 cases are two outputs of two inputs with their tangents along a direction
 (fz_directional), dot cases the two sides of the dot-product test
-(fz_judge_dot). All
-cases are built into one program with the oracle's prelude and the
-trigonometry probe, as the fuzzer builds generated programs.
+(fz_judge_dot), lane cases the two lanes of a vector-mode request against
+the scalar requests (fz_judge_lanes). All cases are built into one program
+with the oracle's prelude and the trigonometry probe, as the fuzzer builds
+generated programs.
 
     oracle_selftest.py [--build DIR]
 
@@ -113,6 +114,38 @@ DOT_CASES = [
     ("dot-nan-singular", "1.0", "NAN", "3.0", "FZ_SINGULAR", "unreliable singular"),
 ]
 
+# Vector mode's lanes against the scalar requests (fz_judge_lanes): name,
+# the scalar values of lane 0 and lane 1, the width-2 request's lanes (C
+# expressions, three values each), eps, expected verdict.
+LANE_CASES = [
+    ("lanes-exact", ("1.5", "-2.0", "0.0"), ("0.25", "3e-7", "NAN"),
+     ("1.5", "-2.0", "0.0"), ("0.25", "3e-7", "NAN"), "DBL_EPSILON", "pass exact"),
+    # The same sum in another order: rounding-level differences pass.
+    ("lanes-reordered", ("(0.1 + 0.2) + 0.3", "1e6 * ((0.7 + 0.1) + 0.2)", "-1.0"),
+     ("0.5", "2.0", "1.0"),
+     ("0.1 + (0.2 + 0.3)", "1e6 * (0.7 + (0.1 + 0.2))", "-1.0"), ("0.5", "2.0", "1.0"),
+     "DBL_EPSILON", "pass agrees"),
+    # Lane 1 computed with lane 0's seeds (a seed not widened).
+    ("lane-swapped", ("1.5", "-2.0", "0.0"), ("0.25", "3.0", "1.0"),
+     ("1.5", "-2.0", "0.0"), ("1.5", "-2.0", "0.0"), "DBL_EPSILON", "mismatch differs"),
+    # One component of lane 0 off in its eighth digit (a partial dropped
+    # where it is small): far above rounding.
+    ("lane-small-error", ("1.5", "-2.0", "0.0"), ("0.25", "3.0", "1.0"),
+     ("1.5", "-2.0 * (1 + 1e-8)", "0.0"), ("0.25", "3.0", "1.0"), "DBL_EPSILON",
+     "mismatch differs"),
+    # A lane missing a contribution to a small component.
+    ("lane-zeroed", ("1.5", "-2.0", "1e-3"), ("0.25", "3.0", "1.0"),
+     ("1.5", "-2.0", "1e-3"), ("0.25", "3.0", "0.0"), "DBL_EPSILON", "mismatch differs"),
+    ("lane-nan", ("1.5", "-2.0", "0.0"), ("0.25", "3.0", "1.0"),
+     ("1.5", "-2.0", "0.0"), ("0.25", "NAN", "1.0"), "DBL_EPSILON", "mismatch differs"),
+    # Float math: float's rounding passes, a real difference does not.
+    ("lanes-float-rounding", ("(double)((1.0f + 6e-8f) + 6e-8f)", "1.0", "2.0"),
+     ("1.0", "1.0", "1.0"), ("(double)(1.0f + (6e-8f + 6e-8f))", "1.0", "2.0"),
+     ("1.0", "1.0", "1.0"), "FLT_EPSILON", "pass agrees"),
+    ("lanes-float-wrong", ("1.0", "1.0", "2.0"), ("1.0", "1.0", "1.0"),
+     ("1.0", "1.0", "2.0"), ("1.0", "1.001", "1.0"), "FLT_EPSILON", "mismatch differs"),
+]
+
 
 def source():
     parts = [c_oracle.prelude()]
@@ -163,9 +196,22 @@ static void dot%(k)d(void) {
   fz_judge_dot("%(name)s", %(fwd)s, %(rev)s, %(scale)s, %(flags)s, %(rtol)r);
 }
 """ % dict(k=k, name=name, fwd=fwd, rev=rev, scale=scale, flags=flags, rtol=c_oracle.RTOL))
+    for k, (name, ref0, ref1, lane0, lane1, eps, _) in enumerate(LANE_CASES):
+        parts.append("""
+static void lanes%(k)d(void) {
+  const double r0[3] = {%(r0)s}, r1[3] = {%(r1)s}, l0[3] = {%(l0)s}, l1[3] = {%(l1)s};
+  double a[4][3];
+  for (int j = 0; j < 3; j++)
+    a[0][j] = r0[j], a[1][j] = r1[j], a[2][j] = l0[j], a[3][j] = l1[j];
+  const double *ref[2] = {a[0], a[1]}, *lane[2] = {a[2], a[3]};
+  fz_judge_lanes("%(name)s", 3, ref, lane, %(eps)s);
+}
+""" % dict(k=k, name=name, r0=", ".join(ref0), r1=", ".join(ref1), l0=", ".join(lane0),
+           l1=", ".join(lane1), eps=eps))
     calls = "".join("  case%d();\n" % k for k in range(len(CASES) + len(FLOAT_CASES)))
     calls += "".join("  fwd%d();\n" % k for k in range(len(FORWARD_CASES)))
     calls += "".join("  dot%d();\n" % k for k in range(len(DOT_CASES)))
+    calls += "".join("  lanes%d();\n" % k for k in range(len(LANE_CASES)))
     parts.append("int main(void) {\n%s  return 0;\n}\n" % calls)
     return "".join(parts)
 
@@ -185,7 +231,7 @@ def main():
     verdicts = {line.split()[1]: line for line in out.splitlines()
                 if line.startswith("FUZZ-VERDICT")}
     failed = 0
-    for name, *_, expected in CASES + FLOAT_CASES + FORWARD_CASES + DOT_CASES:
+    for name, *_, expected in CASES + FLOAT_CASES + FORWARD_CASES + DOT_CASES + LANE_CASES:
         line = verdicts.get(name, "")
         fields = line.split()
         seen = "%s %s" % (fields[2], fields[7][4:]) if len(fields) > 7 else "no verdict"

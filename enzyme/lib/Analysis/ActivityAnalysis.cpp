@@ -156,6 +156,33 @@ std::string returnedWithoutShadow(const Function &F) {
          "this function allocates";
 }
 
+std::string describeStoreThroughIntegerAddress(const Value &Ptr) {
+  const Value *Object = getUnderlyingObject(&Ptr);
+  auto IsIntegerAddress = [](const Value *V) {
+    // A pointer read back as an integer from memory is one the engine
+    // follows (integerLoadOfPointer); arithmetic on integers is not.
+    const auto *Cast = dyn_cast<IntToPtrInst>(V);
+    return Cast && !isa<LoadInst>(Cast->getOperand(0));
+  };
+  bool Integer = IsIntegerAddress(Object);
+  if (const auto *Phi = dyn_cast<PHINode>(Object))
+    Integer = any_of(Phi->incoming_values(), [&](const Value *In) {
+      return IsIntegerAddress(getUnderlyingObject(In));
+    });
+  if (const auto *Select = dyn_cast<SelectInst>(Object))
+    Integer = IsIntegerAddress(getUnderlyingObject(Select->getTrueValue())) ||
+              IsIntegerAddress(getUnderlyingObject(Select->getFalseValue()));
+  if (!Integer)
+    return "";
+  return "a value that carries a derivative is stored through an address "
+         "computed from an integer, which the engine cannot give a shadow; "
+         "its derivative would be lost. If the code is instrumented "
+         "(-fsanitize=address moves locals to such addresses) and the "
+         "request waits for the link, build without the sanitizer or call "
+         "the function directly so that the request is completed at "
+         "compile time";
+}
+
 std::string describeUnshadowedChoice(const Value &Choice) {
   std::string Name = Choice.hasName() ? ("'" + Choice.getName() + "'").str()
                                       : std::string("memory without "
@@ -401,8 +428,7 @@ void ActivityAnalysis::propagate(Function &F) {
           Masked && Masked->getIntrinsicID() == Intrinsic::masked_store) {
         const Value *Val = Masked->getArgOperand(0);
         if (isActive(Val) || isShadowed(Val))
-          Changed |=
-              shadowOrigins(Masked->getArgOperand(1), /*Required=*/true);
+          Changed |= shadowOrigins(Masked->getArgOperand(1), /*Required=*/true);
         continue;
       }
       if (auto *Copy = dyn_cast<MemTransferInst>(&I);

@@ -55,6 +55,13 @@ std::string returnedWithoutShadow(const llvm::Function &F);
 /// that moving them as integers lost (ActivityAnalysis::lostFloatBits).
 std::string describeLostFloatBits(const llvm::Value &Source);
 
+/// When \p Ptr, a pointer without a shadow, is an address computed from an
+/// integer (an `inttoptr` of arithmetic, as AddressSanitizer's stack frames
+/// make), the error for a value with a derivative stored through it: the
+/// engine cannot know which memory it is, and dropping the derivative would
+/// be silently wrong. Empty otherwise.
+std::string describeStoreThroughIntegerAddress(const llvm::Value &Ptr);
+
 /// For `inttoptr (load iN p)`, the load: a pointer that optimised code
 /// moved through memory as an integer. nullptr for anything else.
 llvm::LoadInst *integerLoadOfPointer(llvm::Instruction &I);

@@ -579,6 +579,9 @@ bool FunctionDifferentiator::plan() {
         Value *Ptr = Store->getPointerOperand();
         if (Activity.isActive(Store->getValueOperand()) &&
             !Activity.isShadowed(Ptr)) {
+          std::string Why = describeStoreThroughIntegerAddress(*Ptr);
+          if (!Why.empty())
+            return fail(Store, Why);
           if (auto *GV = dyn_cast<GlobalVariable>(getUnderlyingObject(Ptr));
               GV && !isInactiveGlobal(*GV))
             return fail(Store, "a value that carries a derivative is stored "

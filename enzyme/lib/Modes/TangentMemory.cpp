@@ -89,6 +89,10 @@ bool TangentBuilder::differentiateStore(StoreInst &Store, IRBuilder<> &B) {
   Value *Val = Store.getValueOperand();
   if (!Activity.isShadowed(Ptr)) {
     if (Activity.isActive(Val))
+      if (std::string Why = describeStoreThroughIntegerAddress(*Ptr);
+          !Why.empty())
+        return fail(&Store, Why);
+    if (Activity.isActive(Val))
       if (auto *GV = dyn_cast<GlobalVariable>(getUnderlyingObject(Ptr));
           GV && !isInactiveGlobal(*GV))
         return fail(&Store, "a value that carries a derivative is stored "

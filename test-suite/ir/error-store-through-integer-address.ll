@@ -2,8 +2,8 @@
 ; integer (as AddressSanitizer's stack frames make them, which requests
 ; completed at the link see) has no shadow: the derivative would be lost,
 ; so both modes stop with an error instead of dropping it.
-; RUN: sed '/define double @test_fwd/,/^}/d' %s | not %opt_enzyme -passes=enzyme -disable-output 2>&1 | FileCheck %s
-; RUN: sed '/define double @test_rev/,/^}/d' %s | not %opt_enzyme -passes=enzyme -disable-output 2>&1 | FileCheck %s
+; RUN: sed '/^define double @test_fwd/,/^}/d' %s | not %opt_enzyme -passes=enzyme -disable-output 2>&1 | FileCheck %s
+; RUN: sed '/^define double @test_rev/,/^}/d' %s | not %opt_enzyme -passes=enzyme -disable-output 2>&1 | FileCheck %s
 
 target triple = "x86_64-unknown-linux-gnu"
 declare double @__enzyme_autodiff(ptr, ...)

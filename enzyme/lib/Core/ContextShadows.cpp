@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Core/ContextShadows.h"
+#include "Core/GlobalUsers.h"
 
 #include "Analysis/ActivityAnalysis.h"
 #include "Core/Diagnostics.h"
@@ -99,60 +100,17 @@ bool hasContextShadow(const Value *V) {
   return isa<Constant>(V) && V->getType()->isPointerTy() && contextGlobalOf(V);
 }
 
-static constexpr const char *UserAttr = "enzyme_context_globals";
-static constexpr const char *ModuleFlag = "enzyme.context_globals";
-
-/// \p V, a constant, mentions a context global.
-static bool mentionsContextGlobal(const Value *V, unsigned Depth = 0) {
-  if (const auto *GV = dyn_cast<GlobalVariable>(V))
-    return isContextGlobal(*GV);
-  const auto *CE = dyn_cast<ConstantExpr>(V);
-  if (!CE || Depth > 8)
-    return false;
-  return any_of(CE->operands(), [&](const Use &U) {
-    return mentionsContextGlobal(U.get(), Depth + 1);
-  });
-}
+static constexpr GlobalUserMarks ContextGlobalUsers = {
+    "enzyme_context_globals", "enzyme.context_globals"};
 
 void markContextGlobalUsers(Module &M) {
-  for (Function &F : M)
-    F.removeFnAttr(UserAttr);
-  if (NamedMDNode *Flag = M.getNamedMetadata(ModuleFlag))
-    M.eraseNamedMetadata(Flag);
-  if (!M.getNamedGlobal("enzyme_context") ||
-      none_of(M.globals(),
-              [](const GlobalVariable &GV) { return isContextGlobal(GV); }))
-    return;
-  M.getOrInsertNamedMetadata(ModuleFlag);
-  // Direct users, then their callers, to a fixed point.
-  bool Changed = true;
-  while (Changed) {
-    Changed = false;
-    for (Function &F : M) {
-      if (F.isDeclaration() || F.hasFnAttribute(UserAttr))
-        continue;
-      bool Touches = any_of(instructions(F), [](const Instruction &I) {
-        if (const auto *Call = dyn_cast<CallBase>(&I))
-          if (const Function *Callee = Call->getCalledFunction();
-              Callee && Callee->hasFnAttribute(UserAttr))
-            return true;
-        return any_of(I.operands(), [](const Use &U) {
-          return mentionsContextGlobal(U.get());
-        });
-      });
-      if (Touches) {
-        F.addFnAttr(UserAttr);
-        Changed = true;
-      }
-    }
-  }
+  markGlobalUsers(M, ContextGlobalUsers,
+                  M.getNamedGlobal("enzyme_context") != nullptr,
+                  [](const GlobalVariable &GV) { return isContextGlobal(GV); });
 }
 
 bool mayTouchContextGlobals(const CallBase &Call) {
-  if (const Function *Callee = Call.getCalledFunction())
-    return Callee->hasFnAttribute(UserAttr);
-  return !Call.isInlineAsm() &&
-         Call.getModule()->getNamedMetadata(ModuleFlag) != nullptr;
+  return mayReachMarkedGlobals(Call, ContextGlobalUsers);
 }
 
 //===----------------------------------------------------------------------===//

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Core/GlobalShadows.h"
+#include "Core/GlobalUsers.h"
 
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/GlobalVariable.h"
@@ -51,61 +52,17 @@ Constant *constantShadow(Constant *C) {
   return CE->getWithOperands(Ops);
 }
 
-static constexpr const char *UserAttr = "enzyme_shadowed_globals";
-static constexpr const char *ModuleFlag = "enzyme.shadowed_globals";
-
-/// \p V, a constant, mentions a global with a declared shadow.
-static bool mentionsShadowedGlobal(const Value *V, unsigned Depth = 0) {
-  if (const auto *GV = dyn_cast<GlobalVariable>(V))
-    return globalShadowOf(*GV) != nullptr;
-  const auto *CE = dyn_cast<ConstantExpr>(V);
-  if (!CE || Depth > 8)
-    return false;
-  return any_of(CE->operands(), [&](const Use &U) {
-    return mentionsShadowedGlobal(U.get(), Depth + 1);
-  });
-}
+static constexpr GlobalUserMarks ShadowedGlobalUsers = {
+    "enzyme_shadowed_globals", "enzyme.shadowed_globals"};
 
 void markShadowedGlobalUsers(Module &M) {
-  bool Any = false;
-  for (GlobalVariable &GV : M.globals())
-    Any |= globalShadowOf(GV) != nullptr;
-  for (Function &F : M)
-    F.removeFnAttr(UserAttr);
-  if (NamedMDNode *Flag = M.getNamedMetadata(ModuleFlag))
-    M.eraseNamedMetadata(Flag);
-  if (!Any)
-    return;
-  M.getOrInsertNamedMetadata(ModuleFlag);
-  // Direct users, then their callers, to a fixed point.
-  bool Changed = true;
-  while (Changed) {
-    Changed = false;
-    for (Function &F : M) {
-      if (F.isDeclaration() || F.hasFnAttribute(UserAttr))
-        continue;
-      bool Touches = any_of(instructions(F), [](const Instruction &I) {
-        if (const auto *Call = dyn_cast<CallBase>(&I))
-          if (const Function *Callee = Call->getCalledFunction();
-              Callee && Callee->hasFnAttribute(UserAttr))
-            return true;
-        return any_of(I.operands(), [](const Use &U) {
-          return mentionsShadowedGlobal(U.get());
-        });
-      });
-      if (Touches) {
-        F.addFnAttr(UserAttr);
-        Changed = true;
-      }
-    }
-  }
+  markGlobalUsers(
+      M, ShadowedGlobalUsers, /*Enabled=*/true,
+      [](const GlobalVariable &GV) { return globalShadowOf(GV) != nullptr; });
 }
 
 bool mayTouchShadowedGlobals(const CallBase &Call) {
-  if (const Function *Callee = Call.getCalledFunction())
-    return Callee->hasFnAttribute(UserAttr);
-  return !Call.isInlineAsm() &&
-         Call.getModule()->getNamedMetadata(ModuleFlag) != nullptr;
+  return mayReachMarkedGlobals(Call, ShadowedGlobalUsers);
 }
 
 bool hasConstantShadow(const Value *V) {

@@ -17,3 +17,16 @@ double bad(struct vec4 v) {
   // CHECK: {{.*}}struct-by-value-parameter.c:[[@LINE+1]]:10: error: __enzyme_autodiff: {{.*}}parameter 1 of 'norm' {{.*}}struct
   return __enzyme_autodiff((void *)norm, v);
 }
+
+// With derivatives in reverse mode, and in split mode, it is still an error
+// that says what to do.
+extern int enzyme_out, enzyme_const;
+double __enzyme_augmentfwd(void *, ...);
+double active(struct vec4 v) {
+  // CHECK: {{.*}}struct-by-value-parameter.c:[[@LINE+1]]:10: error: __enzyme_autodiff: parameter 1 of 'norm' is a struct passed by value: mark it enzyme_const; to differentiate with respect to its fields, pass it by pointer with enzyme_dup
+  return __enzyme_autodiff((void *)norm, enzyme_out, v);
+}
+double split(struct vec4 v) {
+  // CHECK: {{.*}}struct-by-value-parameter.c:[[@LINE+1]]:10: error: __enzyme_augmentfwd: parameter 1 of 'norm' is a struct passed by value
+  return __enzyme_augmentfwd((void *)norm, enzyme_const, v);
+}

@@ -6,6 +6,7 @@
 
 #include "Analysis/ActivityAnalysis.h"
 #include "Analysis/KnownFunctions.h"
+#include "Analysis/MemoryTypes.h"
 #include "Core/ContextShadows.h"
 #include "Core/GlobalShadows.h"
 
@@ -70,15 +71,15 @@ static bool isConstantWithoutFloats(const Value *V) {
 const Value *ActivityAnalysis::unshadowedChoice(const Instruction &I) const {
   if (!isa<SelectInst>(I) && !isa<PHINode>(I))
     return nullptr;
-  for (unsigned Op = isa<SelectInst>(I) ? 1 : 0; Op < I.getNumOperands();
-       ++Op) {
-    const Value *Choice = I.getOperand(Op);
-    if (isShadowed(Choice) || isa<ConstantPointerNull>(Choice) ||
-        isa<UndefValue>(Choice) || isConstantWithoutFloats(Choice))
-      continue;
-    return Choice;
-  }
+  for (unsigned Op = isa<SelectInst>(I) ? 1 : 0; Op < I.getNumOperands(); ++Op)
+    if (lacksShadowAsChoice(I.getOperand(Op)))
+      return I.getOperand(Op);
   return nullptr;
+}
+
+bool ActivityAnalysis::lacksShadowAsChoice(const Value *Choice) const {
+  return !isShadowed(Choice) && !isa<ConstantPointerNull>(Choice) &&
+         !isa<UndefValue>(Choice) && !isConstantWithoutFloats(Choice);
 }
 
 /// The values whose bits \p V is made of, through operations that move
@@ -130,6 +131,53 @@ const Value *ActivityAnalysis::lostFloatBits(const Instruction &I) const {
       return Source;
   }
   return nullptr;
+}
+
+const Value *
+ActivityAnalysis::untypedBitsStored(const Instruction &I,
+                                    const Function *Original) const {
+  const auto *Store = dyn_cast<StoreInst>(&I);
+  if (!Store || !isShadowed(Store->getPointerOperand()))
+    return nullptr;
+  const Value *Val = Store->getValueOperand();
+  if (!Val->getType()->isIntOrIntVectorTy() ||
+      !(isa<PHINode>(Val) || isa<SelectInst>(Val) ||
+        isa<ShuffleVectorInst>(Val)))
+    return nullptr;
+  SmallPtrSet<const Value *, 8> Seen;
+  SmallVector<const Value *, 4> Sources;
+  collectBitSources(Val, Seen, Sources);
+  SmallVector<Instruction *, 4> Accesses = {const_cast<StoreInst *>(Store)};
+  const Value *FromDerivatives = nullptr;
+  for (const Value *Source : Sources) {
+    const auto *Load = dyn_cast<LoadInst>(Source);
+    if (!Load && !isa<Constant>(Source))
+      return nullptr; // Computed, not moved: integers.
+    if (Load && isShadowed(Load->getPointerOperand())) {
+      FromDerivatives = Load;
+      Accesses.push_back(const_cast<LoadInst *>(Load));
+    }
+  }
+  if (!FromDerivatives)
+    return nullptr;
+  IntegerAccessContents Contents =
+      classifyIntegerAccess(Accesses, Original, /*OnlyMoved=*/true);
+  return Contents.What == IntegerAccessContents::Unknown ? FromDerivatives
+                                                         : nullptr;
+}
+
+std::string describeUntypedBitsStored(const Value &Source) {
+  std::string Name =
+      Source.hasName() ? (" ('" + Source.getName() + "')").str() : "";
+  return "cannot tell whether the integers stored here, moved from memory "
+         "with derivatives" +
+         Name +
+         " through integer shuffles, phis or selects, are the bits of "
+         "floating-point values: nothing (a type-based alias tag, another "
+         "access of the same memory) says what that memory holds. Build with "
+         "-fstrict-aliasing, move the values as floating-point types (for "
+         "SSE, _mm_shuffle_pd rather than _mm_shuffle_epi32), or give the "
+         "function a custom derivative";
 }
 
 std::string describeLostFloatBits(const Value &Source) {

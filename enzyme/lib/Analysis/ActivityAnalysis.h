@@ -55,6 +55,9 @@ std::string returnedWithoutShadow(const llvm::Function &F);
 /// that moving them as integers lost (ActivityAnalysis::lostFloatBits).
 std::string describeLostFloatBits(const llvm::Value &Source);
 
+/// The error for ActivityAnalysis::untypedBitsStored.
+std::string describeUntypedBitsStored(const llvm::Value &Source);
+
 /// When \p Ptr, a pointer without a shadow, is an address computed from an
 /// integer (an `inttoptr` of arithmetic, as AddressSanitizer's stack frames
 /// make), the error for a value with a derivative stored through it: the
@@ -87,6 +90,9 @@ public:
   /// and that no null shadow can stand for (memory without derivatives: an
   /// enzyme_const argument, a global); nullptr when every choice is fine.
   const llvm::Value *unshadowedChoice(const llvm::Instruction &I) const;
+  /// \p Choice, an operand of a select or phi of pointers, has no shadow
+  /// and is not memory whose null shadow is right.
+  bool lacksShadowAsChoice(const llvm::Value *Choice) const;
 
   /// For \p I reinterpreting integer bits as floats without a derivative,
   /// an active value or a load from memory with derivatives that those bits
@@ -94,6 +100,15 @@ public:
   /// moved in a way that splits floats, bit arithmetic); nullptr otherwise.
   /// A zero derivative for \p I would be silently wrong.
   const llvm::Value *lostFloatBits(const llvm::Instruction &I) const;
+
+  /// For \p I storing into memory with derivatives an integer (vector) that
+  /// only moves the bits of loads from such memory (integer shuffles, phis,
+  /// selects) when nothing says whether those bits are integers or floats
+  /// (the preparation retyped every web the type analysis could type): one
+  /// of those loads; nullptr otherwise. \p Original is the function whose
+  /// copy is analysed.
+  const llvm::Value *untypedBitsStored(const llvm::Instruction &I,
+                                       const llvm::Function *Original) const;
 
   /// The caller needs the shadow of \p Returned, which has none and is not
   /// memory whose null shadow is right (null, a constant without floats).

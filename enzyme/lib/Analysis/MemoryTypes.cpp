@@ -281,10 +281,11 @@ struct ContentEvidence {
 } // namespace
 
 IntegerAccessContents classifyIntegerAccess(ArrayRef<Instruction *> Accesses,
-                                            const Function *Original) {
+                                            const Function *Original,
+                                            bool OnlyMoved) {
   ContentEvidence Evidence;
   for (const Instruction *Access : Accesses)
-    if (!Evidence.addTag(*Access))
+    if (!Evidence.addTag(*Access) && !OnlyMoved)
       Evidence.addIntegerUse(*Access);
   if (Evidence.result().What != IntegerAccessContents::Unknown)
     return Evidence.result();

@@ -74,10 +74,13 @@ struct IntegerAccessContents {
 /// same bytes (in the function, in callees the memory is passed to, and in
 /// callers of \p Original, the function the accesses' function copies, when
 /// the memory is an argument), then the types of the underlying objects'
-/// element accesses. Unknown when nothing says.
+/// element accesses. Unknown when nothing says. With \p OnlyMoved the
+/// accesses are known to only move bits between each other (integer
+/// shuffles, phis and selects), so their own values say nothing.
 IntegerAccessContents
 classifyIntegerAccess(llvm::ArrayRef<llvm::Instruction *> Accesses,
-                      const llvm::Function *Original = nullptr);
+                      const llvm::Function *Original = nullptr,
+                      bool OnlyMoved = false);
 
 /// Some instruction of \p M carries a TBAA tag.
 bool hasTypeBasedAliasInfo(const llvm::Module &M);

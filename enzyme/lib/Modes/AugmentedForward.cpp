@@ -400,11 +400,12 @@ bool FunctionDifferentiator::buildAugmented() {
                     CloneFunctionChangeType::GlobalChanges, Returns);
   // Cloning copied the prepared function's attributes, which describe its
   // memory behaviour; the augmented function also writes the tape. Keep the
-  // code-generation attributes and the ABI-relevant parameter attributes.
+  // code-generation attributes and `sret` (a struct passed by value arrives
+  // as a plain pointer: the prepared caller copies it, PreparedFunction.cpp).
   AttributeList Cloned = Aug->getAttributes();
   Aug->setAttributes(Declared);
   for (unsigned A = 0; A < Prep.arg_size(); ++A)
-    for (Attribute::AttrKind Kind : {Attribute::ByVal, Attribute::StructRet})
+    for (Attribute::AttrKind Kind : {Attribute::StructRet})
       if (Cloned.hasParamAttr(A, Kind))
         Aug->addParamAttr(A, Cloned.getParamAttr(A, Kind));
   // It also copied the calling convention (internal functions are often
@@ -428,6 +429,8 @@ bool FunctionDifferentiator::buildAugmented() {
       }
       if (const Value *Source = Activity.lostFloatBits(I))
         return fail(&I, describeLostFloatBits(*Source));
+      if (const Value *Source = Activity.untypedBitsStored(I, Sig.Fn))
+        return fail(&I, describeUntypedBitsStored(*Source));
       if (!Activity.isShadowed(&I))
         continue;
       if (!checkChoiceOfShadows(I))

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Modes/FloatBitWebs.h"
+#include "Analysis/MemoryTypes.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SetVector.h"
@@ -12,6 +13,8 @@
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
+
+#include <functional>
 
 using namespace llvm;
 
@@ -26,11 +29,23 @@ struct FloatBitWeb {
 };
 } // namespace
 
-static bool isWebNode(const Value *V, const Type *IntTy) {
-  if (V->getType() != IntTy)
+static unsigned bitWidth(const Type *Ty) {
+  return Ty->isIntOrIntVectorTy() || Ty->isFPOrFPVectorTy()
+             ? Ty->getPrimitiveSizeInBits().getFixedValue()
+             : 0;
+}
+
+/// \p V moves \p Bits bits of integers without looking at them: a phi, a
+/// select, a shuffle of whole vectors of that size, or a bitcast between
+/// integer types of that size (unoptimised SSE code reinterprets a
+/// `__m128i` as `<4 x i32>` around each shuffle).
+static bool isWebNode(const Value *V, unsigned Bits) {
+  if (!V->getType()->isIntOrIntVectorTy() || bitWidth(V->getType()) != Bits)
     return false;
   if (auto *Shuffle = dyn_cast<ShuffleVectorInst>(V))
-    return Shuffle->getOperand(0)->getType() == IntTy;
+    return bitWidth(Shuffle->getOperand(0)->getType()) == Bits;
+  if (auto *Cast = dyn_cast<BitCastInst>(V))
+    return Cast->getSrcTy()->isIntOrIntVectorTy();
   return isa<PHINode>(V) || isa<SelectInst>(V);
 }
 
@@ -41,7 +56,10 @@ static bool floatShuffleMask(const ShuffleVectorInst &Shuffle, Type *FloatTy,
                              SmallVectorImpl<int> &Mask) {
   unsigned IntLanes =
       cast<FixedVectorType>(Shuffle.getType())->getNumElements();
-  unsigned FloatLanes = cast<FixedVectorType>(FloatTy)->getNumElements();
+  auto *FloatVecTy = dyn_cast<FixedVectorType>(FloatTy);
+  if (!FloatVecTy)
+    return false;
+  unsigned FloatLanes = FloatVecTy->getNumElements();
   ArrayRef<int> IntMask = Shuffle.getShuffleMask();
   if (IntLanes % FloatLanes == 0) {
     // Several integer lanes per float: each group must move one float.
@@ -67,12 +85,27 @@ static bool floatShuffleMask(const ShuffleVectorInst &Shuffle, Type *FloatTy,
   return true;
 }
 
+/// The floating-point type of \p IntTy's size whose elements are \p Elem;
+/// nullptr when the sizes do not divide.
+static Type *floatTypeOfSize(Type *IntTy, Type *Elem) {
+  unsigned Bits = IntTy->getPrimitiveSizeInBits().getFixedValue();
+  unsigned ElemBits = Elem->getPrimitiveSizeInBits().getFixedValue();
+  if (!ElemBits || Bits % ElemBits != 0)
+    return nullptr;
+  if (!IntTy->isVectorTy())
+    return Bits == ElemBits ? Elem : nullptr;
+  return FixedVectorType::get(Elem, Bits / ElemBits);
+}
+
 /// Grows the web from \p Root; false when one of its inputs or users is
 /// not a float's bits moving (integer arithmetic, a comparison, a call), or
-/// when nothing says which floating-point type the bits are.
+/// when nothing (a bitcast, or the memory it moves between) says which
+/// floating-point type the bits are.
 static bool collectWeb(Instruction *Root, FloatBitWeb &Web,
-                       SmallPtrSetImpl<Instruction *> &Visited) {
+                       SmallPtrSetImpl<Instruction *> &Visited,
+                       const Function *Original) {
   Type *IntTy = Root->getType();
+  unsigned Bits = bitWidth(IntTy);
   bool Fits = true;
   auto NoteFloat = [&](Type *Ty) {
     if (!Ty->isFPOrFPVectorTy() || Ty->isVectorTy() != IntTy->isVectorTy() ||
@@ -81,6 +114,7 @@ static bool collectWeb(Instruction *Root, FloatBitWeb &Web,
     Web.FloatTy = Ty;
   };
   SmallVector<Instruction *, 8> Work = {Root};
+  SmallSetVector<Instruction *, 8> Accesses;
   while (!Work.empty()) {
     Instruction *I = Work.pop_back_val();
     if (!Web.Nodes.insert(I))
@@ -89,22 +123,32 @@ static bool collectWeb(Instruction *Root, FloatBitWeb &Web,
     for (unsigned Op = isa<SelectInst>(I) ? 1 : 0; Op < I->getNumOperands();
          ++Op) {
       Value *V = I->getOperand(Op);
-      if (isWebNode(V, IntTy))
+      if (isWebNode(V, Bits))
         Work.push_back(cast<Instruction>(V));
       else if (auto *Cast = dyn_cast<BitCastInst>(V))
         NoteFloat(Cast->getSrcTy());
-      else if (!isa<LoadInst>(V) && !isa<Constant>(V))
+      else if (auto *Load = dyn_cast<LoadInst>(V))
+        Accesses.insert(Load);
+      else if (!isa<Constant>(V))
         Fits = false;
     }
     for (User *U : I->users()) {
       auto *Store = dyn_cast<StoreInst>(U);
-      if (isWebNode(U, IntTy))
+      if (isWebNode(U, Bits))
         Work.push_back(cast<Instruction>(U));
       else if (auto *Cast = dyn_cast<BitCastInst>(U))
         NoteFloat(Cast->getDestTy());
       else if (!Store || Store->getValueOperand() != I)
         Fits = false;
+      else
+        Accesses.insert(Store);
     }
+  }
+  if (Fits && !Web.FloatTy && !Accesses.empty()) {
+    IntegerAccessContents Contents = classifyIntegerAccess(
+        Accesses.getArrayRef(), Original, /*OnlyMoved=*/true);
+    if (Contents.What == IntegerAccessContents::Floats)
+      Web.FloatTy = floatTypeOfSize(IntTy, Contents.FloatTy);
   }
   if (!Fits || !Web.FloatTy)
     return false;
@@ -122,6 +166,8 @@ static void retypeWeb(const FloatBitWeb &Web) {
   DenseMap<Value *, Value *> Float;
   for (Instruction *I : Web.Nodes) {
     Instruction *New;
+    if (isa<BitCastInst>(I))
+      continue; // The float of its operand (FloatOf).
     if (auto *Phi = dyn_cast<PHINode>(I)) {
       New = PHINode::Create(FloatTy, Phi->getNumIncomingValues(),
                             Phi->getName() + ".fp", Phi->getIterator());
@@ -139,11 +185,14 @@ static void retypeWeb(const FloatBitWeb &Web) {
     Float[I] = New;
   }
   // The floating-point value of an input of the web.
-  auto FloatOf = [&](Value *V) -> Value * {
+  std::function<Value *(Value *)> FloatOf = [&](Value *V) -> Value * {
     if (Value *F = Float.lookup(V))
       return F;
     Value *F;
-    if (auto *Cast = dyn_cast<BitCastInst>(V))
+    auto *Cast = dyn_cast<BitCastInst>(V);
+    if (Cast && Web.Nodes.contains(Cast))
+      F = FloatOf(Cast->getOperand(0));
+    else if (Cast)
       F = Cast->getOperand(0);
     else if (auto *C = dyn_cast<Constant>(V))
       F = ConstantExpr::getBitCast(C, FloatTy);
@@ -154,6 +203,8 @@ static void retypeWeb(const FloatBitWeb &Web) {
     return F;
   };
   for (Instruction *I : Web.Nodes) {
+    if (isa<BitCastInst>(I))
+      continue;
     if (auto *Phi = dyn_cast<PHINode>(I)) {
       auto *New = cast<PHINode>(Float[I]);
       for (unsigned In = 0; In < Phi->getNumIncomingValues(); ++In)
@@ -172,9 +223,10 @@ static void retypeWeb(const FloatBitWeb &Web) {
   for (Instruction *I : Web.Nodes)
     for (User *U : make_early_inc_range(I->users())) {
       if (auto *Store = dyn_cast<StoreInst>(U)) {
-        Store->setOperand(0, Float[I]);
-      } else if (auto *Cast = dyn_cast<BitCastInst>(U)) {
-        Cast->replaceAllUsesWith(Float[I]);
+        Store->setOperand(0, FloatOf(I));
+      } else if (auto *Cast = dyn_cast<BitCastInst>(U);
+                 Cast && !Web.Nodes.contains(Cast)) {
+        Cast->replaceAllUsesWith(FloatOf(I));
         Cast->eraseFromParent();
       }
     }
@@ -218,16 +270,16 @@ static bool foldBitcastChains(Function &F) {
   return !Bypassed.empty();
 }
 
-bool retypeFloatBitWebs(Function &F) {
+bool retypeFloatBitWebs(Function &F, const Function *Original) {
   bool Folded = foldBitcastChains(F);
   SmallVector<FloatBitWeb, 2> Webs;
   SmallPtrSet<Instruction *, 16> Visited;
   for (Instruction &I : instructions(F)) {
-    if (!I.getType()->isIntOrIntVectorTy() || !isWebNode(&I, I.getType()) ||
-        Visited.contains(&I))
+    if (!I.getType()->isIntOrIntVectorTy() ||
+        !isWebNode(&I, bitWidth(I.getType())) || Visited.contains(&I))
       continue;
     FloatBitWeb Web;
-    if (collectWeb(&I, Web, Visited))
+    if (collectWeb(&I, Web, Visited, Original))
       Webs.push_back(std::move(Web));
   }
   for (const FloatBitWeb &Web : Webs)

@@ -13,7 +13,9 @@
 /// back their floating-point type. Packet code does the same with vectors:
 /// SSE2's `_mm_shuffle_epi32` broadcasts a double as a shuffle of
 /// `<4 x i32>` between a vector load and a bitcast to `<2 x double>`; a
-/// shuffle that moves whole floats becomes a shuffle of the floats.
+/// shuffle that moves whole floats becomes a shuffle of the floats. Where
+/// no bitcast names the type (a web from integer loads to integer stores),
+/// the memory it moves between does: the type analysis of MemoryTypes.h.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -29,8 +31,10 @@ namespace enzyme {
 /// Rewrites each web of integer phis, selects and (vector) shuffles that
 /// only moves the bits of floating-point values (from `bitcast fp to iN`,
 /// integer loads and constants, to stores and `bitcast iN to fp`) into the
-/// floating-point type; true if something changed.
-bool retypeFloatBitWebs(llvm::Function &F);
+/// floating-point type; true if something changed. \p Original is the
+/// function \p F copies (its callers tell what its arguments point to).
+bool retypeFloatBitWebs(llvm::Function &F,
+                        const llvm::Function *Original = nullptr);
 
 } // namespace enzyme
 

@@ -10,6 +10,7 @@
 
 #include "Analysis/MemoryTypes.h"
 #include "Core/Diagnostics.h"
+#include "Modes/ChoiceSplitting.h"
 #include "Modes/PreparedFunction.h"
 #include "Modes/TangentBuilder.h"
 
@@ -65,6 +66,11 @@ Function *ForwardModeGenerator::generate(const ForwardSignature &Sig,
   Pending.push_back(Sig);
 
   Function *Prepared = prepareForDifferentiation(F, FAM);
+  if (splitReadsThroughMixedChoices(
+          *Prepared, analysisActivities(Sig),
+          Sig.ReturnTangent && Prepared->getReturnType()->isPointerTy(),
+          Sig.ContextShadows))
+    FAM.invalidate(*Prepared, PreservedAnalyses::none());
   bool Ok;
   {
     auto SigIt = Tangents.find(Sig);

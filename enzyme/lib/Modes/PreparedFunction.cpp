@@ -5,13 +5,16 @@
 //===----------------------------------------------------------------------===//
 
 #include "Modes/PreparedFunction.h"
+#include "Modes/InlineAsmLowering.h"
 #include "Modes/TargetIntrinsicLowering.h"
 
+#include "Core/CompileTimeBodies.h"
 #include "Core/Diagnostics.h"
 #include "Core/ShadowScopes.h"
 #include "Modes/FloatBitWebs.h"
 #include "Modes/LibraryRewrites.h"
 
+#include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
@@ -45,9 +48,38 @@ const Instruction *findScalableVectorUse(const Function &F) {
   return nullptr;
 }
 
+/// A struct passed by value is the callee's own copy, which the caller
+/// makes as part of the call. The copy is made explicit (an alloca and a
+/// memcpy before the call), so that derivatives follow it like any copy
+/// and the functions the engine generates take plain pointers.
+static void copyByValueArguments(Function &F) {
+  const DataLayout &DL = F.getDataLayout();
+  IRBuilder<> Entry(&*F.getEntryBlock().getFirstInsertionPt());
+  for (Instruction &I : instructions(F)) {
+    auto *Call = dyn_cast<CallBase>(&I);
+    if (!Call)
+      continue;
+    for (unsigned A = 0; A < Call->arg_size(); ++A) {
+      if (!Call->isByValArgument(A))
+        continue;
+      Type *Ty = Call->getParamByValType(A);
+      Align Alignment = Call->getParamAlign(A).value_or(DL.getABITypeAlign(Ty));
+      AllocaInst *Copy = Entry.CreateAlloca(Ty, nullptr, "byval.copy");
+      Copy->setAlignment(Alignment);
+      IRBuilder<> B(Call);
+      B.CreateMemCpy(Copy, Alignment, Call->getArgOperand(A), Alignment,
+                     DL.getTypeAllocSize(Ty));
+      Call->setArgOperand(A, Copy);
+    }
+  }
+}
+
 Function *prepareForDifferentiation(Function &F, FunctionAnalysisManager &FAM) {
+  // At the link, the body as the compile-time run saw it, before
+  // vectorisation and instrumentation (CompileTimeBodies.h).
   ValueToValueMapTy VMap;
-  Function *P = CloneFunction(&F, VMap);
+  Function *P =
+      CloneFunction(const_cast<Function *>(&bodyToDifferentiate(F)), VMap);
   P->setName(F.getName() + ".enzyme.prep");
   P->setLinkage(GlobalValue::InternalLinkage);
   P->removeFnAttr(Attribute::OptimizeNone);
@@ -61,6 +93,10 @@ Function *prepareForDifferentiation(Function &F, FunctionAnalysisManager &FAM) {
   // What library calls write through pointers becomes stores
   // (LibraryRewrites.h).
   rewriteLibraryCalls(*P);
+  // Optimisation barriers and single x86 instructions written as assembly
+  // (InlineAsmLowering.h).
+  lowerKnownInlineAsm(*P);
+  copyByValueArguments(*P);
 
   // The engine differentiates SSA form: promote locals (all of them at -O0)
   // and drop what can never run.
@@ -70,7 +106,7 @@ Function *prepareForDifferentiation(Function &F, FunctionAnalysisManager &FAM) {
   FPM.addPass(SimplifyCFGPass());
   FPM.run(*P, FAM);
   removeUnreachableBlocks(*P);
-  retypeFloatBitWebs(*P);
+  retypeFloatBitWebs(*P, &F);
   lowerTargetVectorIntrinsics(*P);
 
   // One return block, so the reverse pass has one place to start.
@@ -137,7 +173,7 @@ bool checkPreparable(const Function &F, DifferentiationFailure &Failure) {
     Failure.MissingDefinition = true;
     return false;
   }
-  if (const Instruction *I = findScalableVectorUse(F)) {
+  if (const Instruction *I = findScalableVectorUse(bodyToDifferentiate(F))) {
     Failure.Message = "'" + displayName(F.getName()) +
                       "' uses scalable vectors, which the engine does not "
                       "support";

@@ -9,6 +9,7 @@
 #include "Core/Diagnostics.h"
 #include "Core/Lanes.h"
 #include "Core/UserRegistrations.h"
+#include "Modes/ChoiceSplitting.h"
 #include "Modes/CustomGradientPair.h"
 #include "Modes/FloatBitWebs.h"
 #include "Modes/FunctionDifferentiator.h"
@@ -111,6 +112,9 @@ ReverseModeGenerator::generate(const ReverseSignature &Sig,
   PendingSignatures.push_back(Key);
 
   Function *Prepared = prepare(F);
+  if (splitReadsThroughMixedChoices(*Prepared, Key.Args, Key.ReturnShadow,
+                                    Key.ContextShadows))
+    FAM.invalidate(*Prepared, PreservedAnalyses::none());
   bool Ok;
   {
     FunctionDifferentiator Differentiator(*this, Key, *Prepared, Pair, FAM);

@@ -21,6 +21,7 @@
 #include "Core/Diagnostics.h"
 #include "Core/GlobalShadows.h"
 #include "Core/UserRegistrations.h"
+#include "Modes/InlineAsmLowering.h"
 #include "Rules/MathRules.h"
 
 #include "llvm/Analysis/AliasAnalysis.h"
@@ -150,7 +151,9 @@ FunctionDifferentiator::classifyCall(CallBase &Call) const {
     return CallKind::Inactive;
   // `asm volatile("" : : "r"(p) : "memory")` keeps p alive in benchmarks;
   // assembly computes nothing the engine could differentiate.
-  if (Call.isInlineAsm() && !ResultCarries)
+  if (Call.isInlineAsm() && !ResultCarries &&
+      !writesMemoryOperand(
+          Call, [&](const Value *Ptr) { return Activity.isShadowed(Ptr); }))
     return CallKind::Inactive;
   return CallKind::Differentiated;
 }
@@ -541,7 +544,7 @@ bool FunctionDifferentiator::plan() {
         if (Kind == CallKind::Differentiated && !Custom && !Indirect) {
           if (Call->isInlineAsm())
             return fail(Call, "cannot differentiate inline assembly whose "
-                              "result carries a derivative");
+                              "result or memory output carries a derivative");
           if (Callee && Callee->isIntrinsic())
             return fail(Call, "no derivative rule for the intrinsic '" +
                                   Callee->getName() + "'");

@@ -25,10 +25,7 @@ using namespace llvm;
 
 namespace enzyme {
 
-/// The activities the analysis reads: a duplicated scalar is an active
-/// value (Out), a duplicated pointer has a shadow (Dup).
-static SmallVector<Activity, 4>
-analysisActivities(const ForwardSignature &Sig) {
+SmallVector<Activity, 4> analysisActivities(const ForwardSignature &Sig) {
   SmallVector<Activity, 4> Acts;
   for (auto [A, Act] : enumerate(Sig.Args)) {
     Type *Ty = Sig.Fn->getArg(A)->getType();
@@ -306,12 +303,13 @@ bool TangentBuilder::run(DifferentiationFailure &F) {
                     CloneFunctionChangeType::GlobalChanges, Returns);
   // Cloning copied the prepared function's attributes, which describe its
   // memory behaviour; the tangent function also touches shadows. Keep the
-  // code-generation attributes and the ABI-relevant parameter attributes,
+  // code-generation attributes and `sret` (a struct passed by value arrives
+  // as a plain pointer: the prepared caller copies it, PreparedFunction.cpp),
   // and the C calling convention that the engine calls it with.
   AttributeList Cloned = Out.getAttributes();
   Out.setAttributes(Declared);
   for (unsigned A = 0; A < Prep.arg_size(); ++A)
-    for (Attribute::AttrKind Kind : {Attribute::ByVal, Attribute::StructRet})
+    for (Attribute::AttrKind Kind : {Attribute::StructRet})
       if (Cloned.hasParamAttr(A, Kind))
         Out.addParamAttr(A, Cloned.getParamAttr(A, Kind));
   Out.setCallingConv(CallingConv::C);
@@ -346,6 +344,8 @@ bool TangentBuilder::run(DifferentiationFailure &F) {
         continue;
       if (const Value *Source = Activity.lostFloatBits(I))
         return fail(&I, describeLostFloatBits(*Source));
+      if (const Value *Source = Activity.untypedBitsStored(I, Sig.Fn))
+        return fail(&I, describeUntypedBitsStored(*Source));
       auto *OutI = cast<Instruction>(primal(&I));
       IRBuilder<> B(OutI->getNextNode());
       B.SetCurrentDebugLocation(OutI->getDebugLoc());

@@ -39,6 +39,10 @@
 
 namespace enzyme {
 
+/// The activities forward mode's analysis reads: a duplicated scalar is an
+/// active value (Out), a duplicated pointer has a shadow (Dup).
+llvm::SmallVector<Activity, 4> analysisActivities(const ForwardSignature &Sig);
+
 class TangentBuilder {
 public:
   /// Fills \p Tangent, an empty function of Gen.getTangentType(Sig), from

@@ -20,6 +20,7 @@
 #include "Analysis/KnownFunctions.h"
 #include "Core/Diagnostics.h"
 #include "Core/UserRegistrations.h"
+#include "Modes/InlineAsmLowering.h"
 #include "Rules/MathRules.h"
 
 using namespace llvm;
@@ -83,7 +84,7 @@ bool TangentBuilder::checkDifferentiableCallee(CallBase &Call) {
   Function *Callee = Call.getCalledFunction();
   if (Call.isInlineAsm())
     return fail(&Call, "cannot differentiate inline assembly whose result "
-                       "carries a derivative");
+                       "or memory output carries a derivative");
   if (!Callee) // Through a pointer: a dispatcher (IndirectCalls.h).
     return true;
   if (Callee->isIntrinsic())
@@ -186,7 +187,9 @@ bool TangentBuilder::differentiateCall(CallBase &Call, IRBuilder<> &B) {
     return true;
   // `asm volatile("" : : "r"(p) : "memory")` keeps p alive in benchmarks;
   // assembly computes nothing the engine could differentiate.
-  if (Call.isInlineAsm() && !carries(&Call))
+  if (Call.isInlineAsm() && !carries(&Call) &&
+      !writesMemoryOperand(
+          Call, [&](const Value *Ptr) { return Activity.isShadowed(Ptr); }))
     return true;
   if (!checkDifferentiableCallee(Call))
     return false;

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Plugin/EnzymePass.h"
+#include "Core/CompileTimeBodies.h"
 #include "Core/ContextShadows.h"
 #include "Core/Diagnostics.h"
 #include "Core/UserRegistrations.h"
@@ -44,6 +45,18 @@ static cl::opt<bool> StripDebugInfoAfterwards(
     cl::desc("Strip debug information after the compile-time run (the "
              "driver adds line tables only for the engine's error locations)"));
 
+static cl::opt<std::string> DumpInputTo(
+    "enzyme-dump-input", cl::init(""), cl::Hidden,
+    cl::desc("Write each module the Enzyme pass is about to transform to "
+             "this file (the last one wins), to reproduce a problem with "
+             "opt -passes=enzyme"));
+
+static cl::opt<bool> KeepCompileTimeBodies(
+    "enzyme-keep-compile-time-bodies", cl::init(true), cl::Hidden,
+    cl::desc("Keep each function body as the compile-time run sees it in "
+             "the embedded bitcode, for requests served at the link "
+             "(CompileTimeBodies.h)"));
+
 /// Named metadata that marks a module whose compile-time requests were
 /// served. A fat-LTO compilation runs the optimisation pipeline twice (once
 /// before the bitcode is embedded, once for the native code); the marker
@@ -77,10 +90,29 @@ static bool isCompileTimePoint(PipelinePoint Point) {
          Point == PipelinePoint::NoOptimization;
 }
 
+/// Passes after the compile-time run change the bodies that requests served
+/// at the link would read: the optimiser's vectorisers and unrollers, or a
+/// sanitizer's instrumentation (which also runs at -O0).
+static bool laterPassesRewriteBodies(const Module &M, OptimizationLevel Level) {
+  if (Level != OptimizationLevel::O0)
+    return true;
+  return any_of(M, [](const Function &F) {
+    return F.hasFnAttribute(Attribute::SanitizeAddress) ||
+           F.hasFnAttribute(Attribute::SanitizeHWAddress) ||
+           F.hasFnAttribute(Attribute::SanitizeMemory) ||
+           F.hasFnAttribute(Attribute::SanitizeThread) ||
+           F.hasFnAttribute(Attribute::SanitizeMemTag);
+  });
+}
+
 PreservedAnalyses EnzymePass::run(Module &M, ModuleAnalysisManager &MAM) {
   if (isCompileTimePoint(Point)) {
-    if (M.getNamedMetadata(CompileTimeDoneMarker))
-      return PreservedAnalyses::all();
+    // The native-code half of a fat-LTO compilation: the bodies kept for
+    // the link are in the bitcode already and must not reach the object.
+    if (M.getNamedMetadata(CompileTimeDoneMarker)) {
+      dropBodiesKeptForTheLink(M);
+      return PreservedAnalyses::none();
+    }
     M.getOrInsertNamedMetadata(CompileTimeDoneMarker);
     // At -O0 no pipeline-start step ran (PluginEntry.cpp).
     UserRegistrations::keepRegistrationsToTheLink(M);
@@ -91,7 +123,18 @@ PreservedAnalyses EnzymePass::run(Module &M, ModuleAnalysisManager &MAM) {
            << M.getTargetTriple() << ") at " << getPipelinePointName(Point)
            << "\n";
 
+  if (!DumpInputTo.empty()) {
+    std::error_code EC;
+    raw_fd_ostream Out(DumpInputTo, EC);
+    if (!EC)
+      M.print(Out, nullptr);
+  }
   serveRequests(M, MAM);
+  if (KeepCompileTimeBodies && isCompileTimePoint(Point) &&
+      laterPassesRewriteBodies(M, Level))
+    keepBodiesForTheLink(M);
+  if (Point == PipelinePoint::FullLinkTimeEarly)
+    dropBodiesKeptForTheLink(M);
   if (StripDebugInfoAfterwards && isCompileTimePoint(Point))
     StripDebugInfo(M);
   return PreservedAnalyses::none();

@@ -101,10 +101,12 @@ LoweringResult lowerForwardRequest(const DiffRequest &Request,
   DiffRequest Lowered = Request;
   CallBase &Call = requestCallAsCall(Lowered);
   IRBuilder<> B(&Call);
-  SmallVector<Value *, 8> Args(Request.Primals.begin(), Request.Primals.end());
+  SmallVector<Value *, 8> Args;
+  for (auto [Param, Primal] : enumerate(Request.Primals))
+    Args.push_back(passAsArgument(B, Request, Param, Primal));
   for (auto [Param, Act] : enumerate(Sig->Args))
     if (hasShadow(Act))
-      Args.push_back(Request.Shadows[Param]);
+      Args.push_back(passAsArgument(B, Request, Param, Request.Shadows[Param]));
   CallInst *Result = B.CreateCall(Tangent, Args);
   Result->setDebugLoc(Call.getDebugLoc());
   if (Request.Context)

@@ -187,4 +187,20 @@ void replaceRequest(const DiffRequest &Request, Value *Result) {
       Marker->eraseFromParent();
 }
 
+Value *passAsArgument(IRBuilder<> &B, const DiffRequest &Request,
+                      unsigned Param, Value *Value) {
+  const Function &Fn = *Request.Fn;
+  if (!Fn.getArg(Param)->hasByValAttr() || !Value)
+    return Value;
+  Type *Ty = Fn.getParamByValType(Param);
+  Function *Caller = B.GetInsertBlock()->getParent();
+  const DataLayout &DL = Caller->getDataLayout();
+  Align A = Fn.getParamAlign(Param).value_or(DL.getABITypeAlign(Ty));
+  IRBuilder<> Entry(&*Caller->getEntryBlock().getFirstInsertionPt());
+  AllocaInst *Copy = Entry.CreateAlloca(Ty, nullptr, "byval.copy");
+  Copy->setAlignment(A);
+  B.CreateMemCpy(Copy, A, Value, Align(1), DL.getTypeAllocSize(Ty));
+  return Copy;
+}
+
 } // namespace enzyme

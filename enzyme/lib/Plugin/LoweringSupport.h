@@ -59,6 +59,12 @@ void replaceRequest(const DiffRequest &Request, llvm::Value *Result);
 /// an invoke; the generated code does not throw).
 llvm::CallBase &requestCallAsCall(DiffRequest &Request);
 
+/// \p Value for parameter \p Param of the request's function, as a call
+/// would pass it: a struct passed by value (a `byval` parameter) is copied
+/// into a local of the caller, so the generated code works on its own copy.
+llvm::Value *passAsArgument(llvm::IRBuilder<> &B, const DiffRequest &Request,
+                            unsigned Param, llvm::Value *Value);
+
 } // namespace enzyme
 
 #endif // ENZYME_PLUGIN_LOWERINGSUPPORT_H

@@ -139,7 +139,9 @@ LoweringResult lowerReverseRequest(const DiffRequest &Request,
   DiffRequest Lowered = Request;
   CallBase &Call = requestCallAsCall(Lowered);
   IRBuilder<> B(&Call);
-  SmallVector<Value *, 8> Args(Request.Primals.begin(), Request.Primals.end());
+  SmallVector<Value *, 8> Args;
+  for (auto [Param, Primal] : enumerate(Request.Primals))
+    Args.push_back(passAsArgument(B, Request, Param, Primal));
   for (Value *Shadow : Request.Shadows)
     if (Shadow)
       Args.push_back(Shadow);

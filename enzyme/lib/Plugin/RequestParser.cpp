@@ -478,12 +478,21 @@ bool Parser::parseParameter(unsigned Param) {
       return error("too few arguments: no value for " + describeParam(Param));
     return parseLanes(Param);
   }
-  if (Request.Fn->getArg(Param)->hasByValAttr())
-    return error("parameter " + Twine(Param + 1) + " of '" +
-                 displayName(Request.Fn->getName()) +
-                 "' is a struct passed by value, which cannot be "
-                 "differentiated yet; pass it by pointer (enzyme_dup or "
-                 "enzyme_const)");
+  bool ByValue = Request.Fn->getArg(Param)->hasByValAttr();
+  auto ByValueError = [&] {
+    return error(
+        "parameter " + Twine(Param + 1) + " of '" +
+        displayName(Request.Fn->getName()) +
+        "' is a struct passed by value: mark it enzyme_const" +
+        (isForward() ? ", or enzyme_dup followed by the struct and its "
+                       "tangent (also by value)"
+                     : "") +
+        "; to differentiate with respect to its fields, pass it by pointer "
+        "with enzyme_dup");
+  };
+  if (ByValue && (isSplit() || Request.Width != 1 || Next >= Call.arg_size() ||
+                  !markerOf(Call.getArgOperand(Next))))
+    return ByValueError();
   if (!parseOptions())
     return false;
   bool NoCache = false;
@@ -550,6 +559,9 @@ bool Parser::parseParameter(unsigned Param) {
     Act = Activity::Const;
   }
   ++Next;
+  if (ByValue && Act != Activity::Const &&
+      !(isForward() && Act == Activity::Dup))
+    return ByValueError();
 
   if (Act == Activity::Out && isForward())
     return error("enzyme_out is a reverse-mode activity; in forward mode "

@@ -30,6 +30,7 @@ for t in "${tests[@]}"; do
   [[ $name == cross-tu-main.c ]] && extra=("$here/cross-tu-energy.c")
   [[ $name == custom-gradient-request-at-link.c ]] && extra=("$here/deferred-registration-helper.c")
   [[ $name == indirect-forward-library-target.c ]] && extra=("$here/library-cube.c")
+  [[ $name == link-request-sees-compile-time-body.c ]] && extra=("$here/link-body-helper.c")
   [[ $name == cxx-api-cross-tu-main.cpp ]] && extra=(-x c "$here/cross-tu-energy.c" -x none)
   if ! "$compiler" -DENZYME_RT_SELFTEST -I"$include" -I"$here" -I/usr/include/eigen3 -O1 -w "$t" "${extra[@]}" \
         "$tmp/stubs.o" -o "$tmp/prog" -lm 2>"$tmp/err"; then

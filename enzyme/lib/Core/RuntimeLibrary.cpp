@@ -45,18 +45,23 @@ static std::unique_ptr<Module> parseRuntime(Module &M, const char *Source) {
         Error.getMessage());
   Runtime->setTargetTriple(M.getTargetTriple());
   Runtime->setDataLayout(M.getDataLayout());
+  // What the C source keeps to itself (static helpers, string literals)
+  // stays local: made linkonce_odr, two modules' copies of `.str.N` could
+  // be different strings under one name, and one would be dropped.
   for (Function &F : *Runtime) {
     if (F.isDeclaration())
       continue;
-    F.setLinkage(GlobalValue::LinkOnceODRLinkage);
-    F.setVisibility(GlobalValue::HiddenVisibility);
+    if (!F.hasLocalLinkage()) {
+      F.setLinkage(GlobalValue::LinkOnceODRLinkage);
+      F.setVisibility(GlobalValue::HiddenVisibility);
+    }
     // The module's own target settings apply, so that callers can inline.
     for (StringRef Kind : {"target-cpu", "target-features", "tune-cpu"})
       F.removeFnAttr(Kind);
     F.addFnAttr("enzyme_inactive");
   }
   for (GlobalVariable &GV : Runtime->globals())
-    if (!GV.isDeclaration()) {
+    if (!GV.isDeclaration() && !GV.hasLocalLinkage()) {
       GV.setLinkage(GlobalValue::LinkOnceODRLinkage);
       GV.setVisibility(GlobalValue::HiddenVisibility);
     }

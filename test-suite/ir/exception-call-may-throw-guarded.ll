@@ -13,7 +13,10 @@ declare double @__enzyme_fwddiff(ptr, ...)
 declare void @log_event(i32) "enzyme_inactive"
 declare void @pure_event(i32) nounwind "enzyme_inactive"
 
-define double @f(double %x) {
+; The personality says this is C++ (at -O0, any function with a cleanup).
+declare i32 @__gxx_personality_v0(...)
+
+define double @f(double %x) personality ptr @__gxx_personality_v0 {
   call void @log_event(i32 1)
   call void @pure_event(i32 2)
   %y = fmul double %x, %x

@@ -6,10 +6,14 @@
 
 #include "Modes/ExceptionGuards.h"
 
+#include "Analysis/KnownFunctions.h"
 #include "Core/Diagnostics.h"
 #include "Core/RuntimeLibrary.h"
+#include "Rules/MathRules.h"
 
 #include "llvm/ADT/StringMap.h"
+#include "llvm/BinaryFormat/Dwarf.h"
+#include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Module.h"
@@ -19,18 +23,37 @@ using namespace llvm;
 
 namespace enzyme {
 
+/// \p Call calls a C library function the engine knows (a math function
+/// it has a rule for, the C allocator), which never throws even where its
+/// declaration does not say so (IR written by hand, or before attributes
+/// are inferred). C++'s operator new does throw; a user's allocator (one
+/// marked __enzyme_allocation_like) may.
+static bool callsNonThrowingLibraryFunction(const CallInst &Call) {
+  if (rules::findMathRule(Call))
+    return true;
+  const Function *Callee = Call.getCalledFunction();
+  if (!Callee || Callee->getName().starts_with("_Z") ||
+      Callee->hasFnAttribute("enzyme_allocation_size_arg") ||
+      Callee->hasFnAttribute("enzyme_deallocation"))
+    return false;
+  return isAllocationCall(Call) || isDeallocationCall(Call);
+}
+
 /// \p Call may unwind into its caller.
 static bool mayUnwind(const CallInst &Call) {
   if (Call.doesNotThrow() || Call.isInlineAsm() || Call.isMustTailCall())
     return false;
   const Function *Callee = Call.getCalledFunction();
-  return !Callee || !Callee->isIntrinsic();
+  if (Callee && Callee->isIntrinsic())
+    return false;
+  return !callsNonThrowingLibraryFunction(Call);
 }
 
 /// The personality that \p Generated's landing pad is written for: the
-/// primal's, or else the module's (one language per module, in practice);
-/// a module where no function catches anything but whose calls may throw
-/// is C++ code, whose personality is then the C++ one.
+/// primal's, or else the module's (one language per module, in practice),
+/// or else C++'s in C++ code where no function catches anything. Null for
+/// other code (C): nothing there can catch, so nothing is guarded, and the
+/// program needs no C++ run-time for it.
 static Constant *personalityFor(Function &Generated, const Function &Primal) {
   if (Generated.hasPersonalityFn())
     return Generated.getPersonalityFn();
@@ -40,6 +63,14 @@ static Constant *personalityFor(Function &Generated, const Function &Primal) {
   for (const Function &F : M)
     if (F.hasPersonalityFn())
       return F.getPersonalityFn();
+  // The driver gives every -fenzyme compilation line tables, so a compile
+  // unit says what language the module is in.
+  bool IsCxx = any_of(M.debug_compile_units(), [](const DICompileUnit *CU) {
+    return dwarf::isCPlusPlus(
+        static_cast<dwarf::SourceLanguage>(CU->getSourceLanguage()));
+  });
+  if (!IsCxx)
+    return nullptr;
   LLVMContext &Ctx = M.getContext();
   return cast<Constant>(
       M.getOrInsertFunction("__gxx_personality_v0",
@@ -55,8 +86,11 @@ void guardCallsThatMayThrow(Function &Generated, const Function &Primal) {
   Module &M = *Generated.getParent();
   if (Calls.empty() || !canLinkRuntime(M))
     return;
+  Constant *Personality = personalityFor(Generated, Primal);
+  if (!Personality)
+    return;
 
-  Generated.setPersonalityFn(personalityFor(Generated, Primal));
+  Generated.setPersonalityFn(Personality);
   LLVMContext &Ctx = M.getContext();
   auto *Ptr = PointerType::getUnqual(Ctx);
   // One landing pad for the whole function; which call threw reaches it

@@ -20,7 +20,8 @@
 /// stops with a message naming the function and the call. This is done
 /// once, on each finished function, whatever the mode that generated it,
 /// rather than by every generator while it emits calls; calls to other
-/// generated functions are `nounwind` and need no guard.
+/// generated functions are `nounwind` and need no guard. C code, where
+/// nothing can catch, gets no landing pads (and needs no C++ run-time).
 ///
 //===----------------------------------------------------------------------===//
 

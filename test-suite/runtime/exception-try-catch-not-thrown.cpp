@@ -62,7 +62,9 @@ int main() {
     double y = 0, dy = 1, dx = 0;
     void *tape = __enzyme_augmentfwd((void *)guarded_mem, enzyme_dup, &x, &dx,
                                      enzyme_dup, &y, &dy);
+#ifndef ENZYME_RT_SELFTEST
     check_close("split primal", y, guarded(x) * x, RTOL_EXACT, ATOL_EXACT);
+#endif
     __enzyme_reverse((void *)guarded_mem, enzyme_dup, &x, &dx, enzyme_dup, &y,
                      &dy, tape);
     check_grad_at("split", x, dx, expect * x + guarded(x),

@@ -13,7 +13,7 @@
 /// a derivative runs must not unwind through generated code, which holds
 /// tapes and shadows that no landing pad frees and which is `nounwind`.
 ///
-/// Every generated function therefore keeps, for each call that may still
+/// Every generated function therefore gets, for each call that may still
 /// throw (a call to a primal function, a user's custom derivative, an
 /// unknown pointer), an invoke whose landing pad catches everything and
 /// calls the run-time reporter (runtime/ExceptionReport.c): the program

@@ -29,6 +29,10 @@ static FunctionCallee declare(IRBuilder<> &B, StringRef Name, Type *Ret,
     TargetLibraryInfoImpl Impl(Triple(M.getTargetTriple()));
     TargetLibraryInfo TLI(Impl);
     inferNonMandatoryLibFuncAttrs(*F, TLI);
+    // Not all of them are LLVM library functions (malloc_usable_size is
+    // not): none throws, and a call that might would be guarded
+    // (Modes/ExceptionGuards.h).
+    F->setDoesNotThrow();
   }
   return Callee;
 }

@@ -13,6 +13,7 @@
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/TargetParser/Triple.h"
 
+#include "ExceptionReport.inc"
 #include "ShadowRegistry.inc"
 
 using namespace llvm;
@@ -24,16 +25,19 @@ bool canLinkRuntime(const Module &M) {
   return T.isArch64Bit() && !T.isNVPTX() && !T.isAMDGPU() && !T.isSPIRV();
 }
 
-/// The run-time's IR, ready to link into \p M.
-static std::unique_ptr<Module> parseRuntime(Module &M) {
+/// One IR module per source file under enzyme/runtime/.
+static const char *const RuntimeSources[] = {ShadowRegistryIR,
+                                             ExceptionReportIR};
+
+/// The IR of run-time source \p Source, ready to link into \p M.
+static std::unique_ptr<Module> parseRuntime(Module &M, const char *Source) {
   SMDiagnostic Error;
   // Textual IR cannot be read into a context that discards value names, as
   // clang's does; names are kept while it is read.
   LLVMContext &Ctx = M.getContext();
   bool DiscardNames = Ctx.shouldDiscardValueNames();
   Ctx.setDiscardValueNames(false);
-  std::unique_ptr<Module> Runtime =
-      parseAssemblyString(ShadowRegistryIR, Error, Ctx);
+  std::unique_ptr<Module> Runtime = parseAssemblyString(Source, Error, Ctx);
   Ctx.setDiscardValueNames(DiscardNames);
   if (!Runtime)
     report_fatal_error(
@@ -41,18 +45,23 @@ static std::unique_ptr<Module> parseRuntime(Module &M) {
         Error.getMessage());
   Runtime->setTargetTriple(M.getTargetTriple());
   Runtime->setDataLayout(M.getDataLayout());
+  // What the C source keeps to itself (static helpers, string literals)
+  // stays local: made linkonce_odr, two modules' copies of `.str.N` could
+  // be different strings under one name, and one would be dropped.
   for (Function &F : *Runtime) {
     if (F.isDeclaration())
       continue;
-    F.setLinkage(GlobalValue::LinkOnceODRLinkage);
-    F.setVisibility(GlobalValue::HiddenVisibility);
+    if (!F.hasLocalLinkage()) {
+      F.setLinkage(GlobalValue::LinkOnceODRLinkage);
+      F.setVisibility(GlobalValue::HiddenVisibility);
+    }
     // The module's own target settings apply, so that callers can inline.
     for (StringRef Kind : {"target-cpu", "target-features", "tune-cpu"})
       F.removeFnAttr(Kind);
     F.addFnAttr("enzyme_inactive");
   }
   for (GlobalVariable &GV : Runtime->globals())
-    if (!GV.isDeclaration()) {
+    if (!GV.isDeclaration() && !GV.hasLocalLinkage()) {
       GV.setLinkage(GlobalValue::LinkOnceODRLinkage);
       GV.setVisibility(GlobalValue::HiddenVisibility);
     }
@@ -62,8 +71,15 @@ static std::unique_ptr<Module> parseRuntime(Module &M) {
 Function *getRuntimeFunction(Module &M, StringRef Name) {
   if (Function *F = M.getFunction(Name); F && !F->isDeclaration())
     return F;
-  std::unique_ptr<Module> Runtime = parseRuntime(M);
-  Function *Definition = Runtime->getFunction(Name);
+  std::unique_ptr<Module> Runtime;
+  Function *Definition = nullptr;
+  for (const char *Source : RuntimeSources) {
+    Runtime = parseRuntime(M, Source);
+    Definition = Runtime->getFunction(Name);
+    if (Definition && !Definition->isDeclaration())
+      break;
+    Definition = nullptr;
+  }
   if (!Definition)
     report_fatal_error("internal error: no run-time function " + Name);
   // Only what M refers to is linked: declare it first.

@@ -6,7 +6,8 @@
 ///
 /// \file
 /// Some generated code needs run-time support too large to build with an
-/// IRBuilder by hand (a hash set, for ShadowRegistry.c). It is written in C
+/// IRBuilder by hand (a hash set, for ShadowRegistry.c), or a message printed
+/// at run time (ExceptionReport.c). It is written in C
 /// under enzyme/runtime/, compiled to LLVM IR when the plugin is built,
 /// embedded in the plugin, and linked into a module the first time one of
 /// its functions is asked for: as linkonce_odr definitions, so that the

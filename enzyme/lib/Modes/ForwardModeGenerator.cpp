@@ -42,7 +42,7 @@ ForwardModeGenerator::getTangentType(const ForwardSignature &Sig) const {
 }
 
 void ForwardModeGenerator::cleanup(Function &F, const ForwardSignature &Sig) {
-  finishGeneratedFunction(F, Sig.Fn->arg_size(), Sig.Args, FAM, Cleanup);
+  finishGeneratedFunction(F, *Sig.Fn, Sig.Args, FAM, Cleanup);
 }
 
 Function *ForwardModeGenerator::generate(const ForwardSignature &Sig,

@@ -11,6 +11,7 @@
 #include "Core/CompileTimeBodies.h"
 #include "Core/Diagnostics.h"
 #include "Core/ShadowScopes.h"
+#include "Modes/ExceptionGuards.h"
 #include "Modes/FloatBitWebs.h"
 #include "Modes/LibraryRewrites.h"
 
@@ -85,8 +86,9 @@ Function *prepareForDifferentiation(Function &F, FunctionAnalysisManager &FAM) {
   P->removeFnAttr(Attribute::OptimizeNone);
   P->removeFnAttr(Attribute::NoInline);
 
-  // Exceptions are not differentiated: calls are assumed not to throw, and
-  // landing pads become unreachable.
+  // Exceptions are not differentiated: the path on which no call throws is,
+  // and a call that does throw while the derivative runs is reported
+  // (ExceptionGuards.h). Landing pads become unreachable.
   for (BasicBlock &BB : *P)
     if (auto *Invoke = dyn_cast<InvokeInst>(BB.getTerminator()))
       changeToCall(Invoke);
@@ -144,12 +146,13 @@ void discardFunction(Function *F, FunctionAnalysisManager &FAM) {
   F->eraseFromParent();
 }
 
-void finishGeneratedFunction(Function &F, unsigned NumPrimalParams,
+void finishGeneratedFunction(Function &F, const Function &Primal,
                              ArrayRef<Activity> Activities,
                              FunctionAnalysisManager &FAM,
                              FunctionPassManager *Cleanup) {
+  guardCallsThatMayThrow(F, Primal);
   // What follows the shadows (a tape, adjoints) is neither side.
-  SmallVector<bool, 8> IsShadowArg(NumPrimalParams, false);
+  SmallVector<bool, 8> IsShadowArg(Primal.arg_size(), false);
   for (Activity A : Activities)
     if (hasShadow(A))
       IsShadowArg.push_back(true);

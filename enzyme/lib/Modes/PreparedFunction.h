@@ -45,12 +45,12 @@ void copyCodegenAttributes(const llvm::Function &From, llvm::Function &To);
 /// The first instruction of \p F that produces or takes a scalable vector.
 const llvm::Instruction *findScalableVectorUse(const llvm::Function &F);
 
-/// Finishes a generated function \p F whose parameters are the primal's
-/// (\p NumPrimalParams of them), then one shadow or tangent per argument
-/// that \p Activities duplicates: tells LLVM that the shadows never overlap
-/// the primal memory, then runs \p Cleanup (the post-AD pipeline) on it, or
-/// a minimal one without.
-void finishGeneratedFunction(llvm::Function &F, unsigned NumPrimalParams,
+/// Finishes a generated function \p F whose parameters are those of
+/// \p Primal, then one shadow or tangent per argument that \p Activities
+/// duplicates: guards its calls that may throw (ExceptionGuards.h), tells
+/// LLVM that the shadows never overlap the primal memory, then runs
+/// \p Cleanup (the post-AD pipeline) on it, or a minimal one without.
+void finishGeneratedFunction(llvm::Function &F, const llvm::Function &Primal,
                              llvm::ArrayRef<Activity> Activities,
                              llvm::FunctionAnalysisManager &FAM,
                              llvm::FunctionPassManager *Cleanup);

@@ -84,7 +84,7 @@ void ReverseModeGenerator::discard(Function *F) { discardFunction(F, FAM); }
 
 void ReverseModeGenerator::cleanup(Function &F, const ReverseSignature &Sig) {
   Tape.markDisjointFromTape(F);
-  finishGeneratedFunction(F, Sig.Fn->arg_size(), Sig.Args, FAM, Cleanup);
+  finishGeneratedFunction(F, *Sig.Fn, Sig.Args, FAM, Cleanup);
 }
 
 const ReversePair *

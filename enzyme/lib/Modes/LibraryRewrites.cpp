@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Modes/LibraryRewrites.h"
+#include "Rules/MathRules.h"
 
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
@@ -12,6 +13,7 @@
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
 
 #include <cerrno>
+#include <optional>
 
 using namespace llvm;
 
@@ -97,20 +99,197 @@ static void restateModf(CallInst &Call) {
   B.CreateStore(Integral, Call.getArgOperand(1));
 }
 
+/// How one complex value (or a part) crosses a call on x86-64.
+enum class ComplexPassing {
+  Part,   ///< one part T on its own (double complex, the runtime helpers)
+  Vector, ///< <2 x T> (float complex)
+  ByVal,  ///< a pointer to a {T, T} copy, byval (long double complex)
+  Pair,   ///< {T, T} (results of double and long double complex)
+  Invalid
+};
+
+static ComplexPassing complexPassing(Type *Ty, Type *ByValTy, Type *&PartTy) {
+  Type *Part = nullptr;
+  ComplexPassing How = ComplexPassing::Invalid;
+  if (Ty->isFloatingPointTy()) {
+    Part = Ty;
+    How = ComplexPassing::Part;
+  } else if (auto *VT = dyn_cast<FixedVectorType>(Ty);
+             VT && VT->getNumElements() == 2) {
+    Part = VT->getElementType();
+    How = ComplexPassing::Vector;
+  } else if (auto *ST =
+                 dyn_cast_or_null<StructType>(Ty->isPointerTy() ? ByValTy : Ty);
+             ST && ST->getNumElements() == 2 &&
+             ST->getElementType(0) == ST->getElementType(1)) {
+    Part = ST->getElementType(0);
+    How = Ty->isPointerTy() ? ComplexPassing::ByVal : ComplexPassing::Pair;
+  }
+  if (!Part || !Part->isFloatingPointTy() || (PartTy && PartTy != Part))
+    return ComplexPassing::Invalid;
+  PartTy = Part;
+  return How;
+}
+
+/// A call of a complex function of the rule table and how its values travel.
+struct ComplexCall {
+  CallInst *Call;
+  Type *PartTy = nullptr;
+  const rules::MathRule *Rule = nullptr;
+  SmallVector<ComplexPassing, 4> Args;
+  ComplexPassing Result = ComplexPassing::Invalid;
+};
+
+/// A call of a complex function of the rule table (cexpf, cabsl,
+/// __mulsc3...) whose complex values do not all travel as parts and {T, T}
+/// pairs, the one convention the rules read.
+static std::optional<ComplexCall> matchComplexCall(CallInst &Call) {
+  const Function *Callee = Call.getCalledFunction();
+  if (!Callee || !Callee->isDeclaration() || Callee->isIntrinsic() ||
+      Callee->isVarArg())
+    return std::nullopt;
+  ComplexCall C{&Call};
+  unsigned Parts = 0;
+  bool Restate = false;
+  for (unsigned I = 0; I < Call.arg_size(); ++I) {
+    ComplexPassing How = complexPassing(Call.getArgOperand(I)->getType(),
+                                        Call.getParamByValType(I), C.PartTy);
+    if (How == ComplexPassing::Invalid || How == ComplexPassing::Pair)
+      return std::nullopt;
+    Parts += How == ComplexPassing::Part ? 1 : 2;
+    Restate |= How != ComplexPassing::Part;
+    C.Args.push_back(How);
+  }
+  C.Result = complexPassing(Call.getType(), nullptr, C.PartTy);
+  if (C.Result == ComplexPassing::Invalid || C.Result == ComplexPassing::ByVal)
+    return std::nullopt;
+  Restate |= C.Result == ComplexPassing::Vector;
+  if (!Restate)
+    return std::nullopt;
+  C.Rule = rules::findComplexRule(Callee->getName(), C.PartTy);
+  if (!C.Rule || C.Rule->Partials.size() != Parts ||
+      C.Rule->returnsComplex() != (C.Result != ComplexPassing::Part))
+    return std::nullopt;
+  return C;
+}
+
+/// The function `{T, T} enzyme.complex.NAME(T x0, T y0, ...)` (or returning
+/// T) that calls \p Callee in its own convention, marked to behave like the
+/// rule \p RuleName.
+static Function *complexPartsFunction(Function &Callee, Type *PartTy,
+                                      StringRef RuleName,
+                                      ArrayRef<ComplexPassing> Args,
+                                      ComplexPassing Result) {
+  Module &M = *Callee.getParent();
+  std::string Name = ("enzyme.complex." + Callee.getName()).str();
+  if (Function *F = M.getFunction(Name))
+    return F;
+  LLVMContext &Ctx = M.getContext();
+  auto *PairTy = StructType::get(PartTy, PartTy);
+  SmallVector<Type *, 4> Params;
+  for (ComplexPassing How : Args)
+    Params.append(How == ComplexPassing::Part ? 1 : 2, PartTy);
+  auto *FTy = FunctionType::get(
+      Result == ComplexPassing::Part ? PartTy : (Type *)PairTy, Params, false);
+  Function *F = Function::Create(FTy, GlobalValue::InternalLinkage, Name, M);
+  F->addFnAttr("enzyme_math", RuleName);
+  F->addFnAttr(Attribute::AlwaysInline);
+  F->addFnAttr(Attribute::NoUnwind);
+
+  IRBuilder<> B(BasicBlock::Create(Ctx, "entry", F));
+  SmallVector<Value *, 4> Outer;
+  unsigned Next = 0;
+  for (ComplexPassing How : Args) {
+    if (How == ComplexPassing::Part) {
+      Outer.push_back(F->getArg(Next++));
+      continue;
+    }
+    Value *Re = F->getArg(Next++), *Im = F->getArg(Next++);
+    if (How == ComplexPassing::Vector) {
+      Value *V = PoisonValue::get(FixedVectorType::get(PartTy, 2));
+      V = B.CreateInsertElement(V, Re, uint64_t(0));
+      Outer.push_back(B.CreateInsertElement(V, Im, uint64_t(1)));
+      continue;
+    }
+    AllocaInst *Copy = B.CreateAlloca(PairTy);
+    Copy->setAlignment(
+        std::max(Copy->getAlign(), M.getDataLayout().getPrefTypeAlign(PairTy)));
+    B.CreateStore(Re, B.CreateStructGEP(PairTy, Copy, 0));
+    B.CreateStore(Im, B.CreateStructGEP(PairTy, Copy, 1));
+    Outer.push_back(Copy);
+  }
+  CallInst *Inner = B.CreateCall(&Callee, Outer);
+  Inner->setAttributes(Callee.getAttributes());
+  Value *Ret = Inner;
+  if (Result == ComplexPassing::Vector) {
+    Ret = PoisonValue::get(PairTy);
+    Ret =
+        B.CreateInsertValue(Ret, B.CreateExtractElement(Inner, uint64_t(0)), 0);
+    Ret =
+        B.CreateInsertValue(Ret, B.CreateExtractElement(Inner, uint64_t(1)), 1);
+  }
+  B.CreateRet(Ret);
+  return F;
+}
+
+/// Replaces \p Call by a call of its parts function: complex arguments
+/// split into parts (read from the byval copy), the result rebuilt.
+static void restateComplexCall(const ComplexCall &C) {
+  CallInst &Call = *C.Call;
+  Type *PartTy = C.PartTy;
+  ArrayRef<ComplexPassing> Args = C.Args;
+  Function *Parts = complexPartsFunction(*Call.getCalledFunction(), PartTy,
+                                         C.Rule->Name, Args, C.Result);
+  auto *PairTy = StructType::get(PartTy, PartTy);
+  IRBuilder<> B(&Call);
+  SmallVector<Value *, 4> Values;
+  for (unsigned I = 0; I < Args.size(); ++I) {
+    Value *Arg = Call.getArgOperand(I);
+    switch (Args[I]) {
+    case ComplexPassing::Part:
+      Values.push_back(Arg);
+      break;
+    case ComplexPassing::Vector:
+      Values.push_back(B.CreateExtractElement(Arg, uint64_t(0)));
+      Values.push_back(B.CreateExtractElement(Arg, uint64_t(1)));
+      break;
+    default:
+      Values.push_back(B.CreateLoad(PartTy, B.CreateStructGEP(PairTy, Arg, 0)));
+      Values.push_back(B.CreateLoad(PartTy, B.CreateStructGEP(PairTy, Arg, 1)));
+    }
+  }
+  CallInst *New = B.CreateCall(Parts, Values);
+  New->setDebugLoc(Call.getDebugLoc());
+  Value *Ret = New;
+  if (C.Result == ComplexPassing::Vector) {
+    Ret = PoisonValue::get(Call.getType());
+    Ret = B.CreateInsertElement(Ret, B.CreateExtractValue(New, 0), uint64_t(0));
+    Ret = B.CreateInsertElement(Ret, B.CreateExtractValue(New, 1), uint64_t(1));
+  }
+  Ret->takeName(&Call);
+  Call.replaceAllUsesWith(Ret);
+  Call.eraseFromParent();
+}
+
 bool rewriteLibraryCalls(Function &F) {
   SmallVector<CallInst *, 2> Memaligns, Modfs;
+  SmallVector<ComplexCall, 2> Complex;
   for (Instruction &I : instructions(F))
     if (auto *Call = dyn_cast<CallInst>(&I)) {
       if (isPosixMemalign(*Call))
         Memaligns.push_back(Call);
       else if (isModf(*Call))
         Modfs.push_back(Call);
+      else if (std::optional<ComplexCall> C = matchComplexCall(*Call))
+        Complex.push_back(std::move(*C));
     }
   for (CallInst *Call : Memaligns)
     rewritePosixMemalign(*Call);
   for (CallInst *Call : Modfs)
     restateModf(*Call);
-  return !Memaligns.empty() || !Modfs.empty();
+  for (const ComplexCall &C : Complex)
+    restateComplexCall(C);
+  return !Memaligns.empty() || !Modfs.empty() || !Complex.empty();
 }
 
 } // namespace enzyme

@@ -99,6 +99,78 @@ static void restateModf(CallInst &Call) {
   B.CreateStore(Integral, Call.getArgOperand(1));
 }
 
+/// The floating-point type that a call of libstdc++'s
+/// `std::istream::operator>>(T &)` reads, or of what it calls at -O1 and up
+/// (`_M_extract<T>`); null for other calls.
+static Type *istreamExtractedType(const CallInst &Call) {
+  const Function *Callee = Call.getCalledFunction();
+  if (!Callee || !Callee->isDeclaration() || Call.arg_size() != 2 ||
+      !Call.getArgOperand(0)->getType()->isPointerTy() ||
+      !Call.getArgOperand(1)->getType()->isPointerTy())
+    return nullptr;
+  // The type is one letter of the mangled name: f, d or e (long double).
+  StringRef Name = Callee->getName(), Letter;
+  if (Name.consume_front("_ZNSirsER"))
+    Letter = Name;
+  else if (Name.consume_front("_ZNSi10_M_extractI") &&
+           Name.consume_back("EERSiRT_"))
+    Letter = Name;
+  if (Letter.size() != 1)
+    return nullptr;
+  LLVMContext &Ctx = Call.getContext();
+  switch (Letter[0]) {
+  case 'f':
+    return Type::getFloatTy(Ctx);
+  case 'd':
+    return Type::getDoubleTy(Ctx);
+  case 'e':
+    return Type::getX86_FP80Ty(Ctx);
+  default:
+    return nullptr;
+  }
+}
+
+/// `in >> d` into a floating-point d becomes
+///
+///     ok  = istream::sentry(in, false)   (what the extraction itself asks)
+///     in >> tmp                          (a fresh local)
+///     d   = ok ? tmp : d
+///
+/// with both calls inactive: the value read is a constant, so the store
+/// gives d the derivative 0 (and consumes its adjoint in reverse mode),
+/// while a read that fails before extracting (the stream was not good)
+/// leaves d and its derivative alone, as libstdc++ leaves d.
+static void restateIstreamExtraction(CallInst &Call, Type *Ty) {
+  Module &M = *Call.getModule();
+  LLVMContext &Ctx = M.getContext();
+  Type *PtrTy = PointerType::getUnqual(Ctx);
+  // libstdc++ exports the sentry's constructor; its one member is the bool
+  // the extraction tests.
+  FunctionCallee Sentry = M.getOrInsertFunction(
+      "_ZNSi6sentryC1ERSib",
+      FunctionType::get(Type::getVoidTy(Ctx),
+                        {PtrTy, PtrTy, Type::getInt1Ty(Ctx)}, false));
+  Value *In = Call.getArgOperand(0), *Out = Call.getArgOperand(1);
+  IRBuilder<> Entry(
+      &*Call.getFunction()->getEntryBlock().getFirstInsertionPt());
+  AllocaInst *SentryObj =
+      Entry.CreateAlloca(Entry.getInt8Ty(), nullptr, "istream.sentry");
+  AllocaInst *Tmp = Entry.CreateAlloca(Ty, nullptr, "istream.read");
+
+  IRBuilder<> B(&Call);
+  CallInst *Check = B.CreateCall(Sentry, {SentryObj, In, B.getFalse()});
+  Check->addFnAttr(Attribute::get(Ctx, "enzyme_inactive"));
+  Value *Ok = B.CreateIsNotNull(B.CreateLoad(B.getInt8Ty(), SentryObj));
+  B.CreateStore(ConstantFP::getZero(Ty), Tmp);
+  Call.setArgOperand(1, Tmp);
+  Call.addFnAttr(Attribute::get(Ctx, "enzyme_inactive"));
+
+  B.SetInsertPoint(Call.getNextNode());
+  Value *Read = B.CreateLoad(Ty, Tmp);
+  Value *Old = B.CreateLoad(Ty, Out);
+  B.CreateStore(B.CreateSelect(Ok, Read, Old), Out);
+}
+
 /// How one complex value (or a part) crosses a call on x86-64.
 enum class ComplexPassing {
   Part,   ///< one part T on its own (double complex, the runtime helpers)
@@ -273,6 +345,7 @@ static void restateComplexCall(const ComplexCall &C) {
 
 bool rewriteLibraryCalls(Function &F) {
   SmallVector<CallInst *, 2> Memaligns, Modfs;
+  SmallVector<std::pair<CallInst *, Type *>, 2> Extractions;
   SmallVector<ComplexCall, 2> Complex;
   for (Instruction &I : instructions(F))
     if (auto *Call = dyn_cast<CallInst>(&I)) {
@@ -280,6 +353,8 @@ bool rewriteLibraryCalls(Function &F) {
         Memaligns.push_back(Call);
       else if (isModf(*Call))
         Modfs.push_back(Call);
+      else if (Type *Ty = istreamExtractedType(*Call))
+        Extractions.push_back({Call, Ty});
       else if (std::optional<ComplexCall> C = matchComplexCall(*Call))
         Complex.push_back(std::move(*C));
     }
@@ -287,9 +362,12 @@ bool rewriteLibraryCalls(Function &F) {
     rewritePosixMemalign(*Call);
   for (CallInst *Call : Modfs)
     restateModf(*Call);
+  for (auto [Call, Ty] : Extractions)
+    restateIstreamExtraction(*Call, Ty);
   for (const ComplexCall &C : Complex)
     restateComplexCall(C);
-  return !Memaligns.empty() || !Modfs.empty() || !Complex.empty();
+  return !Memaligns.empty() || !Modfs.empty() || !Extractions.empty() ||
+         !Complex.empty();
 }
 
 } // namespace enzyme

@@ -171,6 +171,68 @@ static void restateIstreamExtraction(CallInst &Call, Type *Ty) {
   B.CreateStore(B.CreateSelect(Ok, Read, Old), Out);
 }
 
+/// libstdc++'s std::list links nodes in the shared library
+/// (`_List_node_base::_M_hook(position)` and `_M_unhook()`), where the
+/// engine cannot see the pointer stores that a node's shadow must mirror.
+/// Their whole behaviour, on `struct { node *next, *prev; }`, is restated
+/// here as a function the generators differentiate like any code.
+enum class ListLink { None, Hook, Unhook };
+
+static ListLink listLinkKind(const CallInst &Call) {
+  const Function *Callee = Call.getCalledFunction();
+  if (!Callee || !Callee->isDeclaration() || !Call.getType()->isVoidTy() ||
+      !all_of(Call.args(),
+              [](const Use &A) { return A->getType()->isPointerTy(); }))
+    return ListLink::None;
+  StringRef Name = Callee->getName();
+  if (Name == "_ZNSt8__detail15_List_node_base7_M_hookEPS0_" &&
+      Call.arg_size() == 2)
+    return ListLink::Hook;
+  if (Name == "_ZNSt8__detail15_List_node_base9_M_unhookEv" &&
+      Call.arg_size() == 1)
+    return ListLink::Unhook;
+  return ListLink::None;
+}
+
+/// `void enzyme.list.hook(node *self, node *pos)`: self goes before pos;
+/// `void enzyme.list.unhook(node *self)`: self's neighbours link up.
+static Function *listLinkFunction(Module &M, ListLink Kind) {
+  StringRef Name =
+      Kind == ListLink::Hook ? "enzyme.list.hook" : "enzyme.list.unhook";
+  if (Function *F = M.getFunction(Name))
+    return F;
+  LLVMContext &Ctx = M.getContext();
+  Type *PtrTy = PointerType::getUnqual(Ctx);
+  SmallVector<Type *, 2> Params(Kind == ListLink::Hook ? 2 : 1, PtrTy);
+  Function *F =
+      Function::Create(FunctionType::get(Type::getVoidTy(Ctx), Params, false),
+                       GlobalValue::InternalLinkage, Name, M);
+  F->addFnAttr(Attribute::NoUnwind);
+  IRBuilder<> B(BasicBlock::Create(Ctx, "entry", F));
+  Align A = M.getDataLayout().getPointerABIAlignment(0);
+  uint64_t PtrSize = M.getDataLayout().getPointerSize();
+  auto Next = [&](Value *Node) { return Node; };
+  auto Prev = [&](Value *Node) {
+    return B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Node, PtrSize);
+  };
+  Value *Self = F->getArg(0);
+  if (Kind == ListLink::Hook) {
+    Value *Pos = F->getArg(1);
+    Value *Before = B.CreateAlignedLoad(PtrTy, Prev(Pos), A);
+    B.CreateAlignedStore(Pos, Next(Self), A);
+    B.CreateAlignedStore(Before, Prev(Self), A);
+    B.CreateAlignedStore(Self, Next(Before), A);
+    B.CreateAlignedStore(Self, Prev(Pos), A);
+  } else {
+    Value *After = B.CreateAlignedLoad(PtrTy, Next(Self), A);
+    Value *Before = B.CreateAlignedLoad(PtrTy, Prev(Self), A);
+    B.CreateAlignedStore(After, Next(Before), A);
+    B.CreateAlignedStore(Before, Prev(After), A);
+  }
+  B.CreateRetVoid();
+  return F;
+}
+
 /// How one complex value (or a part) crosses a call on x86-64.
 enum class ComplexPassing {
   Part,   ///< one part T on its own (double complex, the runtime helpers)
@@ -347,6 +409,7 @@ bool rewriteLibraryCalls(Function &F) {
   SmallVector<CallInst *, 2> Memaligns, Modfs;
   SmallVector<std::pair<CallInst *, Type *>, 2> Extractions;
   SmallVector<ComplexCall, 2> Complex;
+  SmallVector<std::pair<CallInst *, ListLink>, 2> ListLinks;
   for (Instruction &I : instructions(F))
     if (auto *Call = dyn_cast<CallInst>(&I)) {
       if (isPosixMemalign(*Call))
@@ -355,6 +418,8 @@ bool rewriteLibraryCalls(Function &F) {
         Modfs.push_back(Call);
       else if (Type *Ty = istreamExtractedType(*Call))
         Extractions.push_back({Call, Ty});
+      else if (ListLink Kind = listLinkKind(*Call); Kind != ListLink::None)
+        ListLinks.push_back({Call, Kind});
       else if (std::optional<ComplexCall> C = matchComplexCall(*Call))
         Complex.push_back(std::move(*C));
     }
@@ -366,8 +431,10 @@ bool rewriteLibraryCalls(Function &F) {
     restateIstreamExtraction(*Call, Ty);
   for (const ComplexCall &C : Complex)
     restateComplexCall(C);
+  for (auto [Call, Kind] : ListLinks)
+    Call->setCalledFunction(listLinkFunction(*F.getParent(), Kind));
   return !Memaligns.empty() || !Modfs.empty() || !Extractions.empty() ||
-         !Complex.empty();
+         !Complex.empty() || !ListLinks.empty();
 }
 
 } // namespace enzyme

@@ -16,4 +16,4 @@ define void @test(double %x, ptr %acc, ptr %dacc) {
   ret void
 }
 
-; CHECK: error: {{.*}}cannot differentiate 'f': cannot differentiate the instruction 'atomicrmw'
+; CHECK: error: {{.*}}cannot differentiate 'f': cannot differentiate an atomic operation on memory with derivatives

@@ -30,6 +30,21 @@ bool isDifferentiableType(Type *Ty) {
   return false;
 }
 
+std::string describeAtomicWithDerivative(const Instruction &I,
+                                         bool OnShadowedMemory,
+                                         bool ResultCarries) {
+  if (!OnShadowedMemory && !ResultCarries)
+    return "";
+  // Integer add, sub, and, or, ... change an integer's bits: no derivative
+  // in them. An exchange could move a float's or a pointer's bits.
+  if (auto *RMW = dyn_cast<AtomicRMWInst>(&I);
+      RMW && !ResultCarries && RMW->getType()->isIntegerTy() &&
+      RMW->getOperation() != AtomicRMWInst::Xchg)
+    return "";
+  return "cannot differentiate an atomic operation on memory with "
+         "derivatives";
+}
+
 LoadInst *integerLoadOfPointer(Instruction &I) {
   if (!isa<IntToPtrInst>(I))
     return nullptr;

@@ -43,6 +43,14 @@ namespace enzyme {
 /// vectors of it, and aggregates containing it.
 bool isDifferentiableType(llvm::Type *Ty);
 
+/// The error for an atomic read-modify-write or compare-exchange \p I that
+/// accesses memory with derivatives (\p OnShadowedMemory) or whose result
+/// carries one; empty when \p I is integer arithmetic (a reference count,
+/// as std::shared_ptr keeps one next to the data), which moves none.
+std::string describeAtomicWithDerivative(const llvm::Instruction &I,
+                                         bool OnShadowedMemory,
+                                         bool ResultCarries);
+
 /// The error for a pointer \p I that chooses between memory with
 /// derivatives and \p Choice, which has none.
 std::string describeUnshadowedChoice(const llvm::Value &Choice);

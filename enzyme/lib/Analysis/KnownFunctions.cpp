@@ -211,8 +211,7 @@ bool isInactiveCall(const CallBase &Call) {
   if (Names.contains(calleeName(Call)) ||
       isInactiveLibstdcxxName(calleeName(Call)))
     return true;
-  if (const Function *F = Call.getCalledFunction())
-    return F->hasFnAttribute("enzyme_inactive");
+  // The function's attribute, or the call's (calls the engine restates).
   return Call.hasFnAttr("enzyme_inactive");
 }
 

@@ -175,6 +175,80 @@ static void forEachAccessOf(const Value *Base, int64_t Begin, int64_t End,
   }
 }
 
+/// How far the search for the declared type of copied memory follows
+/// arguments out to callers: unoptimised C++ passes an object down a chain
+/// of constructors (unique_ptr, __uniq_ptr_data, __uniq_ptr_impl, tuple,
+/// _Tuple_impl) before the last one copies its bytes.
+static constexpr unsigned MaxDeclaredTypeSearchDepth = 8;
+
+/// Calls \p Visit(offset from Begin, type) for each pointer and
+/// floating-point scalar of \p Ty, placed at \p At, within [Begin, End).
+static void forEachScalarOf(Type *Ty, int64_t At, int64_t Begin, int64_t End,
+                            const DataLayout &DL,
+                            function_ref<void(int64_t, Type *)> Visit) {
+  if (!Ty->isSized() || At >= End ||
+      At + int64_t(DL.getTypeAllocSize(Ty).getFixedValue()) <= Begin)
+    return;
+  if (auto *ST = dyn_cast<StructType>(Ty)) {
+    const StructLayout *SL = DL.getStructLayout(ST);
+    for (unsigned I = 0; I < ST->getNumElements(); ++I)
+      forEachScalarOf(ST->getElementType(I),
+                      At + int64_t(SL->getElementOffset(I).getFixedValue()),
+                      Begin, End, DL, Visit);
+    return;
+  }
+  if (auto *AT = dyn_cast<ArrayType>(Ty)) {
+    int64_t Size = DL.getTypeAllocSize(AT->getElementType()).getFixedValue();
+    for (uint64_t K = 0; K < AT->getNumElements() && Size > 0; ++K) {
+      int64_t ElemAt = At + int64_t(K) * Size;
+      if (ElemAt >= End)
+        break;
+      forEachScalarOf(AT->getElementType(), ElemAt, Begin, End, DL, Visit);
+    }
+    return;
+  }
+  if (Ty->isPointerTy() || Ty->isFloatingPointTy())
+    Visit(At - Begin, Ty);
+}
+
+/// Calls \p Visit for the scalars that the declared type of the object
+/// \p Base stands for holds in [Begin, End): a local or a global of a
+/// struct type, reached from an argument through the callers that pass it
+/// (unoptimised code keeps its allocas typed).
+static void forEachDeclaredScalar(const Value *Base, int64_t Begin, int64_t End,
+                                  const Function *Original, unsigned Depth,
+                                  function_ref<void(int64_t, Type *)> Visit) {
+  if (auto *AI = dyn_cast<AllocaInst>(Base)) {
+    if (!AI->isArrayAllocation())
+      forEachScalarOf(AI->getAllocatedType(), 0, Begin, End,
+                      AI->getDataLayout(), Visit);
+    return;
+  }
+  if (auto *GV = dyn_cast<GlobalVariable>(Base)) {
+    forEachScalarOf(GV->getValueType(), 0, Begin, End,
+                    GV->getParent()->getDataLayout(), Visit);
+    return;
+  }
+  auto *Arg = dyn_cast<Argument>(Base);
+  if (!Arg || !Depth)
+    return;
+  const Function *Called = Original ? Original : Arg->getParent();
+  const DataLayout &DL = Called->getDataLayout();
+  for (const User *U : Called->users()) {
+    auto *Call = dyn_cast<CallBase>(U);
+    if (!Call || Call->getCalledOperand() != Called ||
+        Arg->getArgNo() >= Call->arg_size())
+      continue;
+    int64_t Offset = 0;
+    const Value *CallerBase = GetPointerBaseWithConstantOffset(
+        Call->getArgOperand(Arg->getArgNo()), Offset, DL);
+    for (const Value *V : valuesEqualTo(CallerBase))
+      if (isa<Argument>(V) || isa<AllocaInst>(V) || isa<GlobalVariable>(V))
+        forEachDeclaredScalar(V, Begin + Offset, End + Offset, nullptr,
+                              Depth - 1, Visit);
+  }
+}
+
 SmallVector<std::pair<int64_t, Type *>, 8>
 CopyLayout::slotsWithin(uint64_t Length,
                         function_ref<bool(Type *)> Want) const {
@@ -203,6 +277,20 @@ CopyLayout analyzeCopyLayout(Value *Dst, Value *Src, Function &F,
                       Layout.HasFloats |= Ty->isFloatingPointTy();
                       Layout.Slots.emplace_back(Offset, Ty);
                     });
+  }
+  if (!Layout.Slots.empty())
+    return Layout;
+  // No access says: the declared types of the objects copied may.
+  for (Value *End : {Dst, Src}) {
+    int64_t EndOffset = 0;
+    Value *Base = GetPointerBaseWithConstantOffset(End, EndOffset, DL);
+    forEachDeclaredScalar(
+        Base, EndOffset, std::numeric_limits<int64_t>::max() / 2, Original,
+        MaxDeclaredTypeSearchDepth, [&](int64_t Offset, Type *Ty) {
+          Layout.HasPointers |= Ty->isPointerTy();
+          Layout.HasFloats |= Ty->isFloatingPointTy();
+          Layout.Slots.emplace_back(Offset, Ty);
+        });
   }
   return Layout;
 }

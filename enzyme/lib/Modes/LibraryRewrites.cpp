@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Modes/LibraryRewrites.h"
+#include "Rules/MathRules.h"
 
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
@@ -12,6 +13,7 @@
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
 
 #include <cerrno>
+#include <optional>
 
 using namespace llvm;
 
@@ -97,20 +99,342 @@ static void restateModf(CallInst &Call) {
   B.CreateStore(Integral, Call.getArgOperand(1));
 }
 
+/// The floating-point type that a call of libstdc++'s
+/// `std::istream::operator>>(T &)` reads, or of what it calls at -O1 and up
+/// (`_M_extract<T>`); null for other calls.
+static Type *istreamExtractedType(const CallInst &Call) {
+  const Function *Callee = Call.getCalledFunction();
+  if (!Callee || !Callee->isDeclaration() || Call.arg_size() != 2 ||
+      !Call.getArgOperand(0)->getType()->isPointerTy() ||
+      !Call.getArgOperand(1)->getType()->isPointerTy())
+    return nullptr;
+  // The type is one letter of the mangled name: f, d or e (long double).
+  StringRef Name = Callee->getName(), Letter;
+  if (Name.consume_front("_ZNSirsER"))
+    Letter = Name;
+  else if (Name.consume_front("_ZNSi10_M_extractI") &&
+           Name.consume_back("EERSiRT_"))
+    Letter = Name;
+  if (Letter.size() != 1)
+    return nullptr;
+  LLVMContext &Ctx = Call.getContext();
+  switch (Letter[0]) {
+  case 'f':
+    return Type::getFloatTy(Ctx);
+  case 'd':
+    return Type::getDoubleTy(Ctx);
+  case 'e':
+    return Type::getX86_FP80Ty(Ctx);
+  default:
+    return nullptr;
+  }
+}
+
+/// `in >> d` into a floating-point d becomes
+///
+///     ok  = istream::sentry(in, false)   (what the extraction itself asks)
+///     in >> tmp                          (a fresh local)
+///     d   = ok ? tmp : d
+///
+/// with both calls inactive: the value read is a constant, so the store
+/// gives d the derivative 0 (and consumes its adjoint in reverse mode),
+/// while a read that fails before extracting (the stream was not good)
+/// leaves d and its derivative alone, as libstdc++ leaves d.
+static void restateIstreamExtraction(CallInst &Call, Type *Ty) {
+  Module &M = *Call.getModule();
+  LLVMContext &Ctx = M.getContext();
+  Type *PtrTy = PointerType::getUnqual(Ctx);
+  // libstdc++ exports the sentry's constructor; its one member is the bool
+  // the extraction tests.
+  FunctionCallee Sentry = M.getOrInsertFunction(
+      "_ZNSi6sentryC1ERSib",
+      FunctionType::get(Type::getVoidTy(Ctx),
+                        {PtrTy, PtrTy, Type::getInt1Ty(Ctx)}, false));
+  Value *In = Call.getArgOperand(0), *Out = Call.getArgOperand(1);
+  IRBuilder<> Entry(
+      &*Call.getFunction()->getEntryBlock().getFirstInsertionPt());
+  AllocaInst *SentryObj =
+      Entry.CreateAlloca(Entry.getInt8Ty(), nullptr, "istream.sentry");
+  AllocaInst *Tmp = Entry.CreateAlloca(Ty, nullptr, "istream.read");
+
+  IRBuilder<> B(&Call);
+  CallInst *Check = B.CreateCall(Sentry, {SentryObj, In, B.getFalse()});
+  Check->addFnAttr(Attribute::get(Ctx, "enzyme_inactive"));
+  Value *Ok = B.CreateIsNotNull(B.CreateLoad(B.getInt8Ty(), SentryObj));
+  B.CreateStore(ConstantFP::getZero(Ty), Tmp);
+  Call.setArgOperand(1, Tmp);
+  Call.addFnAttr(Attribute::get(Ctx, "enzyme_inactive"));
+
+  B.SetInsertPoint(Call.getNextNode());
+  Value *Read = B.CreateLoad(Ty, Tmp);
+  Value *Old = B.CreateLoad(Ty, Out);
+  B.CreateStore(B.CreateSelect(Ok, Read, Old), Out);
+}
+
+/// libstdc++'s std::list links nodes in the shared library
+/// (`_List_node_base::_M_hook(position)` and `_M_unhook()`), where the
+/// engine cannot see the pointer stores that a node's shadow must mirror.
+/// Their whole behaviour, on `struct { node *next, *prev; }`, is restated
+/// here as a function the generators differentiate like any code.
+enum class ListLink { None, Hook, Unhook };
+
+static ListLink listLinkKind(const CallInst &Call) {
+  const Function *Callee = Call.getCalledFunction();
+  if (!Callee || !Callee->isDeclaration() || !Call.getType()->isVoidTy() ||
+      !all_of(Call.args(),
+              [](const Use &A) { return A->getType()->isPointerTy(); }))
+    return ListLink::None;
+  StringRef Name = Callee->getName();
+  if (Name == "_ZNSt8__detail15_List_node_base7_M_hookEPS0_" &&
+      Call.arg_size() == 2)
+    return ListLink::Hook;
+  if (Name == "_ZNSt8__detail15_List_node_base9_M_unhookEv" &&
+      Call.arg_size() == 1)
+    return ListLink::Unhook;
+  return ListLink::None;
+}
+
+/// `void enzyme.list.hook(node *self, node *pos)`: self goes before pos;
+/// `void enzyme.list.unhook(node *self)`: self's neighbours link up.
+static Function *listLinkFunction(Module &M, ListLink Kind) {
+  StringRef Name =
+      Kind == ListLink::Hook ? "enzyme.list.hook" : "enzyme.list.unhook";
+  if (Function *F = M.getFunction(Name))
+    return F;
+  LLVMContext &Ctx = M.getContext();
+  Type *PtrTy = PointerType::getUnqual(Ctx);
+  SmallVector<Type *, 2> Params(Kind == ListLink::Hook ? 2 : 1, PtrTy);
+  Function *F =
+      Function::Create(FunctionType::get(Type::getVoidTy(Ctx), Params, false),
+                       GlobalValue::InternalLinkage, Name, M);
+  F->addFnAttr(Attribute::NoUnwind);
+  IRBuilder<> B(BasicBlock::Create(Ctx, "entry", F));
+  Align A = M.getDataLayout().getPointerABIAlignment(0);
+  uint64_t PtrSize = M.getDataLayout().getPointerSize();
+  auto Next = [&](Value *Node) { return Node; };
+  auto Prev = [&](Value *Node) {
+    return B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Node, PtrSize);
+  };
+  Value *Self = F->getArg(0);
+  if (Kind == ListLink::Hook) {
+    Value *Pos = F->getArg(1);
+    Value *Before = B.CreateAlignedLoad(PtrTy, Prev(Pos), A);
+    B.CreateAlignedStore(Pos, Next(Self), A);
+    B.CreateAlignedStore(Before, Prev(Self), A);
+    B.CreateAlignedStore(Self, Next(Before), A);
+    B.CreateAlignedStore(Self, Prev(Pos), A);
+  } else {
+    Value *After = B.CreateAlignedLoad(PtrTy, Next(Self), A);
+    Value *Before = B.CreateAlignedLoad(PtrTy, Prev(Self), A);
+    B.CreateAlignedStore(After, Next(Before), A);
+    B.CreateAlignedStore(Before, Prev(After), A);
+  }
+  B.CreateRetVoid();
+  return F;
+}
+
+/// How one complex value (or a part) crosses a call on x86-64.
+enum class ComplexPassing {
+  Part,   ///< one part T on its own (double complex, the runtime helpers)
+  Vector, ///< <2 x T> (float complex)
+  ByVal,  ///< a pointer to a {T, T} copy, byval (long double complex)
+  Pair,   ///< {T, T} (results of double and long double complex)
+  Invalid
+};
+
+static ComplexPassing complexPassing(Type *Ty, Type *ByValTy, Type *&PartTy) {
+  Type *Part = nullptr;
+  ComplexPassing How = ComplexPassing::Invalid;
+  if (Ty->isFloatingPointTy()) {
+    Part = Ty;
+    How = ComplexPassing::Part;
+  } else if (auto *VT = dyn_cast<FixedVectorType>(Ty);
+             VT && VT->getNumElements() == 2) {
+    Part = VT->getElementType();
+    How = ComplexPassing::Vector;
+  } else if (auto *ST =
+                 dyn_cast_or_null<StructType>(Ty->isPointerTy() ? ByValTy : Ty);
+             ST && ST->getNumElements() == 2 &&
+             ST->getElementType(0) == ST->getElementType(1)) {
+    Part = ST->getElementType(0);
+    How = Ty->isPointerTy() ? ComplexPassing::ByVal : ComplexPassing::Pair;
+  }
+  if (!Part || !Part->isFloatingPointTy() || (PartTy && PartTy != Part))
+    return ComplexPassing::Invalid;
+  PartTy = Part;
+  return How;
+}
+
+/// A call of a complex function of the rule table and how its values travel.
+struct ComplexCall {
+  CallInst *Call;
+  Type *PartTy = nullptr;
+  const rules::MathRule *Rule = nullptr;
+  SmallVector<ComplexPassing, 4> Args;
+  ComplexPassing Result = ComplexPassing::Invalid;
+};
+
+/// A call of a complex function of the rule table (cexpf, cabsl,
+/// __mulsc3...) whose complex values do not all travel as parts and {T, T}
+/// pairs, the one convention the rules read.
+static std::optional<ComplexCall> matchComplexCall(CallInst &Call) {
+  const Function *Callee = Call.getCalledFunction();
+  if (!Callee || !Callee->isDeclaration() || Callee->isIntrinsic() ||
+      Callee->isVarArg())
+    return std::nullopt;
+  ComplexCall C{&Call};
+  unsigned Parts = 0;
+  bool Restate = false;
+  for (unsigned I = 0; I < Call.arg_size(); ++I) {
+    ComplexPassing How = complexPassing(Call.getArgOperand(I)->getType(),
+                                        Call.getParamByValType(I), C.PartTy);
+    if (How == ComplexPassing::Invalid || How == ComplexPassing::Pair)
+      return std::nullopt;
+    Parts += How == ComplexPassing::Part ? 1 : 2;
+    Restate |= How != ComplexPassing::Part;
+    C.Args.push_back(How);
+  }
+  C.Result = complexPassing(Call.getType(), nullptr, C.PartTy);
+  if (C.Result == ComplexPassing::Invalid || C.Result == ComplexPassing::ByVal)
+    return std::nullopt;
+  Restate |= C.Result == ComplexPassing::Vector;
+  if (!Restate)
+    return std::nullopt;
+  C.Rule = rules::findComplexRule(Callee->getName(), C.PartTy);
+  if (!C.Rule || C.Rule->Partials.size() != Parts ||
+      C.Rule->returnsComplex() != (C.Result != ComplexPassing::Part))
+    return std::nullopt;
+  return C;
+}
+
+/// The function `{T, T} enzyme.complex.NAME(T x0, T y0, ...)` (or returning
+/// T) that calls \p Callee in its own convention, marked to behave like the
+/// rule \p RuleName.
+static Function *complexPartsFunction(Function &Callee, Type *PartTy,
+                                      StringRef RuleName,
+                                      ArrayRef<ComplexPassing> Args,
+                                      ComplexPassing Result) {
+  Module &M = *Callee.getParent();
+  std::string Name = ("enzyme.complex." + Callee.getName()).str();
+  if (Function *F = M.getFunction(Name))
+    return F;
+  LLVMContext &Ctx = M.getContext();
+  auto *PairTy = StructType::get(PartTy, PartTy);
+  SmallVector<Type *, 4> Params;
+  for (ComplexPassing How : Args)
+    Params.append(How == ComplexPassing::Part ? 1 : 2, PartTy);
+  auto *FTy = FunctionType::get(
+      Result == ComplexPassing::Part ? PartTy : (Type *)PairTy, Params, false);
+  Function *F = Function::Create(FTy, GlobalValue::InternalLinkage, Name, M);
+  F->addFnAttr("enzyme_math", RuleName);
+  F->addFnAttr(Attribute::AlwaysInline);
+  F->addFnAttr(Attribute::NoUnwind);
+
+  IRBuilder<> B(BasicBlock::Create(Ctx, "entry", F));
+  SmallVector<Value *, 4> Outer;
+  unsigned Next = 0;
+  for (ComplexPassing How : Args) {
+    if (How == ComplexPassing::Part) {
+      Outer.push_back(F->getArg(Next++));
+      continue;
+    }
+    Value *Re = F->getArg(Next++), *Im = F->getArg(Next++);
+    if (How == ComplexPassing::Vector) {
+      Value *V = PoisonValue::get(FixedVectorType::get(PartTy, 2));
+      V = B.CreateInsertElement(V, Re, uint64_t(0));
+      Outer.push_back(B.CreateInsertElement(V, Im, uint64_t(1)));
+      continue;
+    }
+    AllocaInst *Copy = B.CreateAlloca(PairTy);
+    Copy->setAlignment(
+        std::max(Copy->getAlign(), M.getDataLayout().getPrefTypeAlign(PairTy)));
+    B.CreateStore(Re, B.CreateStructGEP(PairTy, Copy, 0));
+    B.CreateStore(Im, B.CreateStructGEP(PairTy, Copy, 1));
+    Outer.push_back(Copy);
+  }
+  CallInst *Inner = B.CreateCall(&Callee, Outer);
+  Inner->setAttributes(Callee.getAttributes());
+  Value *Ret = Inner;
+  if (Result == ComplexPassing::Vector) {
+    Ret = PoisonValue::get(PairTy);
+    Ret =
+        B.CreateInsertValue(Ret, B.CreateExtractElement(Inner, uint64_t(0)), 0);
+    Ret =
+        B.CreateInsertValue(Ret, B.CreateExtractElement(Inner, uint64_t(1)), 1);
+  }
+  B.CreateRet(Ret);
+  return F;
+}
+
+/// Replaces \p Call by a call of its parts function: complex arguments
+/// split into parts (read from the byval copy), the result rebuilt.
+static void restateComplexCall(const ComplexCall &C) {
+  CallInst &Call = *C.Call;
+  Type *PartTy = C.PartTy;
+  ArrayRef<ComplexPassing> Args = C.Args;
+  Function *Parts = complexPartsFunction(*Call.getCalledFunction(), PartTy,
+                                         C.Rule->Name, Args, C.Result);
+  auto *PairTy = StructType::get(PartTy, PartTy);
+  IRBuilder<> B(&Call);
+  SmallVector<Value *, 4> Values;
+  for (unsigned I = 0; I < Args.size(); ++I) {
+    Value *Arg = Call.getArgOperand(I);
+    switch (Args[I]) {
+    case ComplexPassing::Part:
+      Values.push_back(Arg);
+      break;
+    case ComplexPassing::Vector:
+      Values.push_back(B.CreateExtractElement(Arg, uint64_t(0)));
+      Values.push_back(B.CreateExtractElement(Arg, uint64_t(1)));
+      break;
+    default:
+      Values.push_back(B.CreateLoad(PartTy, B.CreateStructGEP(PairTy, Arg, 0)));
+      Values.push_back(B.CreateLoad(PartTy, B.CreateStructGEP(PairTy, Arg, 1)));
+    }
+  }
+  CallInst *New = B.CreateCall(Parts, Values);
+  New->setDebugLoc(Call.getDebugLoc());
+  Value *Ret = New;
+  if (C.Result == ComplexPassing::Vector) {
+    Ret = PoisonValue::get(Call.getType());
+    Ret = B.CreateInsertElement(Ret, B.CreateExtractValue(New, 0), uint64_t(0));
+    Ret = B.CreateInsertElement(Ret, B.CreateExtractValue(New, 1), uint64_t(1));
+  }
+  Ret->takeName(&Call);
+  Call.replaceAllUsesWith(Ret);
+  Call.eraseFromParent();
+}
+
 bool rewriteLibraryCalls(Function &F) {
   SmallVector<CallInst *, 2> Memaligns, Modfs;
+  SmallVector<std::pair<CallInst *, Type *>, 2> Extractions;
+  SmallVector<ComplexCall, 2> Complex;
+  SmallVector<std::pair<CallInst *, ListLink>, 2> ListLinks;
   for (Instruction &I : instructions(F))
     if (auto *Call = dyn_cast<CallInst>(&I)) {
       if (isPosixMemalign(*Call))
         Memaligns.push_back(Call);
       else if (isModf(*Call))
         Modfs.push_back(Call);
+      else if (Type *Ty = istreamExtractedType(*Call))
+        Extractions.push_back({Call, Ty});
+      else if (ListLink Kind = listLinkKind(*Call); Kind != ListLink::None)
+        ListLinks.push_back({Call, Kind});
+      else if (std::optional<ComplexCall> C = matchComplexCall(*Call))
+        Complex.push_back(std::move(*C));
     }
   for (CallInst *Call : Memaligns)
     rewritePosixMemalign(*Call);
   for (CallInst *Call : Modfs)
     restateModf(*Call);
-  return !Memaligns.empty() || !Modfs.empty();
+  for (auto [Call, Ty] : Extractions)
+    restateIstreamExtraction(*Call, Ty);
+  for (const ComplexCall &C : Complex)
+    restateComplexCall(C);
+  for (auto [Call, Kind] : ListLinks)
+    Call->setCalledFunction(listLinkFunction(*F.getParent(), Kind));
+  return !Memaligns.empty() || !Modfs.empty() || !Extractions.empty() ||
+         !Complex.empty() || !ListLinks.empty();
 }
 
 } // namespace enzyme

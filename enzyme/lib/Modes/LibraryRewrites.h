@@ -18,6 +18,18 @@
 ///   value modf wrote: the store overwrites i's shadow with the derivative
 ///   0 (forward mode) or consumes its adjoint (reverse mode), which a call
 ///   could not do. The call's own derivative is a rule (MathRules.cpp).
+/// - `in >> d` (libstdc++'s std::istream extraction into a float, double
+///   or long double) reads into a fresh local instead, and d is assigned
+///   from it when the stream's sentry let the extraction run: the value
+///   read is a constant, and an assignment is what the generators
+///   differentiate (derivative 0, adjoint consumed).
+/// - a complex function of the rule table whose complex values travel in
+///   another convention than double's (x86-64: `float complex` as
+///   <2 x float>, `long double complex` arguments as byval copies, the
+///   runtime's __mulsc3 returning <2 x float>) calls instead an internal
+///   `enzyme.complex.NAME` that takes the parts one by one, returns {T, T}
+///   and calls NAME in its own convention; it behaves like the rule's
+///   function (`enzyme_math`), so the one table serves every part type.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -37,7 +49,8 @@ namespace enzyme {
 ///     *pp   = q ? q : *pp               (only when q is not null)
 ///     r     = !valid ? EINVAL : q ? 0 : ENOMEM
 ///
-/// which is what posix_memalign does, and adds the store after each modf.
+/// which is what posix_memalign does, adds the store after each modf, and
+/// restates stream extractions into floating-point values and complex calls.
 /// Returns true when \p F changed.
 bool rewriteLibraryCalls(llvm::Function &F);
 

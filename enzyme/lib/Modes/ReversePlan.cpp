@@ -570,6 +570,17 @@ bool FunctionDifferentiator::plan() {
                                   displayName(Callee->getName()) + "'");
         }
       }
+      // The reverse pass has no adjoint for atomics (it dropped them).
+      if (isa<AtomicRMWInst>(I) || isa<AtomicCmpXchgInst>(I)) {
+        Value *Ptr = isa<AtomicRMWInst>(I)
+                         ? cast<AtomicRMWInst>(I).getPointerOperand()
+                         : cast<AtomicCmpXchgInst>(I).getPointerOperand();
+        if (std::string Why = describeAtomicWithDerivative(
+                I, Activity.isShadowed(Ptr),
+                Activity.isActive(&I) || Activity.isShadowed(&I));
+            !Why.empty())
+          return fail(&I, Why);
+      }
       if (auto *Mem = dyn_cast<MemTransferInst>(&I);
           Mem && Activity.isShadowed(Mem->getDest()) &&
           Activity.isShadowed(Mem->getSource()))

@@ -364,9 +364,10 @@ bool TangentBuilder::run(DifferentiationFailure &F) {
         Value *Ptr = isa<AtomicRMWInst>(I)
                          ? cast<AtomicRMWInst>(I).getPointerOperand()
                          : cast<AtomicCmpXchgInst>(I).getPointerOperand();
-        if (Activity.isShadowed(Ptr) || carries(&I))
-          Ok = fail(&I, "cannot differentiate an atomic operation on "
-                        "memory with derivatives");
+        if (std::string Why = describeAtomicWithDerivative(
+                I, Activity.isShadowed(Ptr), carries(&I));
+            !Why.empty())
+          Ok = fail(&I, Why);
       } else if (carries(&I)) {
         Ok = differentiate(I, B);
       }

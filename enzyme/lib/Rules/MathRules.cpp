@@ -62,7 +62,7 @@ const Complex LogZ = {fn("log", fn("hypot", X, Y)), fn("atan2", Y, X)};
 /// derivative in z_k is Derivatives[k]: with f' = a + ib, the real Jacobian
 /// block of z_k is [[a, -b], [b, a]] (the Cauchy-Riemann equations).
 MathRule holomorphic(StringRef Name, std::vector<Complex> Derivatives) {
-  MathRule Rule{Name, {}, {}};
+  MathRule Rule{Name, {}, {}, /*ComplexArgs=*/true};
   for (const Complex &D : Derivatives) {
     Rule.Partials.insert(Rule.Partials.end(), {D.Re, -D.Im});
     Rule.ImagPartials.insert(Rule.ImagPartials.end(), {D.Im, D.Re});
@@ -137,8 +137,11 @@ std::vector<MathRule> buildTable() {
       {"modf", {One, std::nullopt}},
       // C99 complex functions of z = x + iy (libstdc++'s std::complex
       // functions call them): R^2 -> R ones first.
-      {"cabs", {X / R, Y / R}},
-      {"carg", {-Y / (X * X + Y * Y), X / (X * X + Y * Y)}},
+      {"cabs", {X / R, Y / R}, {}, /*ComplexArgs=*/true},
+      {"carg",
+       {-Y / (X * X + Y * Y), X / (X * X + Y * Y)},
+       {},
+       /*ComplexArgs=*/true},
       holomorphic("cexp", {CF}),
       holomorphic("clog", {real(1) / CZ}),
       holomorphic("csqrt", {real(0.5) / CF}),
@@ -254,11 +257,40 @@ Type *complexPartType(Type *Ty) {
   return ST->getElementType(0);
 }
 
+/// The compiler runtime's complex product and quotient name their part type
+/// with a letter (__mulsc3, __divdc3, __mulxc3, __divtc3); the table has
+/// the double forms. Empty for other names or a letter other than \p Ty's.
+StringRef runtimeComplexName(StringRef Name, Type *Ty) {
+  bool Mul = Name.starts_with("__mul");
+  if ((!Mul && !Name.starts_with("__div")) || Name.size() != 8 ||
+      !Name.ends_with("c3"))
+    return "";
+  bool Matches;
+  switch (Name[5]) {
+  case 's':
+    Matches = Ty->isFloatTy();
+    break;
+  case 'd':
+    Matches = Ty->isDoubleTy();
+    break;
+  case 'x':
+    Matches = Ty->isX86_FP80Ty();
+    break;
+  case 't':
+    Matches = Ty->isFP128Ty();
+    break;
+  default:
+    Matches = false;
+  }
+  if (!Matches)
+    return "";
+  return Mul ? "__muldc3" : "__divdc3";
+}
+
 /// Strips the libm suffix that matches the call's floating-point type.
 StringRef baseName(StringRef Name, Type *Ty) {
-  // The compiler runtime's complex helpers name their type themselves.
-  if (Name == "__muldc3" || Name == "__divdc3")
-    return Ty->isDoubleTy() ? Name : "";
+  if (Name.starts_with("__"))
+    return runtimeComplexName(Name, Ty);
   if (Ty->isFloatTy() && Name.ends_with("f"))
     return Name.drop_back();
   if ((Ty->isX86_FP80Ty() || Ty->isFP128Ty()) && Name.ends_with("l"))
@@ -271,9 +303,10 @@ StringRef baseName(StringRef Name, Type *Ty) {
 /// A libm call matches its rule when its floating-point arguments and result
 /// share one type and the arity agrees.
 /// A complex result must be {T, T} with T the arguments' type (x86-64's
-/// `double complex`; `float complex` travels as <2 x float> and has no
-/// rule). An argument without a derivative is an integer or a pointer to
-/// the integer the function writes (frexp's exponent).
+/// `double complex`; the `float complex` and `long double complex`
+/// conventions are restated that way first, LibraryRewrites.h). An argument
+/// without a derivative is an integer or a pointer to the integer the function
+/// writes (frexp's exponent).
 bool signatureMatches(const CallBase &Call, const MathRule &Rule) {
   Type *Ty = ruleType(Call);
   if (!Ty->getScalarType()->isFloatingPointTy() ||
@@ -301,6 +334,16 @@ bool signatureMatches(const CallBase &Call, const MathRule &Rule) {
 } // namespace
 
 bool isMathFunctionName(StringRef Name) { return table().count(Name); }
+
+const MathRule *findComplexRule(StringRef Name, Type *PartTy) {
+  if (!PartTy->isFloatingPointTy())
+    return nullptr;
+  StringRef Base = baseName(Name, PartTy);
+  auto It = Base.empty() ? table().end() : table().find(Base);
+  if (It == table().end() || !It->second.ComplexArgs)
+    return nullptr;
+  return &It->second;
+}
 
 Type *ruleType(const CallBase &Call) {
   if (Type *Part = complexPartType(Call.getType()))

@@ -38,6 +38,10 @@ struct MathRule {
   std::vector<std::optional<Expr>> Partials;
   /// For a complex result: ∂Im f/∂xᵢ for each argument. Empty otherwise.
   std::vector<std::optional<Expr>> ImagPartials = {};
+  /// The arguments are complex numbers, each as two consecutive parts
+  /// (cabs, cexp, __muldc3): what LibraryRewrites.h relies on to restate
+  /// the `float complex` and `long double complex` calling conventions.
+  bool ComplexArgs = false;
 
   bool returnsComplex() const { return !ImagPartials.empty(); }
   /// 1, or 2 for a complex result.
@@ -59,6 +63,13 @@ llvm::Type *ruleType(const llvm::CallBase &Call);
 /// The rule for \p Call when it calls a known math function or intrinsic
 /// whose signature matches the rule; nullptr otherwise.
 const MathRule *findMathRule(const llvm::CallBase &Call);
+
+/// The rule of the complex function \p Name of parts \p PartTy, as
+/// declared: a C99 one ("cexpf" with float, "cabsl" with x86_fp80) or the
+/// compiler runtime's complex product or quotient ("__mulsc3",
+/// "__divxc3"); nullptr for any other name or a suffix that does not match
+/// \p PartTy.
+const MathRule *findComplexRule(llvm::StringRef Name, llvm::Type *PartTy);
 
 /// \p Name is the libm name of a function the table has ("sin").
 bool isMathFunctionName(llvm::StringRef Name);

@@ -36,7 +36,7 @@ for t in "${tests[@]}"; do
         "$tmp/stubs.o" -o "$tmp/prog" -lm 2>"$tmp/err"; then
     echo "BUILD-FAIL $name"; cat "$tmp/err"; failed=1; continue
   fi
-  if timeout 20 "$tmp/prog" >/dev/null 2>"$tmp/err"; then
+  if timeout 20 "$tmp/prog" </dev/null >/dev/null 2>"$tmp/err"; then
     echo "ok   $name"
   else
     echo "FAIL $name"; cat "$tmp/err"; failed=1

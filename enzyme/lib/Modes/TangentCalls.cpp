@@ -135,9 +135,10 @@ bool TangentBuilder::callTangentFunction(CallBase &Call) {
       Args.push_back(tangent(Call.getArgOperand(A)));
   CallInst *NewCall = B.CreateCall(Callee, Args);
   NewCall->setDebugLoc(OutCall->getDebugLoc());
-  // The ABI of the primal arguments (byval, sret) stays as it was.
+  // `sret` stays as it was; a struct passed by value arrives as a plain
+  // pointer (the prepared caller copies it, PreparedFunction.cpp).
   for (unsigned A = 0; A < Call.arg_size(); ++A)
-    for (Attribute::AttrKind Kind : {Attribute::ByVal, Attribute::StructRet})
+    for (Attribute::AttrKind Kind : {Attribute::StructRet})
       if (OutCall->paramHasAttr(A, Kind))
         NewCall->addParamAttr(A + First, OutCall->getParamAttr(A, Kind));
   Value *Primal = NewCall;

@@ -39,6 +39,7 @@ def build_command(tools, opt, source, exe, flags=()):
     with the libm probe. The oracle's prelude is C that is also C++; its
     `#define _GNU_SOURCE` repeats what clang++ predefines."""
     return [str(tools.clangxx), "-fenzyme", "-" + opt, "-std=c++17", "-Wno-macro-redefined",
+            *(["-isystem", cpp_program.EIGEN_INCLUDE] if cpp_program.EIGEN else []),
             *flags, str(source), str(c_oracle.libm_probe(tools)), "-o", str(exe), "-lm"]
 
 

@@ -31,11 +31,11 @@ What a body combines, each part chosen at random per program and per block:
 - math from <cmath> in safe domains (std::sin, exp, log(1 + x*x), sqrt of
   positive values, pow with a positive base, tanh, atan2, hypot, cbrt, ...).
 
-Eigen fixed-size types are an optional feature, off by default (Eigen is not
-installed by scripts/setup yet and its support is being worked on): set
-FUZZ_CPP_EIGEN=1 to let programs use Eigen::Vector3d / Matrix3d blocks
-(the header must be found at /usr/include/eigen3). Changing the switch
-changes the programs of every seed.
+Eigen 3.4 blocks (fixed-size Vector3d / Matrix3d / Matrix2d, Map over the
+arrays in scope, dynamic MatrixXd, noalias products, array expressions) are
+on where /usr/include/eigen3 exists (scripts/setup installs it);
+FUZZ_CPP_EIGEN=0 switches them off. Changing the switch changes the
+programs of every seed.
 
 Programs are free of undefined behaviour: indices are in bounds by
 construction, math arguments are in their domains, every variable is
@@ -47,7 +47,8 @@ import random
 
 from c_program import Param, Program
 
-EIGEN = os.environ.get("FUZZ_CPP_EIGEN") == "1" and os.path.isdir("/usr/include/eigen3")
+EIGEN = os.environ.get("FUZZ_CPP_EIGEN", "1") == "1" and os.path.isdir("/usr/include/eigen3")
+EIGEN_INCLUDE = "/usr/include/eigen3"
 
 HEADERS = ["<algorithm>", "<array>", "<cmath>", "<numeric>", "<vector>"]
 
@@ -536,15 +537,65 @@ class Generator:
                 wv, self.expr(sc, 1), bp, self.expr(sc, 1)))
 
     def b_eigen(self, w, sc):
-        """Optional (FUZZ_CPP_EIGEN=1): Eigen fixed-size vectors and matrices."""
+        """Eigen 3.4: fixed-size vectors and matrices, Map over the arrays in
+        scope (read, and written in place where they are writable), dynamic
+        matrices sized by them, noalias products, array (coefficient-wise)
+        expressions."""
         self.features.add("eigen")
-        a, m = self.fresh("ev"), self.fresh("em")
-        w("Eigen::Vector3d %s(%s, %s, %s);" % (a, self.expr(sc, 1), self.expr(sc, 1), self.expr(sc, 1)))
-        w("Eigen::Matrix3d %s;" % m)
-        w("%s << %s;" % (m, ", ".join(self.expr(sc, 1) for _ in range(9))))
-        self.var(w, sc, self.r.choice(["(%s * %s).squaredNorm()" % (m, a),
-                                       "%s.dot(%s.transpose() * %s)" % (a, m, a),
-                                       "(%s + %s * 0.5).sum()" % (a, a)]))
+        r = self.r.random()
+        if r < 0.35 or not sc.arrays:
+            a, m = self.fresh("ev"), self.fresh("em")
+            w("Eigen::Vector3d %s(%s, %s, %s);" % (a, self.expr(sc, 1), self.expr(sc, 1),
+                                                   self.expr(sc, 1)))
+            w("Eigen::Matrix3d %s;" % m)
+            w("%s << %s;" % (m, ", ".join(self.expr(sc, 1) for _ in range(9))))
+            if self.chance(0.3):
+                p = self.fresh("ep")
+                w("Eigen::Vector3d %s;" % p)
+                w("%s.noalias() = %s.transpose() * %s;" % (p, m, a))
+                self.var(w, sc, "%s.cwiseProduct(%s).sum()" % (p, a))
+                return
+            self.var(w, sc, self.r.choice(["(%s * %s).squaredNorm()" % (m, a),
+                                           "%s.dot(%s.transpose() * %s)" % (a, m, a),
+                                           "(%s + %s * 0.5).sum()" % (a, a),
+                                           "(%s * %s).trace()" % (m, m)]))
+        elif r < 0.5:
+            m = self.fresh("em")
+            w("Eigen::Matrix2d %s;" % m)
+            w("%s << %s;" % (m, ", ".join(self.expr(sc, 1) for _ in range(4))))
+            self.var(w, sc, self.r.choice(["(%s * %s.transpose()).trace() + %s.determinant()" % (m, m, m),
+                                           "(%s.transpose() * %s).norm()" % (m, m),
+                                           "%s.cwiseAbs().maxCoeff()" % m]))
+        elif r < 0.8:
+            arr = self.r.choice(sc.arrays)
+            v = self.fresh("emap")
+            w("Eigen::Map<const Eigen::VectorXd> %s(%s, %d);" % (v, arr.data(), arr.length))
+            self.var(w, sc, self.r.choice([
+                "%s.squaredNorm()" % v,
+                "%s.sum() * %s" % (v, self.expr(sc, 1)),
+                "%s.dot(%s.reverse())" % (v, v),
+                "(%s.array() * %s.array().tanh()).sum()" % (v, v),
+                "(%s.array() - %s).square().mean()" % (v, self.expr(sc, 1))]))
+            if arr.writable and self.chance(0.4):
+                mw = self.fresh("emw")
+                w("Eigen::Map<Eigen::VectorXd> %s(%s, %d);" % (mw, arr.data(), arr.length))
+                w("%s.array() = 0.5 * %s.array() + %s * %s.array().square();" % (
+                    mw, mw, self.const(), mw))
+        else:
+            arr = self.r.choice(sc.arrays)
+            md = self.fresh("emd")
+            cols = self.r.randrange(1, 4)
+            w("Eigen::MatrixXd %s(%d, %d);" % (md, arr.length, cols))
+            i = self.fresh("i")
+            w.open("for (int %s = 0; %s < %d; ++%s)" % (i, i, arr.length, i))
+            inner = sc.child()
+            inner.indices.append((i, arr.length))
+            for c in range(cols):
+                w("%s(%s, %d) = %s;" % (md, i, c, self.expr(inner, 1)))
+            w.close()
+            self.var(w, sc, self.r.choice(["(%s.transpose() * %s).sum()" % (md, md),
+                                           "%s.colwise().squaredNorm().sum()" % md,
+                                           "(%s * %s.transpose()).trace()" % (md, md)]))
 
     # ---- the whole program ---------------------------------------------------
 

@@ -30,6 +30,16 @@ bool isDifferentiableType(Type *Ty) {
   return false;
 }
 
+bool carriesPointers(Type *Ty) {
+  if (Ty->isPtrOrPtrVectorTy())
+    return true;
+  if (auto *ST = dyn_cast<StructType>(Ty))
+    return any_of(ST->elements(), carriesPointers);
+  if (auto *AT = dyn_cast<ArrayType>(Ty))
+    return carriesPointers(AT->getElementType());
+  return false;
+}
+
 std::string describeAtomicWithDerivative(const Instruction &I,
                                          bool OnShadowedMemory,
                                          bool ResultCarries) {
@@ -57,10 +67,15 @@ ActivityAnalysis::ActivityAnalysis(Function &F,
     : ReturnShadow(ReturnShadow), ContextShadows(ContextShadows) {
   for (Argument &A : F.args()) {
     Activity Act = ArgActivities[A.getArgNo()];
-    if (Act == Activity::Out && isDifferentiableType(A.getType()))
+    if (Act == Activity::Out && isDifferentiableType(A.getType())) {
       Active.insert(&A);
-    else if (hasShadow(Act))
+    } else if (hasShadow(Act)) {
       Shadowed.insert(&A);
+      // A small struct passed in registers that holds floats beside its
+      // pointers: the floats carry derivatives as the pointers shadows.
+      if (!A.getType()->isPointerTy() && isDifferentiableType(A.getType()))
+        Active.insert(&A);
+    }
   }
   propagate(F);
 }
@@ -93,7 +108,8 @@ const Value *ActivityAnalysis::unshadowedChoice(const Instruction &I) const {
 }
 
 bool ActivityAnalysis::lacksShadowAsChoice(const Value *Choice) const {
-  return !isShadowed(Choice) && !isa<ConstantPointerNull>(Choice) &&
+  const auto *C = dyn_cast<Constant>(Choice);
+  return !isShadowed(Choice) && !(C && C->isNullValue()) &&
          !isa<UndefValue>(Choice) && !isConstantWithoutFloats(Choice);
 }
 
@@ -205,8 +221,9 @@ std::string describeLostFloatBits(const Value &Source) {
 }
 
 bool ActivityAnalysis::lacksNeededShadow(const Value *Returned) const {
-  return Returned && Returned->getType()->isPointerTy() &&
-         !isShadowed(Returned) && !isa<ConstantPointerNull>(Returned) &&
+  const auto *C = dyn_cast_or_null<Constant>(Returned);
+  return Returned && carriesPointers(Returned->getType()) &&
+         !isShadowed(Returned) && !(C && C->isNullValue()) &&
          !isa<UndefValue>(Returned) && !isConstantWithoutFloats(Returned);
 }
 
@@ -264,7 +281,7 @@ bool ActivityAnalysis::markActive(const Value *V) {
 }
 
 bool ActivityAnalysis::markShadowed(const Value *V) {
-  return V->getType()->isPointerTy() && Shadowed.insert(V).second;
+  return carriesPointers(V->getType()) && Shadowed.insert(V).second;
 }
 
 /// Memory that a new allocation provides can hold derivatives unless it is
@@ -445,6 +462,16 @@ bool ActivityAnalysis::shadowOrigins(const Value *Ptr, bool Required,
   if (isa<BitCastInst>(Ptr) || isa<AddrSpaceCastInst>(Ptr) ||
       isa<FreezeInst>(Ptr))
     return Origins(cast<Instruction>(Ptr)->getOperand(0));
+  // A pointer taken out of a small struct returned in registers ({ptr, ptr}
+  // at -O0), or put into one.
+  if (const auto *Extract = dyn_cast<ExtractValueInst>(Ptr))
+    return Origins(Extract->getAggregateOperand());
+  if (const auto *Insert = dyn_cast<InsertValueInst>(Ptr)) {
+    bool Marked = Origins(Insert->getAggregateOperand());
+    if (carriesPointers(Insert->getInsertedValueOperand()->getType()))
+      Marked |= Origins(Insert->getInsertedValueOperand());
+    return Marked;
+  }
   if (const auto *Select = dyn_cast<SelectInst>(Ptr))
     return Origins(Select->getTrueValue()) | Origins(Select->getFalseValue());
   if (const auto *Phi = dyn_cast<PHINode>(Ptr)) {
@@ -482,7 +509,7 @@ void ActivityAnalysis::propagate(Function &F) {
         const Value *Ptr = Store->getPointerOperand();
         if (isActive(Val) || isShadowed(Val))
           Changed |= shadowOrigins(Ptr, /*Required=*/true);
-        else if (Val->getType()->isPointerTy() && isShadowed(Ptr))
+        else if (carriesPointers(Val->getType()) && isShadowed(Ptr))
           Changed |= shadowOrigins(Val, /*Required=*/false);
         continue;
       }
@@ -540,7 +567,9 @@ void ActivityAnalysis::propagate(Function &F) {
           I.operands(), [&](const Use &U) { return isShadowed(U.get()); });
       if (isa<PHINode>(I) || isa<SelectInst>(I) || isa<GetElementPtrInst>(I) ||
           isa<CastInst>(I) || isa<ExtractValueInst>(I) ||
-          isa<InsertValueInst>(I) || isa<FreezeInst>(I)) {
+          isa<InsertValueInst>(I) || isa<FreezeInst>(I) ||
+          isa<ExtractElementInst>(I) || isa<InsertElementInst>(I) ||
+          isa<ShuffleVectorInst>(I)) {
         if (AnyShadowed)
           Changed |= markShadowed(&I);
       }

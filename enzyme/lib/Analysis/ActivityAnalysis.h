@@ -43,6 +43,12 @@ namespace enzyme {
 /// vectors of it, and aggregates containing it.
 bool isDifferentiableType(llvm::Type *Ty);
 
+/// True for types whose values can hold addresses, and so a shadow:
+/// pointers, vectors of them, and aggregates containing them (a small
+/// struct returned in registers, `{ptr, ptr}`). The shadow of such a value
+/// has its type, with shadows in place of the pointers.
+bool carriesPointers(llvm::Type *Ty);
+
 /// The error for an atomic read-modify-write or compare-exchange \p I that
 /// accesses memory with derivatives (\p OnShadowedMemory) or whose result
 /// carries one; empty when \p I is integer arithmetic (a reference count,

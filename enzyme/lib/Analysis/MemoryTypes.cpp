@@ -263,34 +263,36 @@ CopyLayout::slotsWithin(uint64_t Length,
 }
 
 CopyLayout analyzeCopyLayout(Value *Dst, Value *Src, Function &F,
-                             const Function *Original) {
+                             const Function *Original,
+                             std::optional<uint64_t> Length) {
   const DataLayout &DL = F.getDataLayout();
+  // Only the bytes copied say what the copy moves; a copy of unknown length
+  // reaches as far as the objects do.
+  int64_t Extent =
+      Length ? int64_t(*Length) : std::numeric_limits<int64_t>::max() / 2;
   CopyLayout Layout;
+  auto Add = [&](int64_t Offset, Type *Ty) {
+    Layout.HasPointers |= Ty->isPointerTy();
+    Layout.HasFloats |= Ty->isFloatingPointTy();
+    Layout.Slots.emplace_back(Offset, Ty);
+  };
   for (Value *End : {Dst, Src}) {
     int64_t EndOffset = 0;
     Value *Base = GetPointerBaseWithConstantOffset(End, EndOffset, DL);
-    forEachAccessOf(Base, EndOffset, std::numeric_limits<int64_t>::max() / 2, F,
-                    Original, {}, MaxAccessSearchDepth,
-                    [&](int64_t Offset, Instruction &I) {
-                      Type *Ty = getLoadStoreType(&I);
-                      Layout.HasPointers |= Ty->isPointerTy();
-                      Layout.HasFloats |= Ty->isFloatingPointTy();
-                      Layout.Slots.emplace_back(Offset, Ty);
+    forEachAccessOf(Base, EndOffset, EndOffset + Extent, F, Original, {},
+                    MaxAccessSearchDepth, [&](int64_t Offset, Instruction &I) {
+                      Add(Offset, getLoadStoreType(&I));
                     });
   }
-  if (!Layout.Slots.empty())
+  if (Layout.HasPointers || Layout.HasFloats)
     return Layout;
-  // No access says: the declared types of the objects copied may.
+  // No access says (or only integer accesses do, which may be pointers or
+  // floats moved as integers): the declared types of the objects copied may.
   for (Value *End : {Dst, Src}) {
     int64_t EndOffset = 0;
     Value *Base = GetPointerBaseWithConstantOffset(End, EndOffset, DL);
-    forEachDeclaredScalar(
-        Base, EndOffset, std::numeric_limits<int64_t>::max() / 2, Original,
-        MaxDeclaredTypeSearchDepth, [&](int64_t Offset, Type *Ty) {
-          Layout.HasPointers |= Ty->isPointerTy();
-          Layout.HasFloats |= Ty->isFloatingPointTy();
-          Layout.Slots.emplace_back(Offset, Ty);
-        });
+    forEachDeclaredScalar(Base, EndOffset, EndOffset + Extent, Original,
+                          MaxDeclaredTypeSearchDepth, Add);
   }
   return Layout;
 }
@@ -395,6 +397,21 @@ IntegerAccessContents classifyIntegerAccess(ArrayRef<Instruction *> Accesses,
                       else if (!Evidence.addTag(I))
                         Evidence.addIntegerUse(I);
                     });
+  }
+  if (Evidence.result().What != IntegerAccessContents::Unknown)
+    return Evidence.result();
+
+  // The declared types of the objects (unoptimised code keeps its locals
+  // typed): an object passed down a chain of constructors that each touch
+  // only part of it, say.
+  for (Instruction *Access : Accesses) {
+    int64_t Begin = 0;
+    const Value *Base = GetPointerBaseWithConstantOffset(
+        getLoadStorePointerOperand(Access), Begin, DL);
+    int64_t End = Begin + DL.getTypeStoreSize(getLoadStoreType(Access));
+    forEachDeclaredScalar(Base, Begin, End, Original,
+                          MaxDeclaredTypeSearchDepth,
+                          [&](int64_t, Type *Ty) { Evidence.addType(Ty); });
   }
   if (Evidence.result().What != IntegerAccessContents::Unknown)
     return Evidence.result();

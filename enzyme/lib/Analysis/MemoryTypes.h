@@ -20,6 +20,7 @@
 #include "llvm/ADT/SmallVector.h"
 
 #include <cstdint>
+#include <optional>
 #include <utility>
 
 namespace llvm {
@@ -54,10 +55,13 @@ struct CopyLayout {
 
 /// The layout of the bytes copied from \p Src to \p Dst in \p F, as the
 /// accesses in \p F, in the callees the memory is passed to, and in the
-/// callers of \p Original (the function \p F copies) show it.
+/// callers of \p Original (the function \p F copies) show it, or else
+/// as the declared types of the objects do. \p Length, when known, bounds
+/// the bytes looked at.
 CopyLayout analyzeCopyLayout(llvm::Value *Dst, llvm::Value *Src,
                              llvm::Function &F,
-                             const llvm::Function *Original = nullptr);
+                             const llvm::Function *Original = nullptr,
+                             std::optional<uint64_t> Length = std::nullopt);
 
 /// What an integer-typed load or store really moves. Optimised code copies
 /// and clears doubles and pointers as integers: a one-double memcpy becomes

@@ -146,16 +146,18 @@ Value *FunctionDifferentiator::createShadow(Instruction &I, IRBuilder<> &B) {
     return PerLane({loadShadowBits(*Load, B)}, [&](ArrayRef<Value *> Bits) {
       return B.CreateIntToPtr(Bits[0], I.getType(), I.getName() + ".shadow");
     });
-  // Pointer arithmetic, casts, selects and loads of pointers repeat on the
-  // shadow side with shadow pointer operands.
+  // Pointer arithmetic, casts, selects, loads of pointers, and moves of
+  // pointers in and out of aggregates and vectors repeat on the shadow side
+  // with shadow operands; indices and other fields stay as they are.
   if (isa<GetElementPtrInst>(I) || isa<CastInst>(I) || isa<SelectInst>(I) ||
-      isa<LoadInst>(I) || isa<FreezeInst>(I)) {
+      isa<LoadInst>(I) || isa<FreezeInst>(I) || isa<ExtractValueInst>(I) ||
+      isa<InsertValueInst>(I) || isa<ExtractElementInst>(I) ||
+      isa<InsertElementInst>(I) || isa<ShuffleVectorInst>(I)) {
     SmallVector<unsigned, 2> PointerOperands;
     SmallVector<Value *, 2> Shadows;
     for (unsigned Op = 0; Op < I.getNumOperands(); ++Op) {
       Value *PrepOp = I.getOperand(Op);
-      bool IsSelectCondition = isa<SelectInst>(I) && Op == 0;
-      if (PrepOp->getType()->isPointerTy() && !IsSelectCondition) {
+      if (carriesPointers(PrepOp->getType())) {
         PointerOperands.push_back(Op);
         Shadows.push_back(augmentedShadow(PrepOp));
       }
@@ -260,14 +262,63 @@ bool FunctionDifferentiator::augmentCall(CallBase &Call) {
   return true;
 }
 
+/// Calls \p Visit with the index path and byte offset of every field of
+/// \p Ty that holds pointers (a pointer or a vector of them).
+static void
+forEachPointerField(Type *Ty, const DataLayout &DL, uint64_t Offset,
+                    SmallVectorImpl<unsigned> &Path,
+                    function_ref<void(ArrayRef<unsigned>, uint64_t)> Visit) {
+  if (Ty->isPtrOrPtrVectorTy()) {
+    Visit(Path, Offset);
+    return;
+  }
+  auto Field = [&](Type *FieldTy, unsigned Index, uint64_t At) {
+    Path.push_back(Index);
+    forEachPointerField(FieldTy, DL, At, Path, Visit);
+    Path.pop_back();
+  };
+  if (auto *ST = dyn_cast<StructType>(Ty)) {
+    const StructLayout *Layout = DL.getStructLayout(ST);
+    for (auto [Index, FieldTy] : enumerate(ST->elements()))
+      Field(FieldTy, Index, Offset + Layout->getElementOffset(Index));
+  } else if (auto *AT = dyn_cast<ArrayType>(Ty)) {
+    uint64_t Size = DL.getTypeAllocSize(AT->getElementType());
+    for (unsigned Index = 0; Index < AT->getNumElements(); ++Index)
+      Field(AT->getElementType(), Index, Offset + Index * Size);
+  }
+}
+
 void FunctionDifferentiator::augmentStore(StoreInst &Store) {
   Value *Ptr = Store.getPointerOperand();
   Value *Val = Store.getValueOperand();
   bool PointerAsInteger =
       integerStoreRole(Store).What == IntegerStoreRole::MirrorShadows;
-  if (!(Val->getType()->isPointerTy() || PointerAsInteger) ||
+  if (!(carriesPointers(Val->getType()) || PointerAsInteger) ||
       !Activity.isShadowed(Ptr))
     return;
+  if (Val->getType()->isAggregateType()) {
+    // Only the pointer fields: the shadows of the others (floats' adjoints)
+    // must stay as they are.
+    auto *AugStore = cast<StoreInst>(AugValues[&Store]);
+    IRBuilder<> B(AugStore->getNextNode());
+    const DataLayout &DL = Prep.getDataLayout();
+    SmallVector<unsigned, 4> Path;
+    forEachLane(
+        B, Sig.Width, {augmentedShadow(Val), augmentedShadow(Ptr)},
+        [&](ArrayRef<Value *> Lane, unsigned) {
+          forEachPointerField(
+              Val->getType(), DL, 0, Path,
+              [&](ArrayRef<unsigned> Field, uint64_t Offset) {
+                Value *To = B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Lane[1],
+                                                         Offset);
+                StoreInst *S =
+                    B.CreateStore(B.CreateExtractValue(Lane[0], Field), To);
+                S->setAlignment(commonAlignment(AugStore->getAlign(), Offset));
+                S->setVolatile(AugStore->isVolatile());
+              });
+        });
+    return;
+  }
   // Shadow memory mirrors the primal's pointer structure, so loads of
   // pointers on the shadow side find the shadows.
   auto *AugStore = cast<StoreInst>(AugValues[&Store]);
@@ -277,6 +328,11 @@ void FunctionDifferentiator::augmentStore(StoreInst &Store) {
     ShadowVal = augmentedShadow(Val);
   else if (auto *Load = dyn_cast<LoadInst>(Val))
     ShadowVal = loadShadowBits(*Load, B);
+  else if (auto *Cast = dyn_cast<PtrToIntInst>(Val))
+    ShadowVal = mapLanes(B, Sig.Width, {augmentedShadow(Cast->getOperand(0))},
+                         Val->getType(), [&](ArrayRef<Value *> Lane) {
+                           return B.CreatePtrToInt(Lane[0], Val->getType());
+                         });
   else // A constant: null stays null, in every direction.
     ShadowVal = mapLanes(B, Sig.Width, {}, Val->getType(),
                          [&](ArrayRef<Value *>) { return Val; });

@@ -68,7 +68,7 @@ Function *ForwardModeGenerator::generate(const ForwardSignature &Sig,
   Function *Prepared = prepareForDifferentiation(F, FAM);
   if (splitReadsThroughMixedChoices(
           *Prepared, analysisActivities(Sig),
-          Sig.ReturnTangent && Prepared->getReturnType()->isPointerTy(),
+          Sig.ReturnTangent && carriesPointers(Prepared->getReturnType()),
           Sig.ContextShadows))
     FAM.invalidate(*Prepared, PreservedAnalyses::none());
   bool Ok;

@@ -79,7 +79,7 @@ ReverseSignature FunctionDifferentiator::calleeSignature(CallBase &Call) const {
   ReverseSignature Callee;
   Callee.Fn = Call.getCalledFunction();
   for (Value *Arg : Call.args()) {
-    if (Arg->getType()->isPointerTy() && Activity.isShadowed(Arg))
+    if (carriesPointers(Arg->getType()) && Activity.isShadowed(Arg))
       Callee.Args.push_back(Activity::Dup);
     else if (Activity.isActive(Arg))
       Callee.Args.push_back(Activity::Out);
@@ -142,7 +142,7 @@ FunctionDifferentiator::classifyCall(CallBase &Call) const {
   // Derivatives leave a call only through its result or through memory
   // that a shadowed pointer argument reaches.
   bool ShadowedArgument = any_of(Call.args(), [&](const Use &U) {
-    return U->getType()->isPointerTy() && Activity.isShadowed(U.get());
+    return carriesPointers(U->getType()) && Activity.isShadowed(U.get());
   });
   bool ResultCarries = Activity.isActive(&Call) || Activity.isShadowed(&Call);
   // Or through a global whose shadow the user declared.
@@ -289,7 +289,7 @@ void FunctionDifferentiator::collectNeeds(Instruction &I,
       Needs.push_back(primalOf(Call->getCalledOperand()));
     for (Value *Arg : Call->args()) {
       Needs.push_back(primalOf(Arg));
-      if (Arg->getType()->isPointerTy() && Activity.isShadowed(Arg))
+      if (carriesPointers(Arg->getType()) && Activity.isShadowed(Arg))
         Needs.push_back(shadowOf(Arg));
     }
     return;
@@ -316,6 +316,12 @@ FunctionDifferentiator::classifyIntegerStore(StoreInst &Store) const {
   if (!Val->getType()->isIntegerTy() ||
       !Activity.isShadowed(Store.getPointerOperand()))
     return {};
+  // An address with a shadow, stored as an integer: whatever the access
+  // is tagged, shadow memory must mirror it for the loads that read it back
+  // as a pointer.
+  if (auto *Cast = dyn_cast<PtrToIntInst>(Val);
+      Cast && Activity.isShadowed(Cast->getOperand(0)))
+    return {IntegerStoreRole::MirrorShadows};
   auto *Load = dyn_cast<LoadInst>(Val);
   bool Copy = Load && Activity.isShadowed(Load->getPointerOperand());
   SmallVector<Instruction *, 2> Accesses = {&Store};
@@ -583,9 +589,13 @@ bool FunctionDifferentiator::plan() {
       }
       if (auto *Mem = dyn_cast<MemTransferInst>(&I);
           Mem && Activity.isShadowed(Mem->getDest()) &&
-          Activity.isShadowed(Mem->getSource()))
-        CopyLayouts[Mem] =
-            analyzeCopyLayout(Mem->getDest(), Mem->getSource(), Prep, Sig.Fn);
+          Activity.isShadowed(Mem->getSource())) {
+        std::optional<uint64_t> Length;
+        if (auto *C = dyn_cast<ConstantInt>(Mem->getLength()))
+          Length = C->getZExtValue();
+        CopyLayouts[Mem] = analyzeCopyLayout(Mem->getDest(), Mem->getSource(),
+                                             Prep, Sig.Fn, Length);
+      }
       if (auto *Store = dyn_cast<StoreInst>(&I)) {
         IntegerStoreRole Role = classifyIntegerStore(*Store);
         if (Role.What != IntegerStoreRole::Inactive)

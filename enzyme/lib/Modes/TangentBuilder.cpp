@@ -29,7 +29,7 @@ SmallVector<Activity, 4> analysisActivities(const ForwardSignature &Sig) {
   SmallVector<Activity, 4> Acts;
   for (auto [A, Act] : enumerate(Sig.Args)) {
     Type *Ty = Sig.Fn->getArg(A)->getType();
-    if (hasShadow(Act) && !Ty->isPointerTy())
+    if (hasShadow(Act) && !carriesPointers(Ty))
       Acts.push_back(Activity::Out);
     else
       Acts.push_back(Act);
@@ -42,7 +42,7 @@ TangentBuilder::TangentBuilder(ForwardModeGenerator &Gen,
                                Function &Tangent)
     : Gen(Gen), Sig(Sig), Prep(Prepared), Out(Tangent),
       Activity(Prepared, analysisActivities(Sig),
-               Sig.ReturnTangent && Prepared.getReturnType()->isPointerTy(),
+               Sig.ReturnTangent && carriesPointers(Prepared.getReturnType()),
                Sig.ContextShadows) {}
 
 bool TangentBuilder::fail(const Instruction *I, const Twine &Message,
@@ -103,7 +103,7 @@ Value *TangentBuilder::sum(IRBuilder<> &B, ArrayRef<Value *> Terms, Type *Ty) {
 }
 
 bool TangentBuilder::checkChoiceOfShadows(Instruction &I) {
-  if (!I.getType()->isPointerTy() || !Activity.isShadowed(&I))
+  if (!carriesPointers(I.getType()) || !Activity.isShadowed(&I))
     return true;
   if (const Value *Choice = Activity.unshadowedChoice(I))
     return fail(&I, describeUnshadowedChoice(*Choice));

@@ -33,13 +33,15 @@ ForwardSignature TangentBuilder::calleeSignature(CallBase &Call) const {
   Callee.Width = Sig.Width;
   Callee.ContextShadows = Sig.ContextShadows;
   for (Value *Arg : Call.args()) {
-    bool Carries = Arg->getType()->isPointerTy() ? Activity.isShadowed(Arg)
-                                                 : Activity.isActive(Arg);
+    // A pointer carries a shadow; a float a tangent; an aggregate of
+    // pointers (a small struct passed in registers) shadows in its fields.
+    bool Carries = carriesPointers(Arg->getType()) ? Activity.isShadowed(Arg)
+                                                   : Activity.isActive(Arg);
     Callee.Args.push_back(Carries ? Activity::Dup : Activity::Const);
   }
   Type *RetTy = Call.getType();
   Callee.ReturnTangent =
-      (RetTy->isPointerTy() || isDifferentiableType(RetTy)) && carries(&Call);
+      (carriesPointers(RetTy) || isDifferentiableType(RetTy)) && carries(&Call);
   return Callee;
 }
 
@@ -180,7 +182,7 @@ bool TangentBuilder::differentiateCall(CallBase &Call, IRBuilder<> &B) {
   // Derivatives leave a call only through its result or through memory
   // that a shadowed pointer argument reaches.
   bool ShadowedArgument = any_of(Call.args(), [&](const Use &U) {
-    return U->getType()->isPointerTy() && Activity.isShadowed(U.get());
+    return carriesPointers(U->getType()) && Activity.isShadowed(U.get());
   });
   // Or through a global whose shadow the user declared.
   if (!ShadowedArgument && !carries(&Call) &&

@@ -13,6 +13,7 @@
 #include "Core/ShadowScopes.h"
 #include "Modes/ExceptionGuards.h"
 #include "Modes/FloatBitWebs.h"
+#include "Modes/FloatSignMasks.h"
 #include "Modes/LibraryRewrites.h"
 
 #include "llvm/IR/IRBuilder.h"
@@ -108,6 +109,7 @@ Function *prepareForDifferentiation(Function &F, FunctionAnalysisManager &FAM) {
   FPM.addPass(SimplifyCFGPass());
   FPM.run(*P, FAM);
   removeUnreachableBlocks(*P);
+  foldFloatSignMasks(*P);
   retypeFloatBitWebs(*P, &F);
   lowerTargetVectorIntrinsics(*P);
 

@@ -9,13 +9,12 @@
 // integer shuffle (_mm_shuffle_epi32: shufflevector <4 x i32> between a
 // load and a bitcast to <2 x double>); its derivatives were silently zero
 // (runtime/simd-integer-shuffle-of-doubles.c).
-// Not run yet, for a known reason: -O0, and -O3 -march=x86-64-v3 (whose
-// AVX assembly in pmadd/pmin/pmax the engine now reads), stop with 'a
-// pointer that chooses between memory with derivatives and memory without'
-// (the GEMM workspace choice in GeneralMatrixMatrix.h:166, which is written
-// through, so splitting its reads is not enough):
-//   %clangxx_enzyme -fenzyme -O0 -I/usr/include/eigen3 %s -o %t && %t
-//   %clangxx_enzyme -fenzyme -O3 -march=x86-64-v3 -I/usr/include/eigen3 %s -o %t && %t
+// At -O0 and with -march=x86-64-v3 the GEMM's workspace is a choice
+// (GeneralMatrixMatrix.h:166) between the caller's buffer, a stack buffer
+// aligned by hand as an integer, and aligned_malloc's block; both builds
+// stopped there before (runtime/eigen-gemm-workspace.cpp).
+// RUN: %clangxx_enzyme -fenzyme -O0 -I/usr/include/eigen3 %s -o %t && %t
+// RUN: %clangxx_enzyme -fenzyme -O3 -march=x86-64-v3 -I/usr/include/eigen3 %s -o %t && %t
 // RUN: %clangxx_enzyme -fenzyme -O2 -I/usr/include/eigen3 %s -o %t && %t
 // Under UBSan's alignment checks Eigen's GEMM helpers are not inlined, and
 // the packed right-hand side moved as <4 x i32> reached the caller's packet

@@ -55,6 +55,51 @@ std::string describeAtomicWithDerivative(const Instruction &I,
          "derivatives";
 }
 
+bool computedFromAddress(const Value *V, unsigned Depth) {
+  if (isa<PtrToIntInst>(V))
+    return true;
+  const auto *I = dyn_cast<Instruction>(V);
+  if (!I || Depth > 8 || !(isa<BinaryOperator>(I) || isa<CastInst>(I)))
+    return false;
+  return any_of(I->operands(), [&](const Use &U) {
+    return computedFromAddress(U.get(), Depth + 1);
+  });
+}
+
+static const Value *addressArithmeticBase(const Value *Int, unsigned Depth) {
+  if (const auto *Cast = dyn_cast<PtrToIntInst>(Int))
+    return Cast->getPointerOperand();
+  const auto *Op = dyn_cast<BinaryOperator>(Int);
+  if (!Op || Depth > 8)
+    return nullptr;
+  const Value *L = Op->getOperand(0), *R = Op->getOperand(1);
+  switch (Op->getOpcode()) {
+  case Instruction::Add:
+    if (!computedFromAddress(R))
+      return addressArithmeticBase(L, Depth + 1);
+    if (!computedFromAddress(L))
+      return addressArithmeticBase(R, Depth + 1);
+    return nullptr;
+  case Instruction::Sub:
+    return computedFromAddress(R) ? nullptr
+                                  : addressArithmeticBase(L, Depth + 1);
+  case Instruction::And: {
+    // Rounding down to a multiple of a power of two stays in the object
+    // that the code over-allocated for it.
+    const auto *Mask = dyn_cast<ConstantInt>(R);
+    if (Mask && Mask->getValue().isNegatedPowerOf2())
+      return addressArithmeticBase(L, Depth + 1);
+    return nullptr;
+  }
+  default:
+    return nullptr;
+  }
+}
+
+const Value *addressArithmeticBase(const Value *Int) {
+  return addressArithmeticBase(Int, 0);
+}
+
 LoadInst *integerLoadOfPointer(Instruction &I) {
   if (!isa<IntToPtrInst>(I))
     return nullptr;
@@ -284,6 +329,65 @@ bool ActivityAnalysis::markShadowed(const Value *V) {
   return carriesPointers(V->getType()) && Shadowed.insert(V).second;
 }
 
+static bool returnsFreshMemory(const Function &F, unsigned Depth);
+
+/// \p V is a block that was just allocated (or null): an allocation call's
+/// result, a call of a function that returns one, or such a value kept in a
+/// local (unoptimised code's `result` slot), through casts, phis and
+/// selects.
+static bool isFreshMemory(const Value *V, unsigned Depth) {
+  if (Depth > 8)
+    return false;
+  V = V->stripPointerCasts();
+  if (isa<ConstantPointerNull>(V))
+    return true;
+  if (const auto *Call = dyn_cast<CallBase>(V)) {
+    if (isFreshAllocationCall(*Call))
+      return true;
+    const Function *Callee = Call->getCalledFunction();
+    return Callee && returnsFreshMemory(*Callee, Depth + 1);
+  }
+  if (const auto *Phi = dyn_cast<PHINode>(V))
+    return all_of(Phi->incoming_values(), [&](const Value *In) {
+      return In == Phi || isFreshMemory(In, Depth + 1);
+    });
+  if (const auto *Select = dyn_cast<SelectInst>(V))
+    return isFreshMemory(Select->getTrueValue(), Depth + 1) &&
+           isFreshMemory(Select->getFalseValue(), Depth + 1);
+  // A local that only ever holds fresh blocks.
+  const auto *Load = dyn_cast<LoadInst>(V);
+  const auto *Slot =
+      Load ? dyn_cast<AllocaInst>(Load->getPointerOperand()) : nullptr;
+  if (!Slot)
+    return false;
+  bool Stored = false;
+  for (const User *U : Slot->users()) {
+    if (isa<LoadInst>(U))
+      continue;
+    const auto *Store = dyn_cast<StoreInst>(U);
+    if (!Store || Store->getPointerOperand() != Slot ||
+        !isFreshMemory(Store->getValueOperand(), Depth + 1))
+      return false;
+    Stored = true;
+  }
+  return Stored;
+}
+
+/// Every return of \p F returns a block it just allocated (or null):
+/// an allocation wrapper such as Eigen's aligned_malloc.
+static bool returnsFreshMemory(const Function &F, unsigned Depth) {
+  if (F.isDeclaration() || !F.getReturnType()->isPointerTy() || Depth > 3)
+    return false;
+  bool Returns = false;
+  for (const BasicBlock &BB : F)
+    if (const auto *Ret = dyn_cast<ReturnInst>(BB.getTerminator())) {
+      if (!isFreshMemory(Ret->getReturnValue(), Depth))
+        return false;
+      Returns = true;
+    }
+  return Returns;
+}
+
 /// Memory that a new allocation provides can hold derivatives unless it is
 /// only ever used as integers; it gets a shadow.
 static bool isShadowSource(const Instruction &I) {
@@ -462,6 +566,10 @@ bool ActivityAnalysis::shadowOrigins(const Value *Ptr, bool Required,
   if (isa<BitCastInst>(Ptr) || isa<AddrSpaceCastInst>(Ptr) ||
       isa<FreezeInst>(Ptr))
     return Origins(cast<Instruction>(Ptr)->getOperand(0));
+  if (isa<IntToPtrInst>(Ptr))
+    if (const Value *Base =
+            addressArithmeticBase(cast<Instruction>(Ptr)->getOperand(0)))
+      return Origins(Base);
   // A pointer taken out of a small struct returned in registers ({ptr, ptr}
   // at -O0), or put into one.
   if (const auto *Extract = dyn_cast<ExtractValueInst>(Ptr))
@@ -550,6 +658,12 @@ void ActivityAnalysis::propagate(Function &F) {
           Changed |= markShadowed(&I);
         continue;
       }
+      if (isa<IntToPtrInst>(I)) {
+        if (const Value *Base = addressArithmeticBase(I.getOperand(0));
+            Base && isShadowed(Base))
+          Changed |= markShadowed(&I);
+        continue;
+      }
       if (auto *Call = dyn_cast<CallBase>(&I)) {
         if (isInactiveCall(*Call))
           continue;
@@ -557,7 +671,11 @@ void ActivityAnalysis::propagate(Function &F) {
                         any_of(Call->args(), [&](const Use &U) {
                           return isActive(U.get()) || isShadowed(U.get());
                         });
-        if (AnyInput)
+        // A block from an allocation wrapper (Eigen's aligned_malloc) can
+        // hold derivatives as malloc's does: the wrapper's augmented copy
+        // returns its shadow.
+        const Function *Callee = Call->getCalledFunction();
+        if (AnyInput || (Callee && returnsFreshMemory(*Callee, 0)))
           Changed |= markActive(Call) | markShadowed(Call);
         continue;
       }

@@ -79,6 +79,16 @@ std::string describeUntypedBitsStored(const llvm::Value &Source);
 /// be silently wrong. Empty otherwise.
 std::string describeStoreThroughIntegerAddress(const llvm::Value &Ptr);
 
+/// For `inttoptr` of \p Int: the pointer whose address \p Int is, moved
+/// within its object by integer arithmetic (offsets added or subtracted,
+/// and rounding down to a power of two: `(p + 15) & -16`, how code aligns a
+/// buffer it over-allocated, Eigen's aligned alloca); nullptr otherwise.
+/// The shadow is that pointer's shadow moved by as many bytes.
+const llvm::Value *addressArithmeticBase(const llvm::Value *Int);
+/// \p Int, an integer, is computed from an address (a ptrtoint), through
+/// integer arithmetic and casts.
+bool computedFromAddress(const llvm::Value *Int, unsigned Depth = 0);
+
 /// For `inttoptr (load iN p)`, the load: a pointer that optimised code
 /// moved through memory as an integer. nullptr for anything else.
 llvm::LoadInst *integerLoadOfPointer(llvm::Instruction &I);

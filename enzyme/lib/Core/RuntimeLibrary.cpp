@@ -13,6 +13,7 @@
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/TargetParser/Triple.h"
 
+#include "ChoiceReport.inc"
 #include "ExceptionReport.inc"
 #include "ShadowRegistry.inc"
 
@@ -27,7 +28,7 @@ bool canLinkRuntime(const Module &M) {
 
 /// One IR module per source file under enzyme/runtime/.
 static const char *const RuntimeSources[] = {ShadowRegistryIR,
-                                             ExceptionReportIR};
+                                             ExceptionReportIR, ChoiceReportIR};
 
 /// The IR of run-time source \p Source, ready to link into \p M.
 static std::unique_ptr<Module> parseRuntime(Module &M, const char *Source) {

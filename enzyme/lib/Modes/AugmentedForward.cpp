@@ -21,7 +21,10 @@
 #include "Core/Diagnostics.h"
 #include "Core/GlobalShadows.h"
 #include "Core/LibcCalls.h"
+#include "Core/RuntimeLibrary.h"
 #include "Core/ShadowMemory.h"
+#include "Modes/ChoiceGuards.h"
+#include "Modes/ShadowAddresses.h"
 
 #include "llvm/ADT/PostOrderIterator.h"
 #include "llvm/IR/CFG.h"
@@ -140,6 +143,16 @@ Value *FunctionDifferentiator::createShadow(Instruction &I, IRBuilder<> &B) {
                   });
     return Shadow;
   }
+  // An address computed as an integer (a buffer aligned by hand): the
+  // same arithmetic on the shadow's address (ShadowAddresses.h).
+  if (isa<IntToPtrInst>(I))
+    if (const Value *Base = addressArithmeticBase(I.getOperand(0)))
+      return PerLane({augmentedShadow(const_cast<Value *>(Base))},
+                     [&](ArrayRef<Value *> S) {
+                       return shadowOfAddressArithmetic(
+                           B, AugI->getOperand(0), S[0], I.getType(),
+                           I.getName() + ".shadow");
+                     });
   // A pointer loaded as an integer (a lowered one-pointer memcpy): its
   // shadow is the integer loaded from the shadow memory.
   if (auto *Load = integerLoadOfPointer(I))
@@ -184,8 +197,14 @@ Value *FunctionDifferentiator::loadShadowBits(LoadInst &Load, IRBuilder<> &B) {
 }
 
 bool FunctionDifferentiator::checkChoiceOfShadows(Instruction &I) {
-  if (const Value *Choice = Activity.unshadowedChoice(I))
+  const Value *Choice = Activity.unshadowedChoice(I);
+  if (!Choice)
+    return true;
+  if (!canLinkRuntime(*Prep.getParent()))
     return fail(&I, describeUnshadowedChoice(*Choice));
+  guardUnshadowedChoice(
+      I, *cast<Instruction>(AugValues[&I]),
+      [&](const Value *V) { return Activity.lacksShadowAsChoice(V); }, *Sig.Fn);
   return true;
 }
 

@@ -16,6 +16,9 @@
 
 #include "Analysis/KnownFunctions.h"
 #include "Core/Diagnostics.h"
+#include "Core/RuntimeLibrary.h"
+#include "Modes/ChoiceGuards.h"
+#include "Modes/ShadowAddresses.h"
 
 #include "llvm/ADT/PostOrderIterator.h"
 #include "llvm/IR/CFG.h"
@@ -105,8 +108,14 @@ Value *TangentBuilder::sum(IRBuilder<> &B, ArrayRef<Value *> Terms, Type *Ty) {
 bool TangentBuilder::checkChoiceOfShadows(Instruction &I) {
   if (!carriesPointers(I.getType()) || !Activity.isShadowed(&I))
     return true;
-  if (const Value *Choice = Activity.unshadowedChoice(I))
+  const Value *Choice = Activity.unshadowedChoice(I);
+  if (!Choice)
+    return true;
+  if (!canLinkRuntime(*Prep.getParent()))
     return fail(&I, describeUnshadowedChoice(*Choice));
+  guardUnshadowedChoice(
+      I, *cast<Instruction>(primal(&I)),
+      [&](const Value *V) { return Activity.lacksShadowAsChoice(V); }, *Sig.Fn);
   return true;
 }
 
@@ -203,6 +212,17 @@ bool TangentBuilder::differentiate(Instruction &I, IRBuilder<> &B) {
     }));
     return true;
   case Instruction::IntToPtr:
+    // An address computed as an integer (a buffer aligned by hand): the
+    // same arithmetic on the shadow's address (ShadowAddresses.h).
+    if (const Value *Base = addressArithmeticBase(Op(0))) {
+      Value *Int = primal(Op(0));
+      setTangent(&I, Lanes({tangent(const_cast<Value *>(Base))},
+                           [&](ArrayRef<Value *> L) {
+                             return shadowOfAddressArithmetic(
+                                 B, Int, L[0], Ty, I.getName() + ".shadow");
+                           }));
+      return true;
+    }
     if (auto *Load = dyn_cast<LoadInst>(Op(0))) {
       // A pointer moved through memory as an integer.
       setTangent(&I,

@@ -15,6 +15,7 @@
 
 #include "ChoiceReport.inc"
 #include "ExceptionReport.inc"
+#include "RbTree.inc"
 #include "ShadowRegistry.inc"
 
 using namespace llvm;
@@ -26,19 +27,31 @@ bool canLinkRuntime(const Module &M) {
   return T.isArch64Bit() && !T.isNVPTX() && !T.isAMDGPU() && !T.isSPIRV();
 }
 
+namespace {
 /// One IR module per source file under enzyme/runtime/.
-static const char *const RuntimeSources[] = {ShadowRegistryIR,
-                                             ExceptionReportIR, ChoiceReportIR};
+struct RuntimeSource {
+  const char *IR;
+  /// Restated library code that the generators differentiate (RbTree.c),
+  /// rather than support code that no derivative looks into.
+  bool Differentiated;
+};
+} // namespace
+
+static const RuntimeSource RuntimeSources[] = {{ShadowRegistryIR, false},
+                                               {ExceptionReportIR, false},
+                                               {ChoiceReportIR, false},
+                                               {RbTreeIR, true}};
 
 /// The IR of run-time source \p Source, ready to link into \p M.
-static std::unique_ptr<Module> parseRuntime(Module &M, const char *Source) {
+static std::unique_ptr<Module> parseRuntime(Module &M,
+                                            const RuntimeSource &Source) {
   SMDiagnostic Error;
   // Textual IR cannot be read into a context that discards value names, as
   // clang's does; names are kept while it is read.
   LLVMContext &Ctx = M.getContext();
   bool DiscardNames = Ctx.shouldDiscardValueNames();
   Ctx.setDiscardValueNames(false);
-  std::unique_ptr<Module> Runtime = parseAssemblyString(Source, Error, Ctx);
+  std::unique_ptr<Module> Runtime = parseAssemblyString(Source.IR, Error, Ctx);
   Ctx.setDiscardValueNames(DiscardNames);
   if (!Runtime)
     report_fatal_error(
@@ -59,7 +72,8 @@ static std::unique_ptr<Module> parseRuntime(Module &M, const char *Source) {
     // The module's own target settings apply, so that callers can inline.
     for (StringRef Kind : {"target-cpu", "target-features", "tune-cpu"})
       F.removeFnAttr(Kind);
-    F.addFnAttr("enzyme_inactive");
+    if (!Source.Differentiated)
+      F.addFnAttr("enzyme_inactive");
   }
   for (GlobalVariable &GV : Runtime->globals())
     if (!GV.isDeclaration() && !GV.hasLocalLinkage()) {
@@ -74,7 +88,7 @@ Function *getRuntimeFunction(Module &M, StringRef Name) {
     return F;
   std::unique_ptr<Module> Runtime;
   Function *Definition = nullptr;
-  for (const char *Source : RuntimeSources) {
+  for (const RuntimeSource &Source : RuntimeSources) {
     Runtime = parseRuntime(M, Source);
     Definition = Runtime->getFunction(Name);
     if (Definition && !Definition->isDeclaration())

@@ -5,8 +5,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "Modes/LibraryRewrites.h"
+#include "Core/RuntimeLibrary.h"
 #include "Rules/MathRules.h"
 
+#include "llvm/ADT/StringSwitch.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Module.h"
@@ -233,6 +235,29 @@ static Function *listLinkFunction(Module &M, ListLink Kind) {
   return F;
 }
 
+/// libstdc++'s red-black tree (std::map, std::set and their multi
+/// variants) links and walks its nodes in the shared library, for the same
+/// reason as std::list; the run-time restates those functions in C
+/// (runtime/RbTree.c), linked into the module and differentiated like any
+/// code. The name of the restatement of \p Call's callee, or empty.
+static StringRef redBlackTreeRestatement(const CallInst &Call) {
+  const Function *Callee = Call.getCalledFunction();
+  if (!Callee || !Callee->isDeclaration() || !canLinkRuntime(*Call.getModule()))
+    return "";
+  return StringSwitch<StringRef>(Callee->getName())
+      .Cases("_ZSt18_Rb_tree_incrementPSt18_Rb_tree_node_base",
+             "_ZSt18_Rb_tree_incrementPKSt18_Rb_tree_node_base",
+             "__enzyme_rb_increment")
+      .Cases("_ZSt18_Rb_tree_decrementPSt18_Rb_tree_node_base",
+             "_ZSt18_Rb_tree_decrementPKSt18_Rb_tree_node_base",
+             "__enzyme_rb_decrement")
+      .Case("_ZSt29_Rb_tree_insert_and_rebalancebPSt18_Rb_tree_node_baseS0_RS_",
+            "__enzyme_rb_insert_and_rebalance")
+      .Case("_ZSt28_Rb_tree_rebalance_for_erasePSt18_Rb_tree_node_baseRS_",
+            "__enzyme_rb_rebalance_for_erase")
+      .Default("");
+}
+
 /// How one complex value (or a part) crosses a call on x86-64.
 enum class ComplexPassing {
   Part,   ///< one part T on its own (double complex, the runtime helpers)
@@ -410,6 +435,7 @@ bool rewriteLibraryCalls(Function &F) {
   SmallVector<std::pair<CallInst *, Type *>, 2> Extractions;
   SmallVector<ComplexCall, 2> Complex;
   SmallVector<std::pair<CallInst *, ListLink>, 2> ListLinks;
+  SmallVector<std::pair<CallInst *, StringRef>, 2> TreeCalls;
   for (Instruction &I : instructions(F))
     if (auto *Call = dyn_cast<CallInst>(&I)) {
       if (isPosixMemalign(*Call))
@@ -420,6 +446,8 @@ bool rewriteLibraryCalls(Function &F) {
         Extractions.push_back({Call, Ty});
       else if (ListLink Kind = listLinkKind(*Call); Kind != ListLink::None)
         ListLinks.push_back({Call, Kind});
+      else if (StringRef Tree = redBlackTreeRestatement(*Call); !Tree.empty())
+        TreeCalls.push_back({Call, Tree});
       else if (std::optional<ComplexCall> C = matchComplexCall(*Call))
         Complex.push_back(std::move(*C));
     }
@@ -433,8 +461,10 @@ bool rewriteLibraryCalls(Function &F) {
     restateComplexCall(C);
   for (auto [Call, Kind] : ListLinks)
     Call->setCalledFunction(listLinkFunction(*F.getParent(), Kind));
+  for (auto [Call, Name] : TreeCalls)
+    Call->setCalledFunction(getRuntimeFunction(*F.getParent(), Name));
   return !Memaligns.empty() || !Modfs.empty() || !Extractions.empty() ||
-         !Complex.empty() || !ListLinks.empty();
+         !Complex.empty() || !ListLinks.empty() || !TreeCalls.empty();
 }
 
 } // namespace enzyme

@@ -8,6 +8,7 @@
 
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/Constants.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Metadata.h"
@@ -21,8 +22,7 @@ namespace enzyme {
 
 /// The name of the scalar type a TBAA access tag names; empty when the
 /// access is untagged.
-static StringRef tbaaTypeName(const Instruction &I) {
-  MDNode *Tag = I.getMetadata(LLVMContext::MD_tbaa);
+static StringRef tbaaTagTypeName(const MDNode *Tag) {
   if (!Tag || Tag->getNumOperands() < 2)
     return "";
   auto *Access = dyn_cast<MDNode>(Tag->getOperand(1));
@@ -30,6 +30,10 @@ static StringRef tbaaTypeName(const Instruction &I) {
     return "";
   auto *Name = dyn_cast<MDString>(Access->getOperand(0));
   return Name ? Name->getString() : "";
+}
+
+static StringRef tbaaTypeName(const Instruction &I) {
+  return tbaaTagTypeName(I.getMetadata(LLVMContext::MD_tbaa));
 }
 
 /// The type a TBAA access tag names, when it is a C floating-point type.
@@ -181,7 +185,7 @@ static void forEachAccessOf(const Value *Base, int64_t Begin, int64_t End,
 /// _Tuple_impl) before the last one copies its bytes.
 static constexpr unsigned MaxDeclaredTypeSearchDepth = 8;
 
-/// Calls \p Visit(offset from Begin, type) for each pointer and
+/// Calls \p Visit(offset from Begin, type) for each pointer, integer and
 /// floating-point scalar of \p Ty, placed at \p At, within [Begin, End).
 static void forEachScalarOf(Type *Ty, int64_t At, int64_t Begin, int64_t End,
                             const DataLayout &DL,
@@ -207,7 +211,7 @@ static void forEachScalarOf(Type *Ty, int64_t At, int64_t Begin, int64_t End,
     }
     return;
   }
-  if (Ty->isPointerTy() || Ty->isFloatingPointTy())
+  if (Ty->isPointerTy() || Ty->isFloatingPointTy() || Ty->isIntegerTy())
     Visit(At - Begin, Ty);
 }
 
@@ -262,9 +266,41 @@ CopyLayout::slotsWithin(uint64_t Length,
   return Result;
 }
 
+static bool isPointerTypeName(StringRef Name);
+
+/// The fields that a `!tbaa.struct` tag (clang's description of a struct
+/// copy: offset, size and access tag of each scalar field) names, as
+/// (offset, type); floats and pointers only.
+static void forEachTBAAStructField(const Instruction &Copy,
+                                   function_ref<void(int64_t, Type *)> Visit) {
+  MDNode *Fields = Copy.getMetadata(LLVMContext::MD_tbaa_struct);
+  if (!Fields)
+    return;
+  LLVMContext &Ctx = Copy.getContext();
+  for (unsigned I = 0; I + 2 < Fields->getNumOperands(); I += 3) {
+    auto *Offset = mdconst::dyn_extract<ConstantInt>(Fields->getOperand(I));
+    auto *Tag = dyn_cast<MDNode>(Fields->getOperand(I + 2));
+    if (!Offset || !Tag)
+      continue;
+    StringRef Name = tbaaTagTypeName(Tag);
+    Type *Ty = nullptr;
+    if (Name == "double")
+      Ty = Type::getDoubleTy(Ctx);
+    else if (Name == "float")
+      Ty = Type::getFloatTy(Ctx);
+    else if (Name == "long double")
+      Ty = Type::getX86_FP80Ty(Ctx);
+    else if (Name == "any pointer" || isPointerTypeName(Name))
+      Ty = PointerType::getUnqual(Ctx);
+    if (Ty)
+      Visit(Offset->getSExtValue(), Ty);
+  }
+}
+
 CopyLayout analyzeCopyLayout(Value *Dst, Value *Src, Function &F,
                              const Function *Original,
-                             std::optional<uint64_t> Length) {
+                             std::optional<uint64_t> Length,
+                             const Instruction *Copy) {
   const DataLayout &DL = F.getDataLayout();
   // Only the bytes copied say what the copy moves; a copy of unknown length
   // reaches as far as the objects do.
@@ -276,6 +312,12 @@ CopyLayout analyzeCopyLayout(Value *Dst, Value *Src, Function &F,
     Layout.HasFloats |= Ty->isFloatingPointTy();
     Layout.Slots.emplace_back(Offset, Ty);
   };
+  // Clang describes the struct a copy moves: that is the layout.
+  if (Copy) {
+    forEachTBAAStructField(*Copy, Add);
+    if (!Layout.Slots.empty())
+      return Layout;
+  }
   for (Value *End : {Dst, Src}) {
     int64_t EndOffset = 0;
     Value *Base = GetPointerBaseWithConstantOffset(End, EndOffset, DL);
@@ -317,6 +359,8 @@ struct ContentEvidence {
       Pointers = true;
     else if (Ty->isFloatingPointTy() && !Float)
       Float = Ty;
+    else if (Ty->isIntegerTy())
+      Integers = true;
   }
 
   /// What the TBAA tag of \p I says; false when it says nothing.

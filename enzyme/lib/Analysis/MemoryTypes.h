@@ -57,11 +57,13 @@ struct CopyLayout {
 /// accesses in \p F, in the callees the memory is passed to, and in the
 /// callers of \p Original (the function \p F copies) show it, or else
 /// as the declared types of the objects do. \p Length, when known, bounds
-/// the bytes looked at.
+/// the bytes looked at. \p Copy, the copying instruction, is asked first:
+/// clang's `!tbaa.struct` on a struct copy names every field.
 CopyLayout analyzeCopyLayout(llvm::Value *Dst, llvm::Value *Src,
                              llvm::Function &F,
                              const llvm::Function *Original = nullptr,
-                             std::optional<uint64_t> Length = std::nullopt);
+                             std::optional<uint64_t> Length = std::nullopt,
+                             const llvm::Instruction *Copy = nullptr);
 
 /// What an integer-typed load or store really moves. Optimised code copies
 /// and clears doubles and pointers as integers: a one-double memcpy becomes

@@ -594,7 +594,7 @@ bool FunctionDifferentiator::plan() {
         if (auto *C = dyn_cast<ConstantInt>(Mem->getLength()))
           Length = C->getZExtValue();
         CopyLayouts[Mem] = analyzeCopyLayout(Mem->getDest(), Mem->getSource(),
-                                             Prep, Sig.Fn, Length);
+                                             Prep, Sig.Fn, Length, Mem);
       }
       if (auto *Store = dyn_cast<StoreInst>(&I)) {
         IntegerStoreRole Role = classifyIntegerStore(*Store);

@@ -18,21 +18,7 @@
  *
  *===----------------------------------------------------------------------===*/
 
-typedef __SIZE_TYPE__ size_t;
-
-long write(int, const void *, size_t);
-__attribute__((noreturn)) void abort(void);
-
-struct message {
-  char text[1024];
-  size_t length;
-};
-
-static inline __attribute__((always_inline)) void append(struct message *m,
-                                                         const char *s) {
-  while (*s && m->length < sizeof(m->text))
-    m->text[m->length++] = *s++;
-}
+#include "Message.h"
 
 __attribute__((noreturn, cold, noinline)) static void
 report(const char *function, const char *where) {
@@ -50,8 +36,7 @@ report(const char *function, const char *where) {
   append(&m, ", where derivatives go through the pointer; pass that memory "
              "with enzyme_dup and a zeroed shadow, see docs/reverse-mode.md"
              "\n");
-  write(2, m.text, m.length);
-  abort();
+  write_and_abort(&m);
 }
 
 /* TAKEN: the program took the side without a shadow. FUNCTION: the

@@ -18,21 +18,7 @@
  *
  *===----------------------------------------------------------------------===*/
 
-typedef __SIZE_TYPE__ size_t;
-
-long write(int, const void *, size_t);
-__attribute__((noreturn)) void abort(void);
-
-struct message {
-  char text[1024];
-  size_t length;
-};
-
-static inline __attribute__((always_inline)) void append(struct message *m,
-                                                         const char *s) {
-  while (*s && m->length < sizeof(m->text))
-    m->text[m->length++] = *s++;
-}
+#include "Message.h"
 
 /* FUNCTION: the differentiated function, as the user would name it; WHERE:
  * "file:line:column" of the call that threw, or null without debug info. */
@@ -50,8 +36,5 @@ __enzyme_rt_exception_thrown(const char *function, const char *where) {
   }
   append(&m, "; exceptions are not differentiated, see docs/reverse-mode.md"
              "\n");
-  /* One write, so that threads reporting at once do not interleave; stdio
-   * may be what threw. */
-  write(2, m.text, m.length);
-  abort();
+  write_and_abort(&m);
 }

@@ -26,80 +26,67 @@ enum colour { red = 0, black = 1 };
 
 struct node {
   enum colour colour;
-  struct node *parent, *left, *right;
+  struct node *parent;
+  struct node *child[2]; /* left, right: the library's _M_left, _M_right */
 };
 
-static struct node *leftmost_below(struct node *n) {
-  while (n->left)
-    n = n->left;
-  return n;
-}
+/* A side of a node; the other side is 1 - side. */
+enum { left = 0, right = 1 };
 
-static struct node *rightmost_below(struct node *n) {
-  while (n->right)
-    n = n->right;
+static struct node *outermost(struct node *n, int side) {
+  while (n->child[side])
+    n = n->child[side];
   return n;
 }
 
 /* The next node in order; the header after the last. */
 struct node *__enzyme_rb_increment(struct node *n) {
-  if (n->right)
-    return leftmost_below(n->right);
+  if (n->child[right])
+    return outermost(n->child[right], left);
   struct node *up = n->parent;
-  while (n == up->right) {
+  while (n == up->child[right]) {
     n = up;
     up = up->parent;
   }
   /* Climbing from the last node reaches the header through the root (the
    * root's parent); with a single node, n is the header already. */
-  return n->right != up ? up : n;
+  return n->child[right] != up ? up : n;
 }
 
 /* The previous node in order; the last node before the header. */
 struct node *__enzyme_rb_decrement(struct node *n) {
   if (n->colour == red && n->parent->parent == n)
-    return n->right; /* the header: its right is the last node */
-  if (n->left)
-    return rightmost_below(n->left);
+    return n->child[right]; /* the header: its right is the last node */
+  if (n->child[left])
+    return outermost(n->child[left], right);
   struct node *up = n->parent;
-  while (n == up->left) {
+  while (n == up->child[left]) {
     n = up;
     up = up->parent;
   }
   return up;
 }
 
-/* Turns the subtree at n so that its right child takes its place. */
-static void rotate_left(struct node *n, struct node **root) {
-  struct node *child = n->right;
-  n->right = child->left;
-  if (child->left)
-    child->left->parent = n;
-  child->parent = n->parent;
-  if (n == *root)
-    *root = child;
-  else if (n == n->parent->left)
-    n->parent->left = child;
+/* Replaces old by new as a child of old's parent (or as the root). */
+static void replace_child(struct node *old, struct node *new,
+                          struct node **root) {
+  if (old == *root)
+    *root = new;
   else
-    n->parent->right = child;
-  child->left = n;
-  n->parent = child;
+    old->parent->child[old == old->parent->child[left] ? left : right] = new;
 }
 
-static void rotate_right(struct node *n, struct node **root) {
-  struct node *child = n->left;
-  n->left = child->right;
-  if (child->right)
-    child->right->parent = n;
-  child->parent = n->parent;
-  if (n == *root)
-    *root = child;
-  else if (n == n->parent->right)
-    n->parent->right = child;
-  else
-    n->parent->left = child;
-  child->right = n;
-  n->parent = child;
+/* Turns the subtree at n towards side: n's child on the other side takes
+ * its place (side left: a left rotation). */
+static void rotate(struct node *n, int side, struct node **root) {
+  struct node *up = n->child[1 - side];
+  n->child[1 - side] = up->child[side];
+  if (up->child[side])
+    up->child[side]->parent = n;
+  up->parent = n->parent;
+  replace_child(n, up, root);
+  up->child[side] = n;
+  n->parent = up;
 }
 
 /* Links n as the left (as_left) or right child of parent, a leaf position
@@ -109,59 +96,43 @@ void __enzyme_rb_insert_and_rebalance(_Bool as_left, struct node *n,
                                       struct node *header) {
   struct node **root = &header->parent;
   n->parent = parent;
-  n->left = 0;
-  n->right = 0;
+  n->child[left] = 0;
+  n->child[right] = 0;
   n->colour = red;
   if (as_left) {
-    parent->left = n; /* the header's left: the first node of an empty tree */
+    parent->child[left] = n; /* the header's left: the first node of an
+                                empty tree */
     if (parent == header) {
       header->parent = n;
-      header->right = n;
-    } else if (parent == header->left) {
-      header->left = n;
+      header->child[right] = n;
+    } else if (parent == header->child[left]) {
+      header->child[left] = n;
     }
   } else {
-    parent->right = n;
-    if (parent == header->right)
-      header->right = n;
+    parent->child[right] = n;
+    if (parent == header->child[right])
+      header->child[right] = n;
   }
   /* A red node under a red parent: recolour while the uncle is red, else
    * rotate once or twice. */
   while (n != *root && n->parent->colour == red) {
     struct node *grand = n->parent->parent;
-    if (n->parent == grand->left) {
-      struct node *uncle = grand->right;
-      if (uncle && uncle->colour == red) {
-        n->parent->colour = black;
-        uncle->colour = black;
-        grand->colour = red;
-        n = grand;
-        continue;
-      }
-      if (n == n->parent->right) {
-        n = n->parent;
-        rotate_left(n, root);
-      }
+    int side = n->parent == grand->child[left] ? left : right;
+    struct node *uncle = grand->child[1 - side];
+    if (uncle && uncle->colour == red) {
       n->parent->colour = black;
+      uncle->colour = black;
       grand->colour = red;
-      rotate_right(grand, root);
-    } else {
-      struct node *uncle = grand->left;
-      if (uncle && uncle->colour == red) {
-        n->parent->colour = black;
-        uncle->colour = black;
-        grand->colour = red;
-        n = grand;
-        continue;
-      }
-      if (n == n->parent->left) {
-        n = n->parent;
-        rotate_right(n, root);
-      }
-      n->parent->colour = black;
-      grand->colour = red;
-      rotate_left(grand, root);
+      n = grand;
+      continue;
     }
+    if (n == n->parent->child[1 - side]) {
+      n = n->parent;
+      rotate(n, side, root);
+    }
+    n->parent->colour = black;
+    grand->colour = red;
+    rotate(grand, 1 - side, root);
   }
   (*root)->colour = black;
 }
@@ -176,34 +147,29 @@ struct node *__enzyme_rb_rebalance_for_erase(struct node *gone,
   struct node *removed = gone; /* the node whose position disappears */
   struct node *child;          /* what takes removed's place (may be 0) */
   struct node *child_parent;
-  if (!gone->left)
-    child = gone->right;
-  else if (!gone->right)
-    child = gone->left;
+  if (!gone->child[left])
+    child = gone->child[right];
+  else if (!gone->child[right])
+    child = gone->child[left];
   else {
-    removed = leftmost_below(gone->right); /* the successor */
-    child = removed->right;
+    removed = outermost(gone->child[right], left); /* the successor */
+    child = removed->child[right];
   }
   if (removed != gone) {
     /* Two children: the successor moves into gone's place. */
-    gone->left->parent = removed;
-    removed->left = gone->left;
-    if (removed != gone->right) {
+    gone->child[left]->parent = removed;
+    removed->child[left] = gone->child[left];
+    if (removed != gone->child[right]) {
       child_parent = removed->parent;
       if (child)
         child->parent = removed->parent;
-      removed->parent->left = child;
-      removed->right = gone->right;
-      gone->right->parent = removed;
+      removed->parent->child[left] = child;
+      removed->child[right] = gone->child[right];
+      gone->child[right]->parent = removed;
     } else {
       child_parent = removed;
     }
-    if (*root == gone)
-      *root = removed;
-    else if (gone->parent->left == gone)
-      gone->parent->left = removed;
-    else
-      gone->parent->right = removed;
+    replace_child(gone, removed, root);
     removed->parent = gone->parent;
     enum colour c = removed->colour;
     removed->colour = gone->colour;
@@ -212,71 +178,42 @@ struct node *__enzyme_rb_rebalance_for_erase(struct node *gone,
     child_parent = gone->parent;
     if (child)
       child->parent = gone->parent;
-    if (*root == gone)
-      *root = child;
-    else if (gone->parent->left == gone)
-      gone->parent->left = child;
-    else
-      gone->parent->right = child;
-    if (header->left == gone)
-      header->left = gone->right ? leftmost_below(child) : gone->parent;
-    if (header->right == gone)
-      header->right = gone->left ? rightmost_below(child) : gone->parent;
+    replace_child(gone, child, root);
+    /* The first and last nodes, which the header keeps. */
+    for (int side = left; side <= right; ++side)
+      if (header->child[side] == gone)
+        header->child[side] = gone->child[1 - side]
+                                  ? outermost(child, side)
+                                  : gone->parent;
   }
   if (gone->colour == black) {
     /* A black node left: child carries an extra black up the tree. */
     while (child != *root && is_black(child)) {
-      if (child == child_parent->left) {
-        struct node *sibling = child_parent->right;
-        if (sibling->colour == red) {
-          sibling->colour = black;
-          child_parent->colour = red;
-          rotate_left(child_parent, root);
-          sibling = child_parent->right;
-        }
-        if (is_black(sibling->left) && is_black(sibling->right)) {
-          sibling->colour = red;
-          child = child_parent;
-          child_parent = child_parent->parent;
-          continue;
-        }
-        if (is_black(sibling->right)) {
-          sibling->left->colour = black;
-          sibling->colour = red;
-          rotate_right(sibling, root);
-          sibling = child_parent->right;
-        }
-        sibling->colour = child_parent->colour;
-        child_parent->colour = black;
-        if (sibling->right)
-          sibling->right->colour = black;
-        rotate_left(child_parent, root);
-        break;
-      }
-      struct node *sibling = child_parent->left;
+      int side = child == child_parent->child[left] ? left : right;
+      struct node *sibling = child_parent->child[1 - side];
       if (sibling->colour == red) {
         sibling->colour = black;
         child_parent->colour = red;
-        rotate_right(child_parent, root);
-        sibling = child_parent->left;
+        rotate(child_parent, side, root);
+        sibling = child_parent->child[1 - side];
       }
-      if (is_black(sibling->right) && is_black(sibling->left)) {
+      if (is_black(sibling->child[left]) && is_black(sibling->child[right])) {
         sibling->colour = red;
         child = child_parent;
         child_parent = child_parent->parent;
         continue;
       }
-      if (is_black(sibling->left)) {
-        sibling->right->colour = black;
+      if (is_black(sibling->child[1 - side])) {
+        sibling->child[side]->colour = black;
         sibling->colour = red;
-        rotate_left(sibling, root);
-        sibling = child_parent->left;
+        rotate(sibling, 1 - side, root);
+        sibling = child_parent->child[1 - side];
       }
       sibling->colour = child_parent->colour;
       child_parent->colour = black;
-      if (sibling->left)
-        sibling->left->colour = black;
-      rotate_right(child_parent, root);
+      if (sibling->child[1 - side])
+        sibling->child[1 - side]->colour = black;
+      rotate(child_parent, side, root);
       break;
     }
     if (child)

@@ -22,6 +22,12 @@
 // memory.c).
 // RUN: %clangxx_enzyme -fenzyme -O2 -I/usr/include/eigen3 \
 // RUN:   -fsanitize=address,undefined -fno-sanitize-recover=all %s -o %t && %t
+// With AVX the same helpers keep their 32-byte packets in locals (align 32)
+// whose shadows were calloc's, 16-byte aligned: the reverse pass's vmovapd
+// on them faulted. Shadows of over-aligned locals and blocks are aligned as
+// the primal is (ir/shadow-of-overaligned-alloca.ll).
+// RUN: %clangxx_enzyme -fenzyme -O2 -march=x86-64-v3 -I/usr/include/eigen3 \
+// RUN:   -fsanitize=address,undefined -fno-sanitize-recover=all %s -o %t && %t
 #include "Inputs/check.h"
 #include <Eigen/Dense>
 

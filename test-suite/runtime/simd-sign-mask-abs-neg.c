@@ -56,6 +56,11 @@ float float_packets(const float *x) {
 
 static double sgn(double v) { return v < 0 ? -1.0 : 1.0; }
 
+static double packets_fd(const double *x, void *unused) {
+  (void)unused;
+  return packets(x);
+}
+
 int main(void) {
   double x[4] = {-0.75, 1.25, -2.0, 0.5};
   double d[4] = {0, 0, 0, 0};
@@ -63,8 +68,7 @@ int main(void) {
   /* 2|x0| + x1^2 + x2 x3 - |x3| + |x0| + x1^2 */
   double expect[4] = {3 * sgn(x[0]), 4 * x[1], x[3], x[2] - sgn(x[3])};
   for (int i = 0; i < 4; ++i) {
-    double fd = fd_partial((double (*)(const double *, void *))packets, x, 4,
-                           i, 0);
+    double fd = fd_partial(packets_fd, x, 4, i, 0);
     check_grad_tol("packets", d[i], expect[i], fd, 1e-6);
     double dir[4] = {0, 0, 0, 0};
     dir[i] = 1;

@@ -58,6 +58,16 @@ unsigned allocationSizeOperand(const CallBase &Call) {
   return 0;
 }
 
+std::optional<unsigned> allocationAlignmentOperand(const CallBase &Call) {
+  StringRef Name = calleeName(Call);
+  if (Name == "aligned_alloc" || Name == "memalign")
+    return 0;
+  // operator new(size_t, std::align_val_t[, nothrow_t]).
+  if (Name.starts_with("_Zn") && Name.contains("St11align_val_t"))
+    return 1;
+  return std::nullopt;
+}
+
 bool isReallocCall(const CallBase &Call) {
   return calleeName(Call) == "realloc";
 }

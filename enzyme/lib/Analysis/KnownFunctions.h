@@ -14,6 +14,8 @@
 #ifndef ENZYME_ANALYSIS_KNOWNFUNCTIONS_H
 #define ENZYME_ANALYSIS_KNOWNFUNCTIONS_H
 
+#include <optional>
+
 namespace llvm {
 class CallBase;
 } // namespace llvm
@@ -27,6 +29,9 @@ bool isAllocationCall(const llvm::CallBase &Call);
 /// The operand of an allocation call (not calloc, not realloc) that holds
 /// its size in bytes.
 unsigned allocationSizeOperand(const llvm::CallBase &Call);
+/// The operand of the allocation call \p Call that asks for an alignment
+/// (aligned_alloc, memalign, aligned operator new), if any.
+std::optional<unsigned> allocationAlignmentOperand(const llvm::CallBase &Call);
 /// realloc: an allocation that also frees its first argument.
 bool isReallocCall(const llvm::CallBase &Call);
 /// An allocation that returns a new block and frees none (not realloc).

@@ -16,8 +16,28 @@ using namespace llvm;
 
 namespace enzyme {
 
-Value *createZeroedShadowMemory(IRBuilder<> &B, Value *Bytes) {
-  return emitCalloc(B, B.getInt64(1), Bytes, "shadow.mem");
+Value *createZeroedShadowMemory(IRBuilder<> &B, Value *Bytes,
+                                Value *Alignment) {
+  // malloc's alignment on the 64-bit targets the engine runs on.
+  constexpr uint64_t CallocAlign = 16;
+  auto *Known = dyn_cast_or_null<ConstantInt>(Alignment);
+  if (!Alignment || (Known && Known->getZExtValue() <= CallocAlign))
+    return emitCalloc(B, B.getInt64(1), Bytes, "shadow.mem");
+  // aligned_alloc wants a size that is a multiple of the alignment.
+  Module &M = *B.GetInsertBlock()->getModule();
+  Value *Align = B.CreateBinaryIntrinsic(
+      Intrinsic::umax, B.CreateZExtOrTrunc(Alignment, B.getInt64Ty()),
+      B.getInt64(CallocAlign));
+  Value *Size =
+      B.CreateAnd(B.CreateAdd(B.CreateZExtOrTrunc(Bytes, B.getInt64Ty()),
+                              B.CreateSub(Align, B.getInt64(1))),
+                  B.CreateNeg(Align));
+  FunctionCallee AlignedAlloc = M.getOrInsertFunction(
+      "aligned_alloc", B.getPtrTy(), B.getInt64Ty(), B.getInt64Ty());
+  Value *Block = B.CreateCall(AlignedAlloc, {Align, Size}, "shadow.mem");
+  B.CreateMemSet(Block, B.getInt8(0), Size,
+                 Known ? MaybeAlign(Known->getZExtValue()) : MaybeAlign());
+  return Block;
 }
 
 Function *getShadowRealloc(Module &M) {

@@ -24,8 +24,12 @@ class Module;
 
 namespace enzyme {
 
-/// A zeroed shadow allocation of \p Bytes bytes (calloc).
-llvm::Value *createZeroedShadowMemory(llvm::IRBuilder<> &B, llvm::Value *Bytes);
+/// A zeroed shadow allocation of \p Bytes bytes (calloc), aligned to
+/// \p Alignment (an i64, as the primal's allocator was asked) when that is
+/// given and may exceed what calloc guarantees: the accesses that the
+/// primal code marks aligned (vmovapd) are made to the shadow too.
+llvm::Value *createZeroedShadowMemory(llvm::IRBuilder<> &B, llvm::Value *Bytes,
+                                      llvm::Value *Alignment = nullptr);
 
 /// `ptr enzyme.shadow.realloc(ptr old, i64 n)`: a new zeroed shadow of n
 /// bytes holding the old shadow's contents. The old shadow stays allocated

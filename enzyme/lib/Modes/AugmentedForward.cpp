@@ -101,8 +101,11 @@ Value *FunctionDifferentiator::createAllocationShadow(CallBase &Call,
   // allocator: the size operand.
   Value *Size = AugCall->getArgOperand(allocationSizeOperand(Call));
   Value *Bytes = B.CreateZExtOrTrunc(Size, B.getInt64Ty());
+  Value *Alignment = nullptr;
+  if (std::optional<unsigned> Op = allocationAlignmentOperand(Call))
+    Alignment = AugCall->getArgOperand(*Op);
   return PerLane({}, [&](ArrayRef<Value *>) {
-    return createZeroedShadowMemory(B, Bytes);
+    return createZeroedShadowMemory(B, Bytes, Alignment);
   });
 }
 
@@ -114,9 +117,9 @@ Value *FunctionDifferentiator::createShadow(Instruction &I, IRBuilder<> &B) {
                      function_ref<Value *(ArrayRef<Value *>)> Make) {
     return mapLanes(B, Sig.Width, Shadows, I.getType(), Make);
   };
-  auto ZeroedPerLane = [&](Value *Bytes) {
+  auto ZeroedPerLane = [&](Value *Bytes, Value *Alignment) {
     return PerLane({}, [&](ArrayRef<Value *>) {
-      return createZeroedShadowMemory(B, Bytes);
+      return createZeroedShadowMemory(B, Bytes, Alignment);
     });
   };
   if (auto *Alloca = dyn_cast<AllocaInst>(&I)) {
@@ -128,7 +131,7 @@ Value *FunctionDifferentiator::createShadow(Instruction &I, IRBuilder<> &B) {
       Bytes = B.CreateMul(
           Bytes, B.CreateZExtOrTrunc(cast<AllocaInst>(AugI)->getArraySize(),
                                      B.getInt64Ty()));
-    return ZeroedPerLane(Bytes);
+    return ZeroedPerLane(Bytes, B.getInt64(Alloca->getAlign().value()));
   }
   if (auto *Call = dyn_cast<CallBase>(&I)) {
     if (!isAllocationCall(*Call))

@@ -231,8 +231,10 @@ void TangentBuilder::differentiateAllocation(CallBase &Call, IRBuilder<> &B) {
         }
         // malloc(n), aligned_alloc(a, n), operator new(n, ...), and
         // the allocators users mark allocation-like.
+        std::optional<unsigned> AlignOp = allocationAlignmentOperand(Call);
         return createZeroedShadowMemory(
-            B, OutCall->getArgOperand(allocationSizeOperand(Call)));
+            B, OutCall->getArgOperand(allocationSizeOperand(Call)),
+            AlignOp ? OutCall->getArgOperand(*AlignOp) : nullptr);
       }));
 }
 

@@ -182,9 +182,8 @@ struct node *__enzyme_rb_rebalance_for_erase(struct node *gone,
     /* The first and last nodes, which the header keeps. */
     for (int side = left; side <= right; ++side)
       if (header->child[side] == gone)
-        header->child[side] = gone->child[1 - side]
-                                  ? outermost(child, side)
-                                  : gone->parent;
+        header->child[side] =
+            gone->child[1 - side] ? outermost(child, side) : gone->parent;
   }
   if (gone->colour == black) {
     /* A black node left: child carries an extra black up the tree. */

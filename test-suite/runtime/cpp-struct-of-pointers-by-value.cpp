@@ -11,6 +11,13 @@
 // differences, forward mode against reverse.
 // RUN: %clangxx_enzyme -fenzyme -O0 -I/usr/include/eigen3 %s -o %t && %t
 // RUN: %clangxx_enzyme -fenzyme -O2 -I/usr/include/eigen3 %s -o %t && %t
+// Under the sanitizers the request is served at the link, where the struct
+// holding the address as an integer is copied with a memcpy whose other
+// accesses are integer stores of a ptrtoint: those bytes are an address,
+// and its shadow is copied along (it was not, and the gradient program read
+// through a null shadow).
+// RUN: %clangxx_enzyme -fenzyme -O0 -I/usr/include/eigen3 \
+// RUN:   -fsanitize=address,undefined -fno-sanitize-recover=all %s -o %t && %t
 #include "Inputs/check.h"
 
 #include <Eigen/Dense>

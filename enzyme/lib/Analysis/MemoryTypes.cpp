@@ -268,6 +268,18 @@ CopyLayout::slotsWithin(uint64_t Length,
 
 static bool isPointerTypeName(StringRef Name);
 
+/// \p I, an integer load or store, moves an address: it stores a
+/// `ptrtoint`, its loaded value becomes a pointer again, or its TBAA tag
+/// names a pointer type.
+static bool movesAddress(const Instruction &I) {
+  StringRef Tag = tbaaTypeName(I);
+  if (Tag == "any pointer" || isPointerTypeName(Tag))
+    return true;
+  if (const auto *Store = dyn_cast<StoreInst>(&I))
+    return isa<PtrToIntInst>(Store->getValueOperand());
+  return any_of(I.users(), [](const User *U) { return isa<IntToPtrInst>(U); });
+}
+
 /// The fields that a `!tbaa.struct` tag (clang's description of a struct
 /// copy: offset, size and access tag of each scalar field) names, as
 /// (offset, type); floats and pointers only.
@@ -323,7 +335,10 @@ CopyLayout analyzeCopyLayout(Value *Dst, Value *Src, Function &F,
     Value *Base = GetPointerBaseWithConstantOffset(End, EndOffset, DL);
     forEachAccessOf(Base, EndOffset, EndOffset + Extent, F, Original, {},
                     MaxAccessSearchDepth, [&](int64_t Offset, Instruction &I) {
-                      Add(Offset, getLoadStoreType(&I));
+                      Type *Ty = getLoadStoreType(&I);
+                      if (Ty->isIntegerTy() && movesAddress(I))
+                        Ty = PointerType::getUnqual(I.getContext());
+                      Add(Offset, Ty);
                     });
   }
   if (Layout.HasPointers || Layout.HasFloats)

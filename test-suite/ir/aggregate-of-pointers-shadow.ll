@@ -51,11 +51,11 @@ define void @test(ptr %x, ptr %dx) {
 !3 = !{!"Simple C++ TBAA"}
 
 ; CHECK-LABEL: define internal double @f.aug(
-; CHECK:         [[S:%.*]] = tail call { { ptr, ptr }, { ptr, ptr } } @span.aug(
+; CHECK:         [[S:%.*]] = {{(tail )?}}call { { ptr, ptr }, { ptr, ptr } } @span.aug(
 ; CHECK:         [[DS:%.*]] = extractvalue { { ptr, ptr }, { ptr, ptr } } [[S]], 1
 ; CHECK:         [[DFIRST:%.*]] = extractvalue { ptr, ptr } [[DS]], 0
 ; CHECK:         call void @keep.aug(ptr {{.*}}, ptr {{.*}}, ptr {{.*}}, ptr [[DFIRST]],
-; CHECK:         [[DBITS:%.*]] = load i64, ptr %shadow.mem
+; CHECK:         [[DBITS:%.*]] = load i64, ptr %shadow.local
 ; CHECK:         extractvalue { ptr, ptr } [[DS]], 1
 ; CHECK:         inttoptr i64 [[DBITS]] to ptr
 

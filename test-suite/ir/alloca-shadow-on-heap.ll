@@ -31,9 +31,13 @@ define double @test(double %x) {
 
 ; CHECK-LABEL: define internal double @f.aug(
 ; CHECK:         %buf = alloca double
-; CHECK:         %shadow.mem = tail call {{.*}}ptr @calloc(i64 1, i64 8)
-; CHECK:         call void @scale.aug(ptr {{.*}}%buf, double 3.000000e+00, ptr %shadow.mem, ptr
-; CHECK:         store ptr %shadow.mem, ptr
+; The block holds the shadow at the local's address modulo 64.
+; CHECK:         %shadow.mem = tail call {{.*}}ptr @aligned_alloc(i64 64, i64 128)
+; CHECK:         [[AT:%[0-9]+]] = ptrtoint ptr %buf to i64
+; CHECK:         [[RES:%[0-9]+]] = and i64 [[AT]], 56
+; CHECK:         %shadow.local = getelementptr i8, ptr %shadow.mem, i64 [[RES]]
+; CHECK:         call void @scale.aug(ptr {{.*}}%buf, double 3.000000e+00, ptr %shadow.local, ptr
+; CHECK:         store ptr %shadow.local, ptr
 ; CHECK:         ret double
 
 ; CHECK-LABEL: define internal { double } @f.rev(
@@ -45,6 +49,7 @@ define double @test(double %x) {
 ; CHECK:         store double [[NEW]], ptr [[SH]]
 ; CHECK:         call void @scale.rev(ptr {{%[0-9]+}}, double 3.000000e+00, ptr {{.*}}[[SH]], ptr
 ; CHECK:         [[DX:%[0-9]+]] = load double, ptr [[SH]]
-; CHECK:         call void @free(ptr {{.*}}[[SH]])
+; CHECK:         [[BLOCK:%[0-9]+]] = {{.*}}call {{.*}}ptr @llvm.ptrmask.p0.i64(ptr {{.*}}[[SH]], i64 -64)
+; CHECK:         call void @free(ptr {{.*}}[[BLOCK]])
 ; CHECK:         ret { double }
 ; CHECK-LABEL: {{^}}define

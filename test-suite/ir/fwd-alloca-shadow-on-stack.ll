@@ -22,7 +22,9 @@ define double @test(double %x) {
 }
 
 ; CHECK-LABEL: define internal { double, double } @f.fwd(
-; CHECK:         %buf.shadow = alloca [4 x double], align 16
-; CHECK:         call void @llvm.memset.{{.*}}(ptr {{.*}}%buf.shadow, i8 0, i64 32, i1 false)
+; At the local's address modulo 64, in a block of 64 more bytes.
+; CHECK:         [[BLOCK:%buf.shadow.block[0-9]*]] = alloca [96 x i8], align 64
+; CHECK:         call void @llvm.memset.{{.*}}(ptr {{.*}}[[BLOCK]], i8 0, i64 96, i1 false)
+; CHECK:         %buf.shadow = getelementptr i8, ptr [[BLOCK]], i64
 ; CHECK-NOT:     calloc
 ; CHECK:         ret

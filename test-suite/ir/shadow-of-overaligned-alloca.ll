@@ -41,7 +41,9 @@ define double @test(double %x) {
 }
 
 ; CHECK-LABEL: define internal {{.*}} @f.grad(
-; CHECK:         call ptr @aligned_alloc(i64 32, i64 32)
+; The local (align 32) gets its 64-byte residue block; the block from
+; operator new(64, align 64) an aligned shadow.
+; CHECK:         call ptr @aligned_alloc(i64 64, i64 128)
 ; CHECK:         call ptr @aligned_alloc(i64 64, i64 64)
 ; CHECK-NOT:     @calloc
 ; CHECK:         ret

@@ -209,6 +209,34 @@ const Value *ActivityAnalysis::lostFloatBits(const Instruction &I) const {
   return nullptr;
 }
 
+const Value *ActivityAnalysis::lostPointerBits(const Instruction &I) const {
+  // A pointer read back as an integer (integerLoadOfPointer) or computed
+  // from a shadowed pointer has its shadow; one taken out of the bits of a
+  // vector loaded from memory with derivatives (a struct that SROA turned
+  // into <4 x double>) would silently have none.
+  if (!isa<IntToPtrInst>(I) || isShadowed(&I) || isa<LoadInst>(I.getOperand(0)))
+    return nullptr;
+  SmallPtrSet<const Value *, 8> Seen;
+  SmallVector<const Value *, 4> Sources;
+  collectBitSources(I.getOperand(0), Seen, Sources);
+  for (const Value *Source : Sources)
+    if (const auto *Load = dyn_cast<LoadInst>(Source);
+        Load && Source != I.getOperand(0) &&
+        isShadowed(Load->getPointerOperand()))
+      return Load;
+  return nullptr;
+}
+
+std::string describeLostPointerBits(const Value &Source) {
+  std::string Name =
+      Source.hasName() ? (" ('" + Source.getName() + "')").str() : "";
+  return "cannot differentiate a pointer taken out of the bits of a value" +
+         Name +
+         " loaded from memory with derivatives (a struct the optimiser "
+         "merged into a vector of floats): its shadow would be lost; build "
+         "the function with -O1, or give it a custom derivative";
+}
+
 const Value *
 ActivityAnalysis::untypedBitsStored(const Instruction &I,
                                     const Function *Original) const {

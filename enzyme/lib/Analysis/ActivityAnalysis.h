@@ -65,6 +65,8 @@ std::string describeUnshadowedChoice(const llvm::Value &Choice);
 /// pointer it returns, which has none.
 std::string returnedWithoutShadow(const llvm::Function &F);
 
+/// The error for lostPointerBits's \p Source.
+std::string describeLostPointerBits(const llvm::Value &Source);
 /// The error for floats whose bits, from \p Source, carry a derivative
 /// that moving them as integers lost (ActivityAnalysis::lostFloatBits).
 std::string describeLostFloatBits(const llvm::Value &Source);
@@ -118,6 +120,10 @@ public:
   /// and is not memory whose null shadow is right.
   bool lacksShadowAsChoice(const llvm::Value *Choice) const;
 
+  /// For \p I, an `inttoptr` of bits taken out of a value loaded from
+  /// memory with derivatives (through bitcasts, element extractions,
+  /// shuffles) that has no shadow: that load; nullptr otherwise.
+  const llvm::Value *lostPointerBits(const llvm::Instruction &I) const;
   /// For \p I reinterpreting integer bits as floats without a derivative,
   /// an active value or a load from memory with derivatives that those bits
   /// come from through integer operations the engine does not follow (lanes

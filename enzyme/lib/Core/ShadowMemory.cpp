@@ -16,6 +16,48 @@ using namespace llvm;
 
 namespace enzyme {
 
+/// The modulus whose remainder a shadow of a local shares with it.
+static uint64_t residueModulus(Align A) {
+  return std::max<uint64_t>(64, A.value());
+}
+
+/// \p Block moved by the remainder of \p Local's address modulo \p Mod.
+static Value *sameResidue(IRBuilder<> &B, Value *Block, Value *Local,
+                          uint64_t Mod, const Twine &Name) {
+  Value *Residue =
+      B.CreateAnd(B.CreatePtrToInt(Local, B.getInt64Ty()), B.getInt64(Mod - 1));
+  return B.CreateGEP(B.getInt8Ty(), Block, Residue, Name);
+}
+
+Value *createShadowOfLocal(IRBuilder<> &B, Value *Local, Value *Bytes,
+                           Align A) {
+  uint64_t Mod = residueModulus(A);
+  Value *Block = createZeroedShadowMemory(
+      B,
+      B.CreateAdd(B.CreateZExtOrTrunc(Bytes, B.getInt64Ty()), B.getInt64(Mod)),
+      B.getInt64(Mod));
+  return sameResidue(B, Block, Local, Mod, "shadow.local");
+}
+
+void freeShadowOfLocal(IRBuilder<> &B, Value *Shadow, Align A) {
+  uint64_t Mod = residueModulus(A);
+  Value *Block =
+      B.CreateIntrinsic(Intrinsic::ptrmask, {Shadow->getType(), B.getInt64Ty()},
+                        {Shadow, B.getInt64(~(Mod - 1))});
+  emitFree(B, Block);
+}
+
+Value *createStackShadowOfLocal(IRBuilder<> &B, Value *Local, Value *Bytes,
+                                Align A, const Twine &Name) {
+  uint64_t Mod = residueModulus(A);
+  Value *Size =
+      B.CreateAdd(B.CreateZExtOrTrunc(Bytes, B.getInt64Ty()), B.getInt64(Mod));
+  AllocaInst *Block = B.CreateAlloca(B.getInt8Ty(), Size, Name + ".block");
+  Block->setAlignment(Align(Mod));
+  B.CreateMemSet(Block, B.getInt8(0), Size, Align(Mod));
+  return sameResidue(B, Block, Local, Mod, Name);
+}
+
 Value *createZeroedShadowMemory(IRBuilder<> &B, Value *Bytes,
                                 Value *Alignment) {
   // malloc's alignment on the 64-bit targets the engine runs on.

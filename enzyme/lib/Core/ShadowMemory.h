@@ -31,6 +31,22 @@ namespace enzyme {
 llvm::Value *createZeroedShadowMemory(llvm::IRBuilder<> &B, llvm::Value *Bytes,
                                       llvm::Value *Alignment = nullptr);
 
+/// The zeroed heap shadow of the local \p Local (\p Bytes bytes, aligned
+/// to \p A): its address has the same remainder as the local's modulo 64
+/// (or \p A, if larger). Code that chooses its accesses by the address's
+/// alignment at run time (Eigen peels elements until a packet boundary,
+/// then loads packets with movapd) makes aligned accesses at the same
+/// offsets of the shadow. Freed with freeShadowOfLocal.
+llvm::Value *createShadowOfLocal(llvm::IRBuilder<> &B, llvm::Value *Local,
+                                 llvm::Value *Bytes, llvm::Align A);
+/// Frees \p Shadow, made by createShadowOfLocal for a local aligned to \p A.
+void freeShadowOfLocal(llvm::IRBuilder<> &B, llvm::Value *Shadow,
+                       llvm::Align A);
+/// The same for forward mode, whose shadows of locals are locals too.
+llvm::Value *createStackShadowOfLocal(llvm::IRBuilder<> &B, llvm::Value *Local,
+                                      llvm::Value *Bytes, llvm::Align A,
+                                      const llvm::Twine &Name);
+
 /// `ptr enzyme.shadow.realloc(ptr old, i64 n)`: a new zeroed shadow of n
 /// bytes holding the old shadow's contents. The old shadow stays allocated
 /// (reverse mode moves the adjoints back into it; forward mode frees it).

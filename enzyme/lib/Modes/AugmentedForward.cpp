@@ -117,21 +117,19 @@ Value *FunctionDifferentiator::createShadow(Instruction &I, IRBuilder<> &B) {
                      function_ref<Value *(ArrayRef<Value *>)> Make) {
     return mapLanes(B, Sig.Width, Shadows, I.getType(), Make);
   };
-  auto ZeroedPerLane = [&](Value *Bytes, Value *Alignment) {
-    return PerLane({}, [&](ArrayRef<Value *>) {
-      return createZeroedShadowMemory(B, Bytes, Alignment);
-    });
-  };
   if (auto *Alloca = dyn_cast<AllocaInst>(&I)) {
     // The reverse pass runs after this frame is gone, so the shadow of a
-    // stack object lives on the heap until its reverse frees it.
+    // stack object lives on the heap until its reverse frees it, at the
+    // local's address modulo 64 (ShadowMemory.h).
     Value *Bytes = B.getInt64(
         DL.getTypeAllocSize(Alloca->getAllocatedType()).getFixedValue());
     if (Alloca->isArrayAllocation())
       Bytes = B.CreateMul(
           Bytes, B.CreateZExtOrTrunc(cast<AllocaInst>(AugI)->getArraySize(),
                                      B.getInt64Ty()));
-    return ZeroedPerLane(Bytes, B.getInt64(Alloca->getAlign().value()));
+    return PerLane({}, [&](ArrayRef<Value *>) {
+      return createShadowOfLocal(B, AugI, Bytes, Alloca->getAlign());
+    });
   }
   if (auto *Call = dyn_cast<CallBase>(&I)) {
     if (!isAllocationCall(*Call))
@@ -507,6 +505,8 @@ bool FunctionDifferentiator::buildAugmented() {
       }
       if (const Value *Source = Activity.lostFloatBits(I))
         return fail(&I, describeLostFloatBits(*Source));
+      if (const Value *Source = Activity.lostPointerBits(I))
+        return fail(&I, describeLostPointerBits(*Source));
       if (const Value *Source = Activity.untypedBitsStored(I, Sig.Fn))
         return fail(&I, describeUntypedBitsStored(*Source));
       if (!Activity.isShadowed(&I))

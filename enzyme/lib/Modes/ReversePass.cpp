@@ -519,9 +519,10 @@ bool FunctionDifferentiator::reverseInstruction(Instruction &I,
   }
   if (auto *Alloca = dyn_cast<AllocaInst>(&I)) {
     if (Activity.isShadowed(Alloca))
-      forEachLane(
-          B, Sig.Width, {shadow(Alloca)},
-          [&](ArrayRef<Value *> Lane, unsigned) { emitFree(B, Lane[0]); });
+      forEachLane(B, Sig.Width, {shadow(Alloca)},
+                  [&](ArrayRef<Value *> Lane, unsigned) {
+                    freeShadowOfLocal(B, Lane[0], Alloca->getAlign());
+                  });
     return true;
   }
   if (!Activity.isActive(&I))

@@ -364,6 +364,8 @@ bool TangentBuilder::run(DifferentiationFailure &F) {
         continue;
       if (const Value *Source = Activity.lostFloatBits(I))
         return fail(&I, describeLostFloatBits(*Source));
+      if (const Value *Source = Activity.lostPointerBits(I))
+        return fail(&I, describeLostPointerBits(*Source));
       if (const Value *Source = Activity.untypedBitsStored(I, Sig.Fn))
         return fail(&I, describeUntypedBitsStored(*Source));
       auto *OutI = cast<Instruction>(primal(&I));

@@ -51,12 +51,8 @@ void TangentBuilder::differentiateAlloca(AllocaInst &Alloca, IRBuilder<> &B) {
     Bytes = B.CreateMul(
         Bytes, B.CreateZExtOrTrunc(OutAlloca->getArraySize(), B.getInt64Ty()));
   setTangent(&Alloca, perLane(B, {}, Alloca.getType(), [&](ArrayRef<Value *>) {
-    AllocaInst *S =
-        B.CreateAlloca(Alloca.getAllocatedType(), Alloca.getAddressSpace(),
-                       OutAlloca->getArraySize(), Alloca.getName() + ".shadow");
-    S->setAlignment(Alloca.getAlign());
-    B.CreateMemSet(S, B.getInt8(0), Bytes, Alloca.getAlign());
-    return S;
+    return createStackShadowOfLocal(B, OutAlloca, Bytes, Alloca.getAlign(),
+                                    Alloca.getName() + ".shadow");
   }));
 }
 

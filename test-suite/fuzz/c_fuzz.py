@@ -79,6 +79,29 @@ def classify_compile(rc, out):
     return DIAGNOSED, message
 
 
+def run_time_report(out):
+    """The message with which generated code stopped the program on purpose
+    (the run-time's reports: a pointer to memory without derivatives chosen,
+    a copy whose contents nothing types, an exception thrown through a
+    derivative), or None. Such a stop is a clean diagnosis, not a crash."""
+    for line in out.splitlines():
+        if line.startswith("enzyme: "):
+            return line
+    return None
+
+
+def stopped_by_report(result, rc, out):
+    """Classifies a program that the run-time stopped with a report as
+    diagnosed; True if it did."""
+    report = run_time_report(out) if rc != 0 else None
+    if not report:
+        return False
+    result.outcome = DIAGNOSED
+    result.detail = "stopped at run time: " + report[:300]
+    result.log = out
+    return True
+
+
 def describe_exit(rc):
     if rc == -9:
         return "timed out"
@@ -118,6 +141,8 @@ def run_case(seed, opt, workdir, tools):
 
     rc, out = run([exe], timeout=RUN_TIMEOUT, cwd=workdir)
     verdicts, stage = c_oracle.parse(out)
+    if stopped_by_report(result, rc, out):
+        return result
     if rc != 0 or not c_oracle.complete(verdicts.get(seed)):
         where = "in the %s stage" % stage[1] if stage else "before the oracle ran"
         result.outcome = CRASH

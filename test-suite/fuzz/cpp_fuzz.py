@@ -79,6 +79,8 @@ def run_case(seed, opt, workdir, tools):
 
     rc, out = run([exe], timeout=RUN_TIMEOUT, cwd=workdir)
     verdicts, stage = c_oracle.parse(out)
+    if c_fuzz.stopped_by_report(result, rc, out):
+        return result
     if rc != 0 or not c_oracle.complete(verdicts.get(seed)):
         where = "in the %s stage" % stage[1] if stage else "before the oracle ran"
         result.outcome = CRASH

@@ -1,7 +1,8 @@
 ; memcpy between two duplicated buffers: the reverse pass calls the helper
 ; enzyme.memcpy.adjoint.double on the shadows, which adds each element's
 ; adjoint from the destination's shadow to the source's and clears the
-; destination's. The length is recomputed from n.
+; destination's. The length is recomputed from n. Nothing in f says what
+; the bytes are: the arrays of doubles the request passes do.
 ; RUN: %opt_enzyme -passes=enzyme -S %s | FileCheck %s
 
 target triple = "x86_64-unknown-linux-gnu"
@@ -15,7 +16,11 @@ define void @f(ptr %dst, ptr %src, i64 %n) {
   ret void
 }
 
-define void @test(ptr %d, ptr %dd, ptr %s, ptr %ds, i64 %n) {
+define void @test(i64 %n) {
+  %d = alloca [8 x double]
+  %dd = alloca [8 x double]
+  %s = alloca [8 x double]
+  %ds = alloca [8 x double]
   call void (ptr, ...) @__enzyme_autodiff(ptr @f, ptr %d, ptr %dd, ptr %s, ptr %ds, i64 %n)
   ret void
 }

@@ -11,8 +11,10 @@
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Metadata.h"
 #include "llvm/IR/Module.h"
+#include "llvm/IR/Operator.h"
 
 #include <limits>
 
@@ -90,10 +92,45 @@ static const AllocaInst *singleStoreSlot(const Value *Slot) {
   return Stores == 1 ? Alloca : nullptr;
 }
 
+static SmallPtrSet<const Value *, 4> valuesEqualTo(const Value *V,
+                                                   unsigned Depth = 0);
+
+/// How deep valuesEqualTo looks through calls that return an argument.
+static constexpr unsigned MaxPassThroughDepth = 4;
+
+/// For \p V, a call of a function that returns one of its pointer
+/// arguments unchanged (std::move, std::forward, std::addressof, a
+/// `derived()` returning `*this`: real calls at -O0), the operand passed
+/// for it; nullptr otherwise.
+static const Value *passedThrough(const Value *V, unsigned Depth) {
+  const auto *Call = dyn_cast<CallBase>(V);
+  const Function *Callee = Call ? Call->getCalledFunction() : nullptr;
+  if (!Callee || Callee->isDeclaration() || !V->getType()->isPointerTy() ||
+      Depth >= MaxPassThroughDepth)
+    return nullptr;
+  const Argument *Returned = nullptr;
+  for (const BasicBlock &BB : *Callee) {
+    const auto *Ret = dyn_cast<ReturnInst>(BB.getTerminator());
+    if (!Ret)
+      continue;
+    const Argument *Arg = nullptr;
+    for (const Value *Equal : valuesEqualTo(Ret->getReturnValue(), Depth + 1))
+      if (const auto *A = dyn_cast<Argument>(Equal))
+        Arg = A;
+    if (!Arg || (Returned && Returned != Arg))
+      return nullptr;
+    Returned = Arg;
+  }
+  if (!Returned || Returned->getArgNo() >= Call->arg_size())
+    return nullptr;
+  return Call->getArgOperand(Returned->getArgNo());
+}
+
 /// \p V and the values known to equal it: loads of stack slots that one
-/// store fills with it, and the value stored to the slot \p V is loaded
-/// from.
-static SmallPtrSet<const Value *, 4> valuesEqualTo(const Value *V) {
+/// store fills with it, the value stored to the slot \p V is loaded from,
+/// and what calls that return an argument unchanged were passed.
+static SmallPtrSet<const Value *, 4> valuesEqualTo(const Value *V,
+                                                   unsigned Depth) {
   SmallPtrSet<const Value *, 4> Equal = {V};
   SmallVector<const Value *, 4> Stored = {V};
   if (auto *Load = dyn_cast<LoadInst>(V))
@@ -101,6 +138,10 @@ static SmallPtrSet<const Value *, 4> valuesEqualTo(const Value *V) {
       for (const User *U : Slot->users())
         if (auto *Store = dyn_cast<StoreInst>(U))
           Stored.push_back(Store->getValueOperand());
+  for (unsigned I = 0, E = Stored.size(); I < E; ++I)
+    if (const Value *Through = passedThrough(Stored[I], Depth))
+      for (const Value *Equal : valuesEqualTo(Through, Depth + 1))
+        Stored.push_back(Equal);
   for (const Value *Source : Stored) {
     Equal.insert(Source);
     for (const User *U : Source->users()) {
@@ -125,7 +166,12 @@ static SmallPtrSet<const Value *, 4> valuesEqualTo(const Value *V) {
 static void forEachAccessOf(const Value *Base, int64_t Begin, int64_t End,
                             Function &F, const Function *Original,
                             ArrayRef<Instruction *> Skip, unsigned Depth,
-                            function_ref<void(int64_t, Instruction &)> Visit) {
+                            function_ref<void(int64_t, Instruction &)> Visit,
+                            const Function *Self = nullptr) {
+  // The function the search started in is not searched again through a
+  // caller: its accesses, the ones being classified among them, were seen.
+  if (!Self)
+    Self = Original ? Original : &F;
   const DataLayout &DL = F.getDataLayout();
   SmallPtrSet<const Value *, 4> Bases = valuesEqualTo(Base);
   auto IsBase = [&](const Value *Ptr, int64_t &Offset) {
@@ -134,7 +180,8 @@ static void forEachAccessOf(const Value *Base, int64_t Begin, int64_t End,
   for (Instruction &I : instructions(F)) {
     if (auto *Call = dyn_cast<CallBase>(&I)) {
       Function *Callee = Call->getCalledFunction();
-      if (!Depth || !Callee || Callee->isDeclaration() || Callee == &F)
+      if (!Depth || !Callee || Callee->isDeclaration() || Callee == &F ||
+          Callee == Self)
         continue;
       for (const Use &Arg : Call->args()) {
         int64_t Offset = 0;
@@ -143,7 +190,8 @@ static void forEachAccessOf(const Value *Base, int64_t Begin, int64_t End,
             !IsBase(Arg.get(), Offset))
           continue;
         forEachAccessOf(Callee->getArg(Arg.getOperandNo()), Begin - Offset,
-                        End - Offset, *Callee, nullptr, {}, Depth - 1, Visit);
+                        End - Offset, *Callee, nullptr, {}, Depth - 1, Visit,
+                        Self);
       }
       continue;
     }
@@ -175,7 +223,7 @@ static void forEachAccessOf(const Value *Base, int64_t Begin, int64_t End,
         Call->getArgOperand(Arg->getArgNo()), Offset, DL);
     forEachAccessOf(CallerBase, Begin + Offset, End + Offset,
                     *const_cast<Function *>(Call->getFunction()), nullptr, {},
-                    Depth - 1, Visit);
+                    Depth - 1, Visit, Self);
   }
 }
 
@@ -194,6 +242,10 @@ static void forEachScalarOf(Type *Ty, int64_t At, int64_t Begin, int64_t End,
       At + int64_t(DL.getTypeAllocSize(Ty).getFixedValue()) <= Begin)
     return;
   if (auto *ST = dyn_cast<StructType>(Ty)) {
+    // A union's type is one of its members' (std::function's _Any_data is
+    // two i64s, whatever it holds): it says nothing.
+    if (ST->hasName() && ST->getName().starts_with("union."))
+      return;
     const StructLayout *SL = DL.getStructLayout(ST);
     for (unsigned I = 0; I < ST->getNumElements(); ++I)
       forEachScalarOf(ST->getElementType(I),
@@ -211,14 +263,124 @@ static void forEachScalarOf(Type *Ty, int64_t At, int64_t Begin, int64_t End,
     }
     return;
   }
-  if (Ty->isPointerTy() || Ty->isFloatingPointTy() || Ty->isIntegerTy())
+  // A byte (char, unsigned char, std::byte) may hold any object's bytes.
+  if (Ty->isPointerTy() || Ty->isFloatingPointTy() ||
+      (Ty->isIntegerTy() && !Ty->isIntegerTy(8)))
     Visit(At - Begin, Ty);
+}
+
+/// An object of a declared type and where an address points in it.
+struct DeclaredObject {
+  Type *Ty = nullptr;
+  /// The address's offset from the start of the object.
+  int64_t Offset = 0;
+};
+
+/// The object that \p Ptr points into when its address is typed pointer
+/// arithmetic, as clang emits it (and unoptimised code keeps it): a member,
+/// `getelementptr %T, ptr %p, 0, i, ...`, is in a %T; an element,
+/// `getelementptr T, ptr %p, i64 %i`, is a T, and a member of one,
+/// `getelementptr %T, ptr %p, i64 %i, i32 1`, is in a %T. Nothing for
+/// anything else (a byte offset, `getelementptr i8`, says nothing).
+static std::optional<DeclaredObject> declaredObjectAt(const Value *Ptr,
+                                                      const DataLayout &DL) {
+  const auto *GEP = dyn_cast<GEPOperator>(Ptr);
+  if (!GEP)
+    return std::nullopt;
+  Type *Source = GEP->getSourceElementType();
+  if (Source->isIntegerTy(8) || !Source->isSized() || GEP->getNumIndices() == 0)
+    return std::nullopt;
+  // The offset within the object that the first index selects.
+  SmallVector<Value *, 4> Inner = {
+      ConstantInt::get(GEP->idx_begin()->get()->getType(), 0)};
+  for (auto It = std::next(GEP->idx_begin()); It != GEP->idx_end(); ++It) {
+    if (!isa<ConstantInt>(It->get()))
+      return std::nullopt;
+    Inner.push_back(It->get());
+  }
+  int64_t Within = DL.getIndexedOffsetInType(Source, Inner);
+  return DeclaredObject{Source, Within};
+}
+
+/// How far arrayElementTypeOf follows arguments out to callers.
+static constexpr unsigned MaxArrayCallerDepth = 2;
+
+/// The metadata that recordDeclaredObjects leaves on a load or store (for
+/// its address), and on a memory transfer (for its destination and source).
+static constexpr const char *AccessObjectKind = "enzyme.object";
+static constexpr const char *CopyDestinationObjectKind = "enzyme.object.dst";
+static constexpr const char *CopySourceObjectKind = "enzyme.object.src";
+
+static void recordObject(Instruction &I, StringRef Kind, const Value *Ptr,
+                         const DataLayout &DL) {
+  std::optional<DeclaredObject> Object = declaredObjectAt(Ptr, DL);
+  if (!Object)
+    return;
+  LLVMContext &Ctx = I.getContext();
+  I.setMetadata(
+      Kind,
+      MDNode::get(Ctx, {ConstantAsMetadata::get(PoisonValue::get(Object->Ty)),
+                        ConstantAsMetadata::get(ConstantInt::get(
+                            Type::getInt64Ty(Ctx), Object->Offset))}));
+}
+
+void recordDeclaredObjects(Function &F) {
+  const DataLayout &DL = F.getDataLayout();
+  for (Instruction &I : instructions(F)) {
+    if (auto *Transfer = dyn_cast<MemTransferInst>(&I)) {
+      recordObject(I, CopyDestinationObjectKind, Transfer->getDest(), DL);
+      recordObject(I, CopySourceObjectKind, Transfer->getSource(), DL);
+    } else if (const Value *Ptr = getLoadStorePointerOperand(&I)) {
+      recordObject(I, AccessObjectKind, Ptr, DL);
+    }
+  }
+}
+
+void forgetDeclaredObjects(Function &F) {
+  for (Instruction &I : instructions(F))
+    for (StringRef Kind :
+         {AccessObjectKind, CopyDestinationObjectKind, CopySourceObjectKind})
+      I.setMetadata(Kind, nullptr);
+}
+
+/// The object \p Ptr, an operand of \p User (the metadata \p Kind names
+/// which), points into: as recorded before the function was simplified,
+/// or as its address says now.
+static std::optional<DeclaredObject> declaredObjectOf(const Value *Ptr,
+                                                      const Instruction *User,
+                                                      StringRef Kind,
+                                                      const DataLayout &DL) {
+  if (const MDNode *N = User ? User->getMetadata(Kind) : nullptr;
+      N && N->getNumOperands() == 2)
+    if (auto *Object = mdconst::dyn_extract<Constant>(N->getOperand(0)))
+      if (auto *Offset = mdconst::dyn_extract<ConstantInt>(N->getOperand(1)))
+        return DeclaredObject{Object->getType(), Offset->getSExtValue()};
+  return declaredObjectAt(Ptr, DL);
+}
+
+static Type *arrayElementTypeOf(const Value *Ptr, const DataLayout &DL,
+                                const Function *Original = nullptr,
+                                unsigned Depth = MaxArrayCallerDepth);
+
+/// Calls \p Visit(offset from Begin, type) for the scalars of an array of
+/// \p Element starting at offset 0, within [Begin, End) (at most 64
+/// elements: the array's elements are alike).
+static void forEachElementScalar(Type *Element, int64_t Begin, int64_t End,
+                                 const DataLayout &DL,
+                                 function_ref<void(int64_t, Type *)> Visit) {
+  int64_t Size = DL.getTypeAllocSize(Element).getFixedValue();
+  if (Size <= 0)
+    return;
+  int64_t First = Begin >= 0 ? Begin / Size : -((-Begin + Size - 1) / Size);
+  for (int64_t K = First; K * Size < End && K < First + 64; ++K)
+    forEachScalarOf(Element, K * Size, Begin, End, DL, Visit);
 }
 
 /// Calls \p Visit for the scalars that the declared type of the object
 /// \p Base stands for holds in [Begin, End): a local or a global of a
-/// struct type, reached from an argument through the callers that pass it
-/// (unoptimised code keeps its allocas typed).
+/// struct type, or a field of one, reached from an argument through the
+/// callers that pass it (unoptimised code keeps its allocas and member
+/// addresses typed).
 static void forEachDeclaredScalar(const Value *Base, int64_t Begin, int64_t End,
                                   const Function *Original, unsigned Depth,
                                   function_ref<void(int64_t, Type *)> Visit) {
@@ -234,7 +396,15 @@ static void forEachDeclaredScalar(const Value *Base, int64_t Begin, int64_t End,
     return;
   }
   auto *Arg = dyn_cast<Argument>(Base);
-  if (!Arg || !Depth)
+  if (!Arg) {
+    // A block indexed as an array of elements elsewhere (malloc'd, then
+    // filled with x[i] = ...).
+    if (const auto *I = dyn_cast<Instruction>(Base))
+      if (Type *Element = arrayElementTypeOf(I, I->getDataLayout(), Original))
+        forEachElementScalar(Element, Begin, End, I->getDataLayout(), Visit);
+    return;
+  }
+  if (!Depth)
     return;
   const Function *Called = Original ? Original : Arg->getParent();
   const DataLayout &DL = Called->getDataLayout();
@@ -243,13 +413,17 @@ static void forEachDeclaredScalar(const Value *Base, int64_t Begin, int64_t End,
     if (!Call || Call->getCalledOperand() != Called ||
         Arg->getArgNo() >= Call->arg_size())
       continue;
+    const Value *Passed = Call->getArgOperand(Arg->getArgNo());
+    if (std::optional<DeclaredObject> Object = declaredObjectAt(Passed, DL)) {
+      forEachScalarOf(Object->Ty, -Object->Offset, Begin, End, DL, Visit);
+      continue;
+    }
     int64_t Offset = 0;
-    const Value *CallerBase = GetPointerBaseWithConstantOffset(
-        Call->getArgOperand(Arg->getArgNo()), Offset, DL);
+    const Value *CallerBase =
+        GetPointerBaseWithConstantOffset(Passed, Offset, DL);
     for (const Value *V : valuesEqualTo(CallerBase))
-      if (isa<Argument>(V) || isa<AllocaInst>(V) || isa<GlobalVariable>(V))
-        forEachDeclaredScalar(V, Begin + Offset, End + Offset, nullptr,
-                              Depth - 1, Visit);
+      forEachDeclaredScalar(V, Begin + Offset, End + Offset, nullptr, Depth - 1,
+                            Visit);
   }
 }
 
@@ -266,7 +440,154 @@ CopyLayout::slotsWithin(uint64_t Length,
   return Result;
 }
 
+Type *uniformFloatType(const CopyLayout &Layout) {
+  Type *Seen = nullptr;
+  for (auto [Offset, Ty] : Layout.Slots) {
+    if (!Ty->isFloatingPointTy())
+      continue;
+    if (Seen && Seen != Ty)
+      return nullptr;
+    Seen = Ty;
+  }
+  return Seen;
+}
+
+bool copiesOnlyIntegers(const CopyLayout &Layout,
+                        std::optional<uint64_t> Length, const DataLayout &DL) {
+  // Smaller than any floating-point type (half is two bytes): an empty
+  // struct copied as its one byte (Eigen's rank-0 DSizes), a bool.
+  if (Length && *Length < 2)
+    return true;
+  if (Layout.Slots.empty() || any_of(Layout.Slots, [](const auto &S) {
+        return !S.second->isIntegerTy();
+      }))
+    return false;
+  // An array copied with a length known at run time: its elements are
+  // alike, and integer accesses of them say what they are.
+  if (!Length)
+    return true;
+  // A fixed-size copy: every byte must be an integer access's.
+  SmallVector<std::pair<int64_t, int64_t>, 8> Ranges;
+  for (auto [Offset, Ty] : Layout.Slots)
+    Ranges.emplace_back(Offset, Offset + int64_t(DL.getTypeStoreSize(Ty)));
+  sort(Ranges);
+  int64_t Covered = 0;
+  for (auto [Begin, End] : Ranges) {
+    if (Begin > Covered)
+      return false;
+    Covered = std::max(Covered, End);
+  }
+  return Covered >= int64_t(*Length);
+}
+
+std::string describeUntypedCopy(std::optional<uint64_t> Length) {
+  std::string Bytes =
+      Length ? "the " + std::to_string(*Length) + " bytes" : "the memory";
+  return "cannot tell what " + Bytes +
+         " copied here hold: floating-point values, whose derivatives the "
+         "copy must move back, or integers and addresses, which must not be "
+         "added. Nothing says (no type-based alias tag, no access of the "
+         "same memory here, in the functions it is passed to or in their "
+         "callers, no declared type of the objects). Copy with a typed "
+         "assignment (*y = *x, std::copy of typed elements), access the "
+         "memory as its type once in the differentiated code, build with "
+         "-fstrict-aliasing (the default at -O1 and up), or give the "
+         "function a custom derivative";
+}
+
 static bool isPointerTypeName(StringRef Name);
+
+/// For \p Ptr, a pointer that steps through arrays (a phi or select of
+/// array starts and of itself advanced by constant offsets), the type of
+/// the elements that it, the arrays and the pointers between them are
+/// indexed with elsewhere (`getelementptr T, ptr %a, i64 %i`), when they
+/// agree and the steps are whole elements; nullptr otherwise.
+static Type *arrayElementTypeOf(const Value *Ptr, const DataLayout &DL,
+                                const Function *Original, unsigned Depth) {
+  // The pointers that walk the same arrays from here on (double buffers
+  // swapped by phis), then all they come from.
+  SmallVector<const Value *, 8> Work = {Ptr};
+  for (unsigned I = 0; I < Work.size() && Work.size() < 16; ++I)
+    for (const User *U : Work[I]->users())
+      if ((isa<PHINode>(U) || isa<SelectInst>(U)) && !is_contained(Work, U))
+        Work.push_back(U);
+  SmallPtrSet<const Value *, 8> Seen;
+  SmallVector<int64_t, 4> Steps;
+  while (!Work.empty()) {
+    const Value *V = Work.pop_back_val();
+    // Enough pointers seen: what they say stands for the rest.
+    if (Seen.size() >= 64)
+      break;
+    if (!Seen.insert(V).second)
+      continue;
+    if (const auto *Phi = dyn_cast<PHINode>(V)) {
+      append_range(Work, Phi->incoming_values());
+      continue;
+    }
+    if (const auto *Select = dyn_cast<SelectInst>(V)) {
+      Work.append({Select->getTrueValue(), Select->getFalseValue()});
+      continue;
+    }
+
+    int64_t Offset = 0;
+    const Value *Base = GetPointerBaseWithConstantOffset(V, Offset, DL);
+    if (Base != V) {
+      Steps.push_back(Offset);
+      Work.push_back(Base);
+      continue;
+    }
+  }
+  Type *Element = nullptr;
+  auto Merge = [&](Type *Indexed) {
+    if (Element && Element != Indexed)
+      return false;
+    Element = Indexed;
+    return true;
+  };
+  // An array an argument points into: what the callers pass says.
+  for (const Value *Start : Seen) {
+    const auto *Arg = dyn_cast<Argument>(Start);
+    if (!Arg || !Depth)
+      continue;
+    const Function *Called =
+        Original && Original->arg_size() == Arg->getParent()->arg_size()
+            ? Original
+            : Arg->getParent();
+    for (const User *U : Called->users()) {
+      const auto *Call = dyn_cast<CallBase>(U);
+      if (!Call || Call->getCalledOperand() != Called ||
+          Arg->getArgNo() >= Call->arg_size())
+        continue;
+      if (Type *Passed = arrayElementTypeOf(
+              Call->getArgOperand(Arg->getArgNo()), DL, nullptr, Depth - 1);
+          Passed && !Merge(Passed))
+        return nullptr;
+    }
+  }
+  for (const Value *Start : Seen) {
+    Type *Indexed = nullptr;
+    for (const User *U : Start->users()) {
+      // Byte offsets (`getelementptr i8`) say nothing.
+      const auto *GEP = dyn_cast<GetElementPtrInst>(U);
+      if (!GEP || GEP->getPointerOperand() != Start ||
+          GEP->hasAllConstantIndices() || !declaredObjectAt(GEP, DL))
+        continue;
+      if (Indexed && Indexed != GEP->getSourceElementType())
+        return nullptr;
+      Indexed = GEP->getSourceElementType();
+    }
+    if (!Indexed)
+      continue; // Says nothing (the block being moved out of, say).
+    if (!Merge(Indexed))
+      return nullptr;
+  }
+  if (!Element || !Element->isSized())
+    return nullptr;
+  int64_t Size = DL.getTypeAllocSize(Element).getFixedValue();
+  if (!Size || any_of(Steps, [&](int64_t Step) { return Step % Size; }))
+    return nullptr;
+  return Element;
+}
 
 /// \p I, an integer load or store, moves an address: it stores a
 /// `ptrtoint`, its loaded value becomes a pointer again, or its TBAA tag
@@ -346,11 +667,27 @@ CopyLayout analyzeCopyLayout(Value *Dst, Value *Src, Function &F,
   // No access says (or only integer accesses do, which may be pointers or
   // floats moved as integers): the declared types of the objects copied may.
   for (Value *End : {Dst, Src}) {
+    if (std::optional<DeclaredObject> Object = declaredObjectOf(
+            End, Copy,
+            End == Dst ? CopyDestinationObjectKind : CopySourceObjectKind,
+            DL)) {
+      forEachScalarOf(Object->Ty, -Object->Offset, 0, Extent, DL, Add);
+      continue;
+    }
     int64_t EndOffset = 0;
     Value *Base = GetPointerBaseWithConstantOffset(End, EndOffset, DL);
-    forEachDeclaredScalar(Base, EndOffset, EndOffset + Extent, Original,
-                          MaxDeclaredTypeSearchDepth, Add);
+    for (const Value *Equal : valuesEqualTo(Base))
+      forEachDeclaredScalar(Equal, EndOffset, EndOffset + Extent, Original,
+                            MaxDeclaredTypeSearchDepth, Add);
   }
+  if (Layout.HasPointers || Layout.HasFloats)
+    return Layout;
+  // A copy that walks an array element by element (a vector relocating its
+  // elements into a new block): the element type that the arrays are
+  // indexed with elsewhere.
+  for (Value *End : {Dst, Src})
+    if (Type *Element = arrayElementTypeOf(End, DL, Original))
+      forEachElementScalar(Element, 0, Extent, DL, Add);
   return Layout;
 }
 
@@ -464,10 +801,17 @@ IntegerAccessContents classifyIntegerAccess(ArrayRef<Instruction *> Accesses,
   // typed): an object passed down a chain of constructors that each touch
   // only part of it, say.
   for (Instruction *Access : Accesses) {
+    const Value *Ptr = getLoadStorePointerOperand(Access);
+    int64_t Size = DL.getTypeStoreSize(getLoadStoreType(Access));
+    if (std::optional<DeclaredObject> Object =
+            declaredObjectOf(Ptr, Access, AccessObjectKind, DL)) {
+      forEachScalarOf(Object->Ty, -Object->Offset, 0, Size, DL,
+                      [&](int64_t, Type *Ty) { Evidence.addType(Ty); });
+      continue;
+    }
     int64_t Begin = 0;
-    const Value *Base = GetPointerBaseWithConstantOffset(
-        getLoadStorePointerOperand(Access), Begin, DL);
-    int64_t End = Begin + DL.getTypeStoreSize(getLoadStoreType(Access));
+    const Value *Base = GetPointerBaseWithConstantOffset(Ptr, Begin, DL);
+    int64_t End = Begin + Size;
     forEachDeclaredScalar(Base, Begin, End, Original,
                           MaxDeclaredTypeSearchDepth,
                           [&](int64_t, Type *Ty) { Evidence.addType(Ty); });

@@ -21,9 +21,11 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <utility>
 
 namespace llvm {
+class DataLayout;
 class Function;
 class Instruction;
 class Module;
@@ -46,12 +48,31 @@ struct CopyLayout {
   llvm::SmallVector<std::pair<int64_t, llvm::Type *>, 8> Slots;
   bool HasPointers = false;
   bool HasFloats = false;
+  /// The floating-point type of the elements, when the copy moves floats
+  /// and no pointers (copyElementType).
+  llvm::Type *FloatTy = nullptr;
 
   /// The slots in [0, Length) whose type satisfies \p Want, one per offset.
   llvm::SmallVector<std::pair<int64_t, llvm::Type *>, 8>
   slotsWithin(uint64_t Length,
               llvm::function_ref<bool(llvm::Type *)> Want) const;
 };
+
+/// The one floating-point type that the accesses in \p Layout use; nullptr
+/// when there is none, or more than one.
+llvm::Type *uniformFloatType(const CopyLayout &Layout);
+
+/// Every byte of a copy of \p Length bytes (of an array of elements, when
+/// unknown) holds an integer, as \p Layout shows, or the copy is too small
+/// to hold a float: it moves no derivative.
+bool copiesOnlyIntegers(const CopyLayout &Layout,
+                        std::optional<uint64_t> Length,
+                        const llvm::DataLayout &DL);
+
+/// The error for a copy of \p Length bytes (unknown: std::nullopt) whose
+/// contents nothing types, in reverse mode, where floats must move their
+/// derivatives back and integers and addresses must not.
+std::string describeUntypedCopy(std::optional<uint64_t> Length);
 
 /// The layout of the bytes copied from \p Src to \p Dst in \p F, as the
 /// accesses in \p F, in the callees the memory is passed to, and in the
@@ -87,6 +108,14 @@ IntegerAccessContents
 classifyIntegerAccess(llvm::ArrayRef<llvm::Instruction *> Accesses,
                       const llvm::Function *Original = nullptr,
                       bool OnlyMoved = false);
+
+/// Records on the loads, stores and memory transfers of \p F the declared
+/// type of the object each address points into (a typed member or element
+/// address: `getelementptr %T, ptr %p, 0, i`), before simplification folds
+/// the address (a member at offset 0 becomes %p itself). The analyses
+/// above read it; forgetDeclaredObjects removes it from generated code.
+void recordDeclaredObjects(llvm::Function &F);
+void forgetDeclaredObjects(llvm::Function &F);
 
 /// Some instruction of \p M carries a TBAA tag.
 bool hasTypeBasedAliasInfo(const llvm::Module &M);

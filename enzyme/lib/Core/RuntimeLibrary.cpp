@@ -17,6 +17,7 @@
 #include "ExceptionReport.inc"
 #include "RbTree.inc"
 #include "ShadowRegistry.inc"
+#include "UntypedCopyReport.inc"
 
 using namespace llvm;
 
@@ -40,6 +41,7 @@ struct RuntimeSource {
 static const RuntimeSource RuntimeSources[] = {{ShadowRegistryIR, false},
                                                {ExceptionReportIR, false},
                                                {ChoiceReportIR, false},
+                                               {UntypedCopyReportIR, false},
                                                {RbTreeIR, true}};
 
 /// The IR of run-time source \p Source, ready to link into \p M.

@@ -25,6 +25,7 @@
 #include "Core/ShadowMemory.h"
 #include "Modes/ChoiceGuards.h"
 #include "Modes/ShadowAddresses.h"
+#include "Modes/UntypedCopyGuards.h"
 
 #include "llvm/ADT/PostOrderIterator.h"
 #include "llvm/IR/CFG.h"
@@ -213,6 +214,14 @@ bool FunctionDifferentiator::augmentMemoryTransfer(MemTransferInst &Mem) {
   if (!Activity.isShadowed(Mem.getDest()) ||
       !Activity.isShadowed(Mem.getSource()))
     return true;
+  if (UntypedCopies.count(&Mem)) {
+    std::optional<uint64_t> Length;
+    if (auto *C = dyn_cast<ConstantInt>(Mem.getLength()))
+      Length = C->getZExtValue();
+    reportUntypedCopyAtRunTime(*cast<Instruction>(AugValues[&Mem]), Length,
+                               *Sig.Fn);
+    return true;
+  }
   const CopyLayout &Layout = CopyLayouts.find(&Mem)->second;
   if (!Layout.HasPointers)
     return true; // Floats: the reverse pass moves their adjoints.
@@ -311,6 +320,12 @@ forEachPointerField(Type *Ty, const DataLayout &DL, uint64_t Offset,
 void FunctionDifferentiator::augmentStore(StoreInst &Store) {
   Value *Ptr = Store.getPointerOperand();
   Value *Val = Store.getValueOperand();
+  if (UntypedCopies.count(&Store)) {
+    reportUntypedCopyAtRunTime(
+        *cast<Instruction>(AugValues[&Store]),
+        Prep.getDataLayout().getTypeStoreSize(Val->getType()), *Sig.Fn);
+    return;
+  }
   bool PointerAsInteger =
       integerStoreRole(Store).What == IntegerStoreRole::MirrorShadows;
   if (!(carriesPointers(Val->getType()) || PointerAsInteger) ||

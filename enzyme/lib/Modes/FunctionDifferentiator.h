@@ -40,6 +40,7 @@
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/PointerIntPair.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/IR/Dominators.h"
@@ -128,8 +129,9 @@ private:
   bool partialsMentionArgument(llvm::CallBase &Call, unsigned Index) const;
   /// How an integer store to shadowed memory is differentiated. Optimised
   /// code copies a double as `store i64 (load i64 p), q` and clears one as
-  /// `store i64 0, q`; when nothing says what the bytes hold, they are
-  /// taken for floating-point data, as memcpy's are.
+  /// `store i64 0, q`. A store of bits computed here ends the adjoints of
+  /// the bytes it overwrites, whatever they hold; a copy whose bytes
+  /// nothing types is Untyped, an error (the engine does not guess).
   struct IntegerStoreRole {
     enum Kind {
       Inactive,
@@ -139,6 +141,9 @@ private:
       ClearAdjoints,
       /// A copy of pointers: the shadow memory copies the shadows.
       MirrorShadows,
+      /// A copy of bytes that nothing says are integers, floats or
+      /// addresses.
+      Untyped,
     } What = Inactive;
     /// For MoveAdjoints / ClearAdjoints, the floating-point elements stored.
     llvm::Type *FloatTy = nullptr;
@@ -153,6 +158,10 @@ private:
   }
   bool fail(const llvm::Instruction *I, const llvm::Twine &Message,
             bool MissingDefinition = false);
+  /// \p Copy (of \p Length bytes) copies memory whose contents nothing
+  /// types: checked at run time where the run-time links, else an error.
+  bool checkUntypedCopyAtRunTime(llvm::Instruction &Copy,
+                                 std::optional<uint64_t> Length);
 
   // --- Lanes (vector reverse mode, Core/Lanes.h) -------------------------
   /// The type of the shadow, adjoint or gradient of a value of type \p Ty:
@@ -276,6 +285,10 @@ private:
   /// passes use them.
   llvm::DenseMap<const llvm::StoreInst *, IntegerStoreRole> IntegerStoreRoles;
   llvm::DenseMap<const llvm::MemTransferInst *, CopyLayout> CopyLayouts;
+  /// Copies (memory transfers, integer stores) whose contents nothing
+  /// types: the augmented function stops the program if one runs
+  /// (UntypedCopyGuards.h).
+  llvm::SmallPtrSet<const llvm::Instruction *, 4> UntypedCopies;
   /// Joins whose reverse branches on a recomputed or taped condition
   /// instead of a recorded predecessor index.
   llvm::DenseMap<llvm::BasicBlock *, DecidedJoin> DecidedJoins;

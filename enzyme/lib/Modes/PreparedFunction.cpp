@@ -5,6 +5,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "Modes/PreparedFunction.h"
+
+#include "Analysis/MemoryTypes.h"
 #include "Modes/InlineAsmLowering.h"
 #include "Modes/TargetIntrinsicLowering.h"
 
@@ -102,7 +104,9 @@ Function *prepareForDifferentiation(Function &F, FunctionAnalysisManager &FAM) {
   copyByValueArguments(*P);
 
   // The engine differentiates SSA form: promote locals (all of them at -O0)
-  // and drop what can never run.
+  // and drop what can never run. What typed addresses say about memory is
+  // kept for the type analysis first: simplification folds them.
+  recordDeclaredObjects(*P);
   FunctionPassManager FPM;
   FPM.addPass(SROAPass(SROAOptions::ModifyCFG));
   FPM.addPass(EarlyCSEPass());
@@ -152,6 +156,7 @@ void finishGeneratedFunction(Function &F, const Function &Primal,
                              ArrayRef<Activity> Activities,
                              FunctionAnalysisManager &FAM,
                              FunctionPassManager *Cleanup) {
+  forgetDeclaredObjects(F);
   guardCallsThatMayThrow(F, Primal);
   // What follows the shadows (a tape, adjoints) is neither side.
   SmallVector<bool, 8> IsShadowArg(Primal.arg_size(), false);

@@ -258,33 +258,6 @@ static Function *getMemcpyAdjoint(Module &M, Type *ElemTy) {
   return F;
 }
 
-/// The one floating-point type of the copied bytes' accesses elsewhere
-/// (\p Layout); null when there is none, or more than one.
-static Type *uniformFloatType(const CopyLayout &Layout) {
-  Type *Seen = nullptr;
-  for (auto [Offset, Ty] : Layout.Slots) {
-    if (!Ty->isFloatingPointTy())
-      continue;
-    if (Seen && Seen != Ty)
-      return nullptr;
-    Seen = Ty;
-  }
-  return Seen;
-}
-
-/// The floating-point type of the elements a memory transfer copies: from
-/// its TBAA tag or the copied objects' own accesses, then from how the
-/// bytes are read and written elsewhere (\p Layout: a std::complex<long
-/// double> copied at -O0 is read as x86_fp80 in the callees, and moving its
-/// adjoint as doubles would be garbage); double when nothing says.
-static Type *copiedElementType(MemTransferInst &Mem, const CopyLayout &Layout) {
-  if (Type *Ty = inferFloatElementType(Mem.getDest(), Mem.getSource(), &Mem))
-    return Ty;
-  if (Type *Ty = uniformFloatType(Layout))
-    return Ty;
-  return Type::getDoubleTy(Mem.getContext());
-}
-
 void FunctionDifferentiator::reverseMemoryTransfer(CallBase &Call,
                                                    IRBuilder<> &B) {
   auto &Mem = cast<MemTransferInst>(Call);
@@ -299,15 +272,18 @@ void FunctionDifferentiator::reverseMemoryTransfer(CallBase &Call,
     });
     return;
   }
+  if (UntypedCopies.count(&Mem))
+    return; // The augmented function stopped the program at the copy.
   Value *Src = shadow(Mem.getSource());
   const CopyLayout &Layout = CopyLayouts.find(&Mem)->second;
   if (Layout.HasPointers && !Layout.HasFloats)
     return; // Only shadow pointers moved; no adjoints to return.
   forEachLane(B, Sig.Width, {Dst, Src}, [&](ArrayRef<Value *> Lane, unsigned) {
     if (!Layout.HasPointers) {
-      B.CreateCall(
-          getMemcpyAdjoint(*Prep.getParent(), copiedElementType(Mem, Layout)),
-          {Lane[0], Lane[1], Len});
+      // Floats, or only integers (the plan proved one or the other).
+      if (Layout.FloatTy)
+        B.CreateCall(getMemcpyAdjoint(*Prep.getParent(), Layout.FloatTy),
+                     {Lane[0], Lane[1], Len});
       return;
     }
     // Mixed contents (checked constant-sized in the forward pass): move the

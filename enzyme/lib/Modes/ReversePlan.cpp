@@ -20,6 +20,7 @@
 #include "Analysis/TripCount.h"
 #include "Core/Diagnostics.h"
 #include "Core/GlobalShadows.h"
+#include "Core/RuntimeLibrary.h"
 #include "Core/UserRegistrations.h"
 #include "Modes/InlineAsmLowering.h"
 #include "Rules/MathRules.h"
@@ -212,6 +213,7 @@ void FunctionDifferentiator::collectNeeds(Instruction &I,
       Needs.push_back(shadowOf(Store.getPointerOperand()));
       return;
     case IntegerStoreRole::MirrorShadows:
+    case IntegerStoreRole::Untyped:
       return;
     case IntegerStoreRole::Inactive:
       break;
@@ -310,6 +312,14 @@ bool FunctionDifferentiator::partialsMentionArgument(CallBase &Call,
   return false;
 }
 
+bool FunctionDifferentiator::checkUntypedCopyAtRunTime(
+    Instruction &Copy, std::optional<uint64_t> Length) {
+  if (!canLinkRuntime(*Prep.getParent()))
+    return fail(&Copy, describeUntypedCopy(Length));
+  UntypedCopies.insert(&Copy);
+  return true;
+}
+
 FunctionDifferentiator::IntegerStoreRole
 FunctionDifferentiator::classifyIntegerStore(StoreInst &Store) const {
   Value *Val = Store.getValueOperand();
@@ -327,10 +337,13 @@ FunctionDifferentiator::classifyIntegerStore(StoreInst &Store) const {
   SmallVector<Instruction *, 2> Accesses = {&Store};
   if (Copy)
     Accesses.push_back(Load);
-  IntegerAccessContents Contents = classifyIntegerAccess(Accesses, Sig.Fn);
+  // Bits computed here (a constant, integer arithmetic) carry no derivative
+  // whatever they are: what matters is what the bytes held before, so the
+  // value's own uses are no evidence.
+  IntegerAccessContents Contents =
+      classifyIntegerAccess(Accesses, Sig.Fn, /*OnlyMoved=*/!Copy);
   const DataLayout &DL = Prep.getDataLayout();
   uint64_t Size = DL.getTypeStoreSize(Val->getType());
-  Type *FloatTy = Contents.FloatTy;
   switch (Contents.What) {
   case IntegerAccessContents::Integers:
     return {};
@@ -339,27 +352,23 @@ FunctionDifferentiator::classifyIntegerStore(StoreInst &Store) const {
       return {IntegerStoreRole::MirrorShadows};
     return {};
   case IntegerAccessContents::Unknown:
-    // Without TBAA (-O0, -fno-strict-aliasing) an untyped integer access
-    // is as likely an integer variable: leave it, and the caller's shadow
-    // of it, alone.
-    if (!Gen.moduleHasTBAA())
-      return {};
-    if (Size % 8 == 0)
-      FloatTy = Type::getDoubleTy(Store.getContext());
-    else if (Size % 4 == 0)
-      FloatTy = Type::getFloatTy(Store.getContext());
-    else
-      return {};
-    break;
   case IntegerAccessContents::Floats:
     break;
   }
-  uint64_t ElemSize = DL.getTypeStoreSize(FloatTy);
-  if (Size % ElemSize != 0)
+  // Overwritten: the adjoints of floats there end, which clearing their
+  // shadow does; the shadow of integers is zero and stays so.
+  if (!Copy)
+    return {IntegerStoreRole::ClearAdjoints};
+  // A copy moves the adjoints of the floats it copies, and nothing when the
+  // bytes are integers: the type analysis must say which. A byte is too
+  // small to be part of a float that moves whole.
+  if (Size < 2)
     return {};
-  return {Copy ? IntegerStoreRole::MoveAdjoints
-               : IntegerStoreRole::ClearAdjoints,
-          FloatTy, unsigned(Size / ElemSize)};
+  Type *FloatTy = Contents.FloatTy;
+  if (!FloatTy || Size % DL.getTypeStoreSize(FloatTy) != 0)
+    return {IntegerStoreRole::Untyped};
+  return {IntegerStoreRole::MoveAdjoints, FloatTy,
+          unsigned(Size / DL.getTypeStoreSize(FloatTy))};
 }
 
 bool FunctionDifferentiator::isRecomputable(NeededValue V) {
@@ -593,11 +602,30 @@ bool FunctionDifferentiator::plan() {
         std::optional<uint64_t> Length;
         if (auto *C = dyn_cast<ConstantInt>(Mem->getLength()))
           Length = C->getZExtValue();
-        CopyLayouts[Mem] = analyzeCopyLayout(Mem->getDest(), Mem->getSource(),
-                                             Prep, Sig.Fn, Length, Mem);
+        CopyLayout Layout = analyzeCopyLayout(Mem->getDest(), Mem->getSource(),
+                                              Prep, Sig.Fn, Length, Mem);
+        // The type of the floats moved: the copy's own tag or its objects'
+        // accesses first, then the accesses of the bytes elsewhere (a
+        // std::complex<long double> copied at -O0 is read as x86_fp80 in
+        // the callees). Without floats or pointers, only a proof that the
+        // bytes are integers lets the copy move no derivative.
+        Layout.FloatTy =
+            inferFloatElementType(Mem->getDest(), Mem->getSource(), Mem);
+        if (!Layout.FloatTy)
+          Layout.FloatTy = uniformFloatType(Layout);
+        if (!Layout.HasPointers && !Layout.FloatTy &&
+            !copiesOnlyIntegers(Layout, Length, Prep.getDataLayout()) &&
+            !checkUntypedCopyAtRunTime(*Mem, Length))
+          return false;
+        CopyLayouts[Mem] = std::move(Layout);
       }
       if (auto *Store = dyn_cast<StoreInst>(&I)) {
         IntegerStoreRole Role = classifyIntegerStore(*Store);
+        if (Role.What == IntegerStoreRole::Untyped &&
+            !checkUntypedCopyAtRunTime(
+                *Store, Prep.getDataLayout().getTypeStoreSize(
+                            Store->getValueOperand()->getType())))
+          return false;
         if (Role.What != IntegerStoreRole::Inactive)
           IntegerStoreRoles[Store] = Role;
         Value *Ptr = Store->getPointerOperand();

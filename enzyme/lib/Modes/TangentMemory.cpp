@@ -154,12 +154,9 @@ bool TangentBuilder::differentiateIntegerStore(StoreInst &Store,
   case IntegerAccessContents::Integers:
     return true;
   case IntegerAccessContents::Unknown:
-    // Without TBAA an untyped integer store is as likely an integer
-    // variable: leave its shadow alone. With TBAA, as in reverse mode, the
-    // bytes are taken for floats overwritten with bits from elsewhere.
-    if (!Gen.moduleHasTBAA())
-      return true;
-    [[fallthrough]];
+    // Bits computed here carry no tangent: a zero shadow is right for
+    // floats and leaves integers as they were (an address computed from
+    // another is ShadowAddresses.h's).
   case IntegerAccessContents::Floats:
     return StoreShadow(Zero);
   case IntegerAccessContents::Pointers:

@@ -17,6 +17,7 @@
 #include "Plugin/LoweringSupport.h"
 #include "Plugin/RequestLowering.h"
 #include "Plugin/RequestOrder.h"
+#include "Plugin/RequestStandIn.h"
 
 #include "llvm/ADT/StringRef.h"
 
@@ -325,6 +326,7 @@ void EnzymePass::serveRequests(Module &M, ModuleAnalysisManager &MAM) {
       Results[I] = LoweringResult::Failed;
       continue;
     }
+    RequestStandIn StandIn(Request);
     switch (Request.Mode) {
     case RequestMode::Reverse:
       Results[I] = lowerReverseRequest(Request, Generator, AllowDeferral);

@@ -1,0 +1,39 @@
+//===- UntypedCopyGuards.cpp - Copies whose contents nothing types --------===//
+//
+// Part of the Enzyme toolchain.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Modes/UntypedCopyGuards.h"
+
+#include "Core/Diagnostics.h"
+#include "Core/RuntimeLibrary.h"
+
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Module.h"
+
+using namespace llvm;
+
+namespace enzyme {
+
+void reportUntypedCopyAtRunTime(Instruction &Generated,
+                                std::optional<uint64_t> Length,
+                                const Function &Primal) {
+  Module &M = *Generated.getModule();
+  IRBuilder<> B(&Generated);
+  Value *Bytes = B.getInt64(Length.value_or(0));
+  if (auto *Transfer = dyn_cast<MemTransferInst>(&Generated))
+    Bytes = B.CreateZExtOrTrunc(Transfer->getLength(), B.getInt64Ty());
+  Value *Name =
+      B.CreateGlobalString(displayName(Primal.getName()), "enzyme.copy.fn");
+  std::string Location = describeLocation(Generated.getDebugLoc());
+  Value *Where = Location.empty()
+                     ? static_cast<Value *>(ConstantPointerNull::get(
+                           PointerType::getUnqual(M.getContext())))
+                     : B.CreateGlobalString(Location, "enzyme.copy.at");
+  B.CreateCall(getRuntimeFunction(M, "__enzyme_rt_untyped_copy"),
+               {Name, Where, Bytes});
+}
+
+} // namespace enzyme

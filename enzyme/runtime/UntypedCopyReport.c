@@ -1,0 +1,60 @@
+/*===- UntypedCopyReport.c - A copy whose contents nothing types ----------===*
+ *
+ * Part of the Enzyme toolchain.
+ *
+ *===----------------------------------------------------------------------===*
+ *
+ * Run-time support that the engine links into modules that need it
+ * (Core/RuntimeLibrary.h); compiled to LLVM IR when the plugin is built.
+ *
+ * In reverse mode a copy of memory with derivatives must move the adjoints
+ * of the floating-point values it copies, and must not add up the bits of
+ * integers or addresses. When nothing in the program says what a copy moves
+ * (Analysis/MemoryTypes.h), the engine does not guess: the derivative stops
+ * here, with a message, if the program makes such a copy
+ * (Modes/UntypedCopyGuards.h). Often it never does: std::function's clone
+ * path, say, is compiled into every derivative that copies a closure but
+ * runs only when a std::function is copied.
+ *
+ *===----------------------------------------------------------------------===*/
+
+#include "Message.h"
+
+static void append_number(struct message *m, unsigned long n) {
+  char digits[24];
+  int count = 0;
+  do {
+    digits[count++] = (char)('0' + n % 10);
+    n /= 10;
+  } while (n);
+  char text[24];
+  for (int i = 0; i < count; ++i)
+    text[i] = digits[count - 1 - i];
+  text[count] = 0;
+  append(m, text);
+}
+
+/* FUNCTION: the differentiated function, as the user would name it; WHERE:
+ * "file:line:column" of the copy, or null without debug info; BYTES: how
+ * many bytes it copies. */
+__attribute__((noreturn, cold, noinline)) void
+__enzyme_rt_untyped_copy(const char *function, const char *where,
+                         unsigned long bytes) {
+  struct message m;
+  m.length = 0;
+  append(&m, "enzyme: the derivative of '");
+  append(&m, function);
+  append(&m, "' copied ");
+  append_number(&m, bytes);
+  append(&m, " bytes of memory with derivatives");
+  if (where) {
+    append(&m, " at ");
+    append(&m, where);
+  }
+  append(&m, ", and nothing in the program says whether they hold "
+             "floating-point values (whose derivatives the copy moves) or "
+             "integers and addresses; copy with a typed assignment, access "
+             "the memory as its type in the differentiated code, or build "
+             "with -fstrict-aliasing, see docs/reverse-mode.md\n");
+  write_and_abort(&m);
+}

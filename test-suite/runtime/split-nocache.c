@@ -63,7 +63,14 @@ int main(void) {
   unsigned long kept = __enzyme_augmentsize((void *)pair, enzyme_nocache,
                                             enzyme_dup, enzyme_dup);
   printf("augmentsize: %lu without enzyme_nocache, %lu with\n", plain, kept);
+  // Built with AddressSanitizer (scripts/test --sanitize) the two tapes are
+  // the same size: its instrumented accesses keep alias analysis from
+  // proving the inputs unmodified, so nothing is reloaded (docs/
+  // reliability.md, "Sanitizer runs"). The gradients below must still be
+  // right.
+#if !__has_feature(address_sanitizer)
   check_close("tape smaller", kept < plain, 1.0, 0.0, 0.0);
+#endif
 
   double p[2] = {1.5, -0.5}, dp[2] = {0}, q[2], dq[2] = {1.0, 2.0};
   void *t2 = __enzyme_augmentfwd((void *)pair, enzyme_nocache, enzyme_dup, p,

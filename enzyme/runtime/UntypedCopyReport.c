@@ -54,7 +54,8 @@ __enzyme_rt_untyped_copy(const char *function, const char *where,
   append(&m, ", and nothing in the program says whether they hold "
              "floating-point values (whose derivatives the copy moves) or "
              "integers and addresses; copy with a typed assignment, access "
-             "the memory as its type in the differentiated code, or build "
-             "with -fstrict-aliasing, see docs/reverse-mode.md\n");
+             "the memory as its type in the differentiated code, say what it "
+             "holds with __enzyme_double(ptr, bytes), or build with "
+             "-fstrict-aliasing, see docs/reverse-mode.md\n");
   write_and_abort(&m);
 }

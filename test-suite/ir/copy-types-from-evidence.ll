@@ -8,7 +8,9 @@
 ;  - @through_move: the source comes through a call that returns its
 ;    argument unchanged (std::move at -O0), from a local of type double;
 ;  - @relocate: a loop copies element by element into a block that is
-;    indexed as an array of double elsewhere.
+;    indexed as an array of double elsewhere;
+;  - @annotated: the caller says what its buffers hold with
+;    __enzyme_double(ptr, bytes), which the compiler then removes.
 ; RUN: %opt_enzyme -passes=enzyme -S %s | FileCheck %s
 
 target datalayout = "e-m:e-i64:64-f80:128-n8:16:32:64-S128"
@@ -80,6 +82,13 @@ sum:
   ret double %v
 }
 
+define void @annotated(ptr %dst, ptr %src) {
+  call void @llvm.memcpy.p0.p0.i64(ptr %dst, ptr %src, i64 24, i1 false)
+  ret void
+}
+
+declare void @__enzyme_double(ptr, i64)
+
 define void @test(ptr %p, ptr %dp, ptr %q, ptr %dq, ptr %s, ptr %ds, i64 %n) {
   %d = alloca [4 x double]
   %dd = alloca [4 x double]
@@ -89,10 +98,18 @@ define void @test(ptr %p, ptr %dp, ptr %q, ptr %dq, ptr %s, ptr %ds, i64 %n) {
   call void (ptr, ...) @__enzyme_autodiff(ptr @member, ptr %p, ptr %dp, ptr %q, ptr %dq)
   call void (ptr, ...) @__enzyme_autodiff(ptr @through_move, double 1.0)
   call void (ptr, ...) @__enzyme_autodiff(ptr @relocate, ptr %s, ptr %ds, i64 %n)
+  %ba = alloca [24 x i8]
+  %dba = alloca [24 x i8]
+  %bb = alloca [24 x i8]
+  %dbb = alloca [24 x i8]
+  call void @__enzyme_double(ptr %ba, i64 24)
+  call void @__enzyme_double(ptr %bb, i64 24)
+  call void (ptr, ...) @__enzyme_autodiff(ptr @annotated, ptr %ba, ptr %dba, ptr %bb, ptr %dbb)
   ret void
 }
 
 ; CHECK-NOT: __enzyme_rt_untyped_copy(
+; CHECK-NOT: call void @__enzyme_double
 ; CHECK-LABEL: define internal void @from_request.rev(
 ; CHECK:         call void @enzyme.memcpy.adjoint.double(
 ; CHECK-LABEL: define internal void @copy8.rev(
@@ -101,3 +118,5 @@ define void @test(ptr %p, ptr %dp, ptr %q, ptr %dq, ptr %s, ptr %ds, i64 %n) {
 ; CHECK:         call void @enzyme.memcpy.adjoint.double(
 ; CHECK-LABEL: define internal {{.*}} @relocate.rev(
 ; CHECK:         call void @enzyme.memcpy.adjoint.double(
+; CHECK-LABEL: define internal void @annotated.rev(
+; CHECK:         call void @enzyme.memcpy.adjoint.double(ptr %{{[0-9]+}}, ptr %{{[0-9]+}}, i64 24)

@@ -64,4 +64,20 @@ void *__enzyme_shadow(void *ctx, void *global, int flags);
 #endif
 #define ENZYME_SHADOW_ZERO 1
 
+/* What memory holds, for the type analysis (docs/reverse-mode.md, "Memory
+ * copied without a type"): the `bytes` bytes at `ptr` hold doubles (floats,
+ * integers, pointers). Call them where nothing in the program says so, such
+ * as on a byte buffer that a derivative copies with memcpy. The compiler
+ * removes every call. */
+#ifdef __cplusplus
+extern "C" {
+#endif
+void __enzyme_double(void *ptr, unsigned long bytes);
+void __enzyme_float(void *ptr, unsigned long bytes);
+void __enzyme_integer(void *ptr, unsigned long bytes);
+void __enzyme_pointer(void *ptr, unsigned long bytes);
+#ifdef __cplusplus
+}
+#endif
+
 #endif /* ENZYME_ENZYME_H */

@@ -6,6 +6,8 @@
 
 #include "Analysis/KnownFunctions.h"
 
+#include "Analysis/MemoryTypes.h"
+
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/IR/Function.h"
@@ -220,6 +222,9 @@ bool isInactiveCall(const CallBase &Call) {
                                     "localeconv"};
   if (Names.contains(calleeName(Call)) ||
       isInactiveLibstdcxxName(calleeName(Call)))
+    return true;
+  // What memory holds, said to the type analysis (`__enzyme_double(p, n)`).
+  if (annotatedType(Call))
     return true;
   // The function's attribute, or the call's (calls the engine restates).
   return Call.hasFnAttr("enzyme_inactive");

@@ -158,8 +158,52 @@ static SmallPtrSet<const Value *, 4> valuesEqualTo(const Value *V,
   return Equal;
 }
 
+Type *annotatedType(const CallBase &Call) {
+  const Function *Callee = Call.getCalledFunction();
+  if (!Callee || Call.arg_size() < 1 || Call.arg_size() > 2 ||
+      !Call.getArgOperand(0)->getType()->isPointerTy())
+    return nullptr;
+  StringRef Name = Callee->getName();
+  LLVMContext &Ctx = Call.getContext();
+  if (Name.starts_with("__enzyme_double"))
+    return Type::getDoubleTy(Ctx);
+  if (Name.starts_with("__enzyme_float"))
+    return Type::getFloatTy(Ctx);
+  if (Name.starts_with("__enzyme_integer"))
+    return Type::getInt64Ty(Ctx);
+  if (Name.starts_with("__enzyme_pointer"))
+    return PointerType::getUnqual(Ctx);
+  return nullptr;
+}
+
+/// Calls \p Visit(offset from Begin, type) for the elements that the
+/// annotation \p Call says memory holds within [Begin, End), its pointer
+/// being \p At bytes from the start of the object: as many bytes as its
+/// second argument says, or, without one, the object from there on (at
+/// most 4096 elements).
+static void forEachAnnotatedElement(const CallBase &Call, Type *Ty, int64_t At,
+                                    int64_t Begin, int64_t End,
+                                    const DataLayout &DL,
+                                    function_ref<void(int64_t, Type *)> Visit) {
+  int64_t Size = DL.getTypeStoreSize(Ty);
+  int64_t Last = End;
+  if (Call.arg_size() == 2) {
+    auto *Bytes = dyn_cast<ConstantInt>(Call.getArgOperand(1));
+    if (!Bytes)
+      return;
+    Last = std::min(End, At + int64_t(Bytes->getZExtValue()));
+  }
+  int64_t First = std::max(At, Begin - (Begin - At) % Size);
+  for (int64_t Offset = First, K = 0; Offset < Last && K < 4096;
+       Offset += Size, ++K)
+    if (Offset + Size > Begin)
+      Visit(Offset - Begin, Ty);
+}
+
 /// Calls \p Visit(offset from Begin, access) for each load and store in
-/// \p F of bytes in [Begin, End) from \p Base, apart from \p Skip; follows
+/// \p F of bytes in [Begin, End) from \p Base, apart from \p Skip, and
+/// (with \p Annotated) for what the annotations of those bytes say
+/// (`__enzyme_double(p, bytes)`); follows
 /// \p Base into the callees it is passed to and, when it is an argument of
 /// \p F (or of \p Original, of which \p F is a copy), out to the callers
 /// that pass it.
@@ -167,6 +211,7 @@ static void forEachAccessOf(const Value *Base, int64_t Begin, int64_t End,
                             Function &F, const Function *Original,
                             ArrayRef<Instruction *> Skip, unsigned Depth,
                             function_ref<void(int64_t, Instruction &)> Visit,
+                            function_ref<void(int64_t, Type *)> Annotated,
                             const Function *Self = nullptr) {
   // The function the search started in is not searched again through a
   // caller: its accesses, the ones being classified among them, were seen.
@@ -179,6 +224,12 @@ static void forEachAccessOf(const Value *Base, int64_t Begin, int64_t End,
   };
   for (Instruction &I : instructions(F)) {
     if (auto *Call = dyn_cast<CallBase>(&I)) {
+      int64_t At = 0;
+      if (Type *Ty = annotatedType(*Call);
+          Ty && IsBase(Call->getArgOperand(0), At)) {
+        forEachAnnotatedElement(*Call, Ty, At, Begin, End, DL, Annotated);
+        continue;
+      }
       Function *Callee = Call->getCalledFunction();
       if (!Depth || !Callee || Callee->isDeclaration() || Callee == &F ||
           Callee == Self)
@@ -191,7 +242,7 @@ static void forEachAccessOf(const Value *Base, int64_t Begin, int64_t End,
           continue;
         forEachAccessOf(Callee->getArg(Arg.getOperandNo()), Begin - Offset,
                         End - Offset, *Callee, nullptr, {}, Depth - 1, Visit,
-                        Self);
+                        Annotated, Self);
       }
       continue;
     }
@@ -223,7 +274,7 @@ static void forEachAccessOf(const Value *Base, int64_t Begin, int64_t End,
         Call->getArgOperand(Arg->getArgNo()), Offset, DL);
     forEachAccessOf(CallerBase, Begin + Offset, End + Offset,
                     *const_cast<Function *>(Call->getFunction()), nullptr, {},
-                    Depth - 1, Visit, Self);
+                    Depth - 1, Visit, Annotated, Self);
   }
 }
 
@@ -490,7 +541,9 @@ std::string describeUntypedCopy(std::optional<uint64_t> Length) {
          "same memory here, in the functions it is passed to or in their "
          "callers, no declared type of the objects). Copy with a typed "
          "assignment (*y = *x, std::copy of typed elements), access the "
-         "memory as its type once in the differentiated code, build with "
+         "memory as its type once in the differentiated code, say what it "
+         "holds with __enzyme_double(ptr, bytes) (or __enzyme_float, "
+         "__enzyme_integer, __enzyme_pointer) where it is made, build with "
          "-fstrict-aliasing (the default at -O1 and up), or give the "
          "function a custom derivative";
 }
@@ -654,13 +707,16 @@ CopyLayout analyzeCopyLayout(Value *Dst, Value *Src, Function &F,
   for (Value *End : {Dst, Src}) {
     int64_t EndOffset = 0;
     Value *Base = GetPointerBaseWithConstantOffset(End, EndOffset, DL);
-    forEachAccessOf(Base, EndOffset, EndOffset + Extent, F, Original, {},
-                    MaxAccessSearchDepth, [&](int64_t Offset, Instruction &I) {
-                      Type *Ty = getLoadStoreType(&I);
-                      if (Ty->isIntegerTy() && movesAddress(I))
-                        Ty = PointerType::getUnqual(I.getContext());
-                      Add(Offset, Ty);
-                    });
+    forEachAccessOf(
+        Base, EndOffset, EndOffset + Extent, F, Original, {},
+        MaxAccessSearchDepth,
+        [&](int64_t Offset, Instruction &I) {
+          Type *Ty = getLoadStoreType(&I);
+          if (Ty->isIntegerTy() && movesAddress(I))
+            Ty = PointerType::getUnqual(I.getContext());
+          Add(Offset, Ty);
+        },
+        Add);
   }
   if (Layout.HasPointers || Layout.HasFloats)
     return Layout;
@@ -785,14 +841,16 @@ IntegerAccessContents classifyIntegerAccess(ArrayRef<Instruction *> Accesses,
     const Value *Base = GetPointerBaseWithConstantOffset(
         getLoadStorePointerOperand(Access), Begin, DL);
     int64_t End = Begin + DL.getTypeStoreSize(getLoadStoreType(Access));
-    forEachAccessOf(Base, Begin, End, F, Original, Accesses,
-                    MaxAccessSearchDepth, [&](int64_t, Instruction &I) {
-                      Type *Ty = getLoadStoreType(&I);
-                      if (!Ty->isIntegerTy())
-                        Evidence.addType(Ty);
-                      else if (!Evidence.addTag(I))
-                        Evidence.addIntegerUse(I);
-                    });
+    forEachAccessOf(
+        Base, Begin, End, F, Original, Accesses, MaxAccessSearchDepth,
+        [&](int64_t, Instruction &I) {
+          Type *Ty = getLoadStoreType(&I);
+          if (!Ty->isIntegerTy())
+            Evidence.addType(Ty);
+          else if (!Evidence.addTag(I))
+            Evidence.addIntegerUse(I);
+        },
+        [&](int64_t, Type *Ty) { Evidence.addType(Ty); });
   }
   if (Evidence.result().What != IntegerAccessContents::Unknown)
     return Evidence.result();

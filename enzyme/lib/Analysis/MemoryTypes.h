@@ -25,6 +25,7 @@
 #include <utility>
 
 namespace llvm {
+class CallBase;
 class DataLayout;
 class Function;
 class Instruction;
@@ -116,6 +117,13 @@ classifyIntegerAccess(llvm::ArrayRef<llvm::Instruction *> Accesses,
 /// above read it; forgetDeclaredObjects removes it from generated code.
 void recordDeclaredObjects(llvm::Function &F);
 void forgetDeclaredObjects(llvm::Function &F);
+
+/// For a call of a memory annotation, the type of the elements it says
+/// the memory at its first argument holds: `__enzyme_double(p, bytes)`,
+/// `__enzyme_float`, `__enzyme_integer`, `__enzyme_pointer`; the
+/// second argument, when given, is the number of bytes (without it, the
+/// object from p on). nullptr for any other call.
+llvm::Type *annotatedType(const llvm::CallBase &Call);
 
 /// Some instruction of \p M carries a TBAA tag.
 bool hasTypeBasedAliasInfo(const llvm::Module &M);

@@ -15,6 +15,7 @@
 #include "Plugin/DiffRequest.h"
 #include "Plugin/ForwardLowering.h"
 #include "Plugin/LoweringSupport.h"
+#include "Plugin/MemoryAnnotations.h"
 #include "Plugin/RequestLowering.h"
 #include "Plugin/RequestOrder.h"
 #include "Plugin/RequestStandIn.h"
@@ -266,8 +267,10 @@ void EnzymePass::serveRequests(Module &M, ModuleAnalysisManager &MAM) {
   lowerContextCalls(M);
   specializeFunctionArguments(M);
   SmallVector<DiffRequest, 4> Requests = collectRequests(M);
-  if (Requests.empty())
+  if (Requests.empty()) {
+    finishMemoryAnnotations(M, !isCompileTimePoint(Point));
     return;
+  }
 
   FunctionAnalysisManager &FAM =
       MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
@@ -348,6 +351,8 @@ void EnzymePass::serveRequests(Module &M, ModuleAnalysisManager &MAM) {
       break;
     }
   }
+
+  finishMemoryAnnotations(M, !isCompileTimePoint(Point));
 
   // Declared markers nothing refers to any more need no definition. Ones
   // that only code outside requests still refers to (a sanitizer's check of

@@ -17,6 +17,7 @@
 #include "Plugin/DiffRequest.h"
 
 #include "Analysis/ActivityAnalysis.h"
+#include "Analysis/MemoryTypes.h"
 #include "Core/Diagnostics.h"
 #include "Modes/ForwardModeGenerator.h" // shadowType
 
@@ -780,7 +781,8 @@ SmallVector<DiffRequest, 4> collectRequests(Module &M) {
       if (std::optional<RequestMode> Mode = requestModeOf(Callee->getName())) {
         if (std::optional<DiffRequest> R = Parser(*Call, *Mode).parse())
           Requests.push_back(std::move(*R));
-      } else if (entryIdentifier(Callee->getName()).starts_with("__enzyme_")) {
+      } else if (entryIdentifier(Callee->getName()).starts_with("__enzyme_") &&
+                 !annotatedType(*Call)) {
         // Nothing a user writes is ignored: an entry point the engine does
         // not implement would otherwise fail at link time, or not at all.
         reportError(*Call, "'" + entryIdentifier(Callee->getName()) +

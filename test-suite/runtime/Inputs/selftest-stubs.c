@@ -24,3 +24,8 @@ void *__enzyme_shadow(void *ctx, void *global, int flags) {
   (void)ctx; (void)global; (void)flags;
   return context_scratch_;
 }
+/* What memory holds, for the type analysis: no effect on the program. */
+void __enzyme_double(void *ptr, unsigned long bytes) { (void)ptr; (void)bytes; }
+void __enzyme_float(void *ptr, unsigned long bytes) { (void)ptr; (void)bytes; }
+void __enzyme_integer(void *ptr, unsigned long bytes) { (void)ptr; (void)bytes; }
+void __enzyme_pointer(void *ptr, unsigned long bytes) { (void)ptr; (void)bytes; }

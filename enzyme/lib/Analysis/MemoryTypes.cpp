@@ -886,12 +886,4 @@ IntegerAccessContents classifyIntegerAccess(ArrayRef<Instruction *> Accesses,
   return {};
 }
 
-bool hasTypeBasedAliasInfo(const Module &M) {
-  for (const Function &F : M)
-    for (const Instruction &I : instructions(F))
-      if (I.hasMetadata(LLVMContext::MD_tbaa))
-        return true;
-  return false;
-}
-
 } // namespace enzyme

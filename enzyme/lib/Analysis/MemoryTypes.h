@@ -125,9 +125,6 @@ void forgetDeclaredObjects(llvm::Function &F);
 /// object from p on). nullptr for any other call.
 llvm::Type *annotatedType(const llvm::CallBase &Call);
 
-/// Some instruction of \p M carries a TBAA tag.
-bool hasTypeBasedAliasInfo(const llvm::Module &M);
-
 } // namespace enzyme
 
 #endif // ENZYME_ANALYSIS_MEMORYTYPES_H

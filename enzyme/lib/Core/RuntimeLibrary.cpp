@@ -6,7 +6,10 @@
 
 #include "Core/RuntimeLibrary.h"
 
+#include "Core/Diagnostics.h"
+
 #include "llvm/AsmParser/Parser.h"
+#include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Linker/Linker.h"
 #include "llvm/Support/ErrorHandling.h"
@@ -22,6 +25,20 @@
 using namespace llvm;
 
 namespace enzyme {
+
+std::pair<Value *, Value *> createReportSubject(IRBuilderBase &B,
+                                                const Function &Primal,
+                                                const DebugLoc &Loc,
+                                                StringRef Prefix) {
+  Value *Name =
+      B.CreateGlobalString(displayName(Primal.getName()), Prefix + ".fn");
+  std::string Location = describeLocation(Loc);
+  Value *Where = Location.empty()
+                     ? static_cast<Value *>(ConstantPointerNull::get(
+                           PointerType::getUnqual(B.getContext())))
+                     : B.CreateGlobalString(Location, Prefix + ".at");
+  return {Name, Where};
+}
 
 bool canLinkRuntime(const Module &M) {
   Triple T(M.getTargetTriple());

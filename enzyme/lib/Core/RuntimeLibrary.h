@@ -22,9 +22,14 @@
 
 #include "llvm/ADT/StringRef.h"
 
+#include <utility>
+
 namespace llvm {
+class DebugLoc;
 class Function;
+class IRBuilderBase;
 class Module;
+class Value;
 } // namespace llvm
 
 namespace enzyme {
@@ -32,6 +37,14 @@ namespace enzyme {
 /// The run-time function \p Name (one of enzyme/runtime/*.c's), defined in
 /// \p M: linked in on first use.
 llvm::Function *getRuntimeFunction(llvm::Module &M, llvm::StringRef Name);
+
+/// The two arguments that begin a run-time report emitted with \p B: the
+/// name of \p Primal as the user wrote it, and "file:line:column" of \p Loc
+/// (null without debug info); global strings named \p Prefix `.fn` and
+/// `.at`.
+std::pair<llvm::Value *, llvm::Value *>
+createReportSubject(llvm::IRBuilderBase &B, const llvm::Function &Primal,
+                    const llvm::DebugLoc &Loc, llvm::StringRef Prefix);
 
 /// \p M's target can take the run-time (a 64-bit CPU target: the IR is
 /// compiled for x86-64 and holds nothing else specific to it).

@@ -5,7 +5,6 @@
 //===----------------------------------------------------------------------===//
 
 #include "Modes/ChoiceGuards.h"
-#include "Core/Diagnostics.h"
 #include "Core/RuntimeLibrary.h"
 
 #include "llvm/IR/IRBuilder.h"
@@ -51,13 +50,8 @@ void guardUnshadowedChoice(Instruction &Choice, Instruction &Generated,
   }
   // The copy's location: the choice's is in the prepared function.
   B.SetCurrentDebugLocation(Generated.getDebugLoc());
-  Value *Name =
-      B.CreateGlobalString(displayName(Primal.getName()), "enzyme.choice.fn");
-  std::string Location = describeLocation(Generated.getDebugLoc());
-  Value *Where = Location.empty()
-                     ? static_cast<Value *>(ConstantPointerNull::get(
-                           PointerType::getUnqual(Ctx)))
-                     : B.CreateGlobalString(Location, "enzyme.choice.at");
+  auto [Name, Where] =
+      createReportSubject(B, Primal, Generated.getDebugLoc(), "enzyme.choice");
   B.CreateCall(getRuntimeFunction(M, "__enzyme_rt_check_choice"),
                {Taken, Name, Where});
 }

@@ -8,7 +8,6 @@
 #include "Core/UserRegistrations.h"
 #include "Modes/IndirectCalls.h"
 
-#include "Analysis/MemoryTypes.h"
 #include "Core/Diagnostics.h"
 #include "Modes/ChoiceSplitting.h"
 #include "Modes/PreparedFunction.h"
@@ -23,8 +22,7 @@ namespace enzyme {
 ForwardModeGenerator::ForwardModeGenerator(
     Module &M, FunctionAnalysisManager &FAM, FunctionPassManager *Cleanup,
     const UserRegistrations *Registrations)
-    : M(M), FAM(FAM), Cleanup(Cleanup), Registrations(Registrations),
-      ModuleHasTBAA(hasTypeBasedAliasInfo(M)) {}
+    : M(M), FAM(FAM), Cleanup(Cleanup), Registrations(Registrations) {}
 
 ForwardModeGenerator::~ForwardModeGenerator() = default;
 

@@ -96,8 +96,6 @@ public:
   /// other modules may hold more possible targets).
   void deferIndirectCalls(bool Defer) { DeferIndirectCalls = Defer; }
 
-  /// See ReverseModeGenerator::moduleHasTBAA.
-  bool moduleHasTBAA() const { return ModuleHasTBAA; }
   llvm::Module &module() const { return M; }
 
 private:
@@ -127,7 +125,6 @@ private:
   llvm::FunctionAnalysisManager &FAM;
   llvm::FunctionPassManager *Cleanup;
   const UserRegistrations *Registrations;
-  bool ModuleHasTBAA;
   std::map<ForwardSignature, llvm::Function *> Tangents;
   /// Everything generated since the outermost getOrCreate started.
   std::vector<ForwardSignature> Pending;

@@ -5,7 +5,6 @@
 //===----------------------------------------------------------------------===//
 
 #include "Modes/ReverseModeGenerator.h"
-#include "Analysis/MemoryTypes.h"
 #include "Core/Diagnostics.h"
 #include "Core/Lanes.h"
 #include "Core/UserRegistrations.h"
@@ -32,7 +31,7 @@ ReverseModeGenerator::ReverseModeGenerator(
     Module &M, FunctionAnalysisManager &FAM, FunctionPassManager *Cleanup,
     const UserRegistrations *Registrations, unsigned Level)
     : M(M), FAM(FAM), Cleanup(Cleanup), Registrations(Registrations),
-      Tape(M, Level), ModuleHasTBAA(hasTypeBasedAliasInfo(M)) {}
+      Tape(M, Level) {}
 
 ReverseModeGenerator::~ReverseModeGenerator() = default;
 

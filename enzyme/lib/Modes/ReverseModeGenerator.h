@@ -140,10 +140,6 @@ public:
   /// Gradient functions may keep tape storage per thread for the next
   /// gradient (not when generated code is differentiated in turn).
   void reuseTapeStorage(bool Reuse) { Tape.reuseStorage(Reuse); }
-  /// The module's accesses carry TBAA tags (it was compiled with strict
-  /// aliasing and optimised): untagged integer accesses then come from
-  /// lowered memcpy / memset rather than from integer variables.
-  bool moduleHasTBAA() const { return ModuleHasTBAA; }
   llvm::Module &module() const { return M; }
 
   /// Tells LLVM what the memory accesses of \p F, generated for \p Sig
@@ -181,7 +177,6 @@ private:
   llvm::FunctionPassManager *Cleanup;
   const UserRegistrations *Registrations;
   TapeBuilder Tape;
-  bool ModuleHasTBAA;
   std::map<ReverseSignature, ReversePair> Pairs;
   std::map<ReverseSignature, uint64_t> FixedTapeSizes;
   struct DispatchKey {

@@ -6,7 +6,6 @@
 
 #include "Modes/UntypedCopyGuards.h"
 
-#include "Core/Diagnostics.h"
 #include "Core/RuntimeLibrary.h"
 
 #include "llvm/IR/IRBuilder.h"
@@ -25,13 +24,8 @@ void reportUntypedCopyAtRunTime(Instruction &Generated,
   Value *Bytes = B.getInt64(Length.value_or(0));
   if (auto *Transfer = dyn_cast<MemTransferInst>(&Generated))
     Bytes = B.CreateZExtOrTrunc(Transfer->getLength(), B.getInt64Ty());
-  Value *Name =
-      B.CreateGlobalString(displayName(Primal.getName()), "enzyme.copy.fn");
-  std::string Location = describeLocation(Generated.getDebugLoc());
-  Value *Where = Location.empty()
-                     ? static_cast<Value *>(ConstantPointerNull::get(
-                           PointerType::getUnqual(M.getContext())))
-                     : B.CreateGlobalString(Location, "enzyme.copy.at");
+  auto [Name, Where] =
+      createReportSubject(B, Primal, Generated.getDebugLoc(), "enzyme.copy");
   B.CreateCall(getRuntimeFunction(M, "__enzyme_rt_untyped_copy"),
                {Name, Where, Bytes});
 }

@@ -8,7 +8,9 @@
 #include "Analysis/KnownFunctions.h"
 #include "Analysis/MemoryTypes.h"
 #include "Core/ContextShadows.h"
+#include "Core/Diagnostics.h"
 #include "Core/GlobalShadows.h"
+#include "Core/UserRegistrations.h"
 
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Function.h"
@@ -108,9 +110,13 @@ LoadInst *integerLoadOfPointer(Instruction &I) {
 
 ActivityAnalysis::ActivityAnalysis(Function &F,
                                    ArrayRef<Activity> ArgActivities,
-                                   bool ReturnShadow, bool ContextShadows)
-    : ReturnShadow(ReturnShadow), ContextShadows(ContextShadows) {
+                                   bool ReturnShadow, bool ContextShadows,
+                                   const UnshadowedFieldOffsets &Fields)
+    : ReturnShadow(ReturnShadow), ContextShadows(ContextShadows),
+      DL(F.getDataLayout()) {
   for (Argument &A : F.args()) {
+    if (A.getArgNo() < Fields.size() && !Fields[A.getArgNo()].empty())
+      ArgUnshadowedFields[&A] = Fields[A.getArgNo()];
     Activity Act = ArgActivities[A.getArgNo()];
     if (Act == Activity::Out && isDifferentiableType(A.getType())) {
       Active.insert(&A);
@@ -336,6 +342,44 @@ std::string describeStoreThroughIntegerAddress(const Value &Ptr) {
          "compile time";
 }
 
+std::string describeDerivativeStoredWithoutShadow(const Value &Ptr) {
+  if (std::string Why = describeStoreThroughIntegerAddress(Ptr); !Why.empty())
+    return Why;
+  const Value *Object = getUnderlyingObject(&Ptr);
+  if (const auto *GV = dyn_cast<GlobalVariable>(Object)) {
+    if (isInactiveGlobal(*GV))
+      return "";
+    return "a value that carries a derivative is stored to the global '" +
+           GV->getName().str() +
+           "', which has no shadow; pass the data through an argument with "
+           "enzyme_dup, give the global a shadow (enzyme_shadow, or "
+           "enzyme_context on the request), or mark the global inactive";
+  }
+  std::string What = "memory without derivatives";
+  if (const auto *Arg = dyn_cast<Argument>(Object)) {
+    What = "the memory that argument " + std::to_string(Arg->getArgNo() + 1);
+    if (Arg->hasName())
+      What += " ('" + Arg->getName().str() + "')";
+    // The analysed function is the prepared copy; users know the original.
+    StringRef Fn = Arg->getParent()->getName();
+    Fn.consume_back(".enzyme.prep");
+    What += " of '" + displayName(Fn) +
+            "' points to, which has no shadow (an enzyme_const argument, or "
+            "memory its caller passes without derivatives)";
+  } else if (isa<LoadInst>(Object)) {
+    What = "memory through a pointer read from memory without derivatives "
+           "(such as a field of a struct that holds a pointer to "
+           "enzyme_const memory)";
+  } else if (const auto *Call = dyn_cast<CallBase>(Object)) {
+    if (const Function *Callee = Call->getCalledFunction())
+      What = "the memory '" + Callee->getName().str() +
+             "' returns, which has no shadow";
+  }
+  return "a value that carries a derivative is stored into " + What +
+         "; its derivative would be lost when the program reads it back. "
+         "Pass that memory with enzyme_dup and a zeroed shadow";
+}
+
 std::string describeUnshadowedChoice(const Value &Choice) {
   std::string Name = Choice.hasName() ? ("'" + Choice.getName() + "'").str()
                                       : std::string("memory without "
@@ -547,7 +591,8 @@ static bool onlyReadsThrough(const Value &Ptr, unsigned Depth) {
   return true;
 }
 
-bool ActivityAnalysis::holdsOnlyUnshadowedPointers(const Value *Ptr) const {
+bool ActivityAnalysis::localOnlyHolds(
+    const Value *Ptr, function_ref<bool(const Value &)> Storable) const {
   const auto *Slot = dyn_cast<AllocaInst>(getUnderlyingObject(Ptr));
   if (!Slot)
     return false;
@@ -565,9 +610,8 @@ bool ActivityAnalysis::holdsOnlyUnshadowedPointers(const Value *Ptr) const {
       }
       if (const auto *Store = dyn_cast<StoreInst>(Usr)) {
         const Value *Val = Store->getValueOperand();
-        if (U.getOperandNo() == 1 &&
-            (Val->getType()->isPointerTy() || isa<Constant>(Val)) &&
-            !isShadowed(Val) && !isActive(Val))
+        if (U.getOperandNo() == 1 && !isShadowed(Val) && !isActive(Val) &&
+            Storable(*Val))
           continue;
         return false;
       }
@@ -578,6 +622,175 @@ bool ActivityAnalysis::holdsOnlyUnshadowedPointers(const Value *Ptr) const {
     }
   }
   return true;
+}
+
+namespace {
+/// A store into a local, at a constant offset from its start or at one the
+/// walk could not compute.
+struct LocalWrite {
+  std::optional<uint64_t> Offset;
+  uint64_t Size;
+  const Value *Stored;
+};
+} // namespace
+
+/// Every store into the local \p Slot; false when something else may write
+/// it (a call that does not only read it, a memory intrinsic) or its
+/// address escapes.
+static bool collectLocalWrites(const AllocaInst &Slot, const DataLayout &DL,
+                               SmallVectorImpl<LocalWrite> &Writes) {
+  SmallVector<std::pair<const Value *, std::optional<uint64_t>>, 8> Work = {
+      {&Slot, 0}};
+  while (!Work.empty()) {
+    auto [Address, Offset] = Work.pop_back_val();
+    for (const Use &U : Address->uses()) {
+      const User *Usr = U.getUser();
+      if (isa<LoadInst>(Usr) || isa<ICmpInst>(Usr))
+        continue;
+      if (const auto *GEP = dyn_cast<GetElementPtrInst>(Usr)) {
+        APInt Delta(DL.getIndexTypeSizeInBits(GEP->getType()), 0);
+        std::optional<uint64_t> Next;
+        if (Offset && GEP->accumulateConstantOffset(DL, Delta) &&
+            !Delta.isNegative())
+          Next = *Offset + Delta.getZExtValue();
+        Work.emplace_back(GEP, Next);
+        continue;
+      }
+      if (isa<BitCastInst>(Usr) || isa<AddrSpaceCastInst>(Usr)) {
+        Work.emplace_back(Usr, Offset);
+        continue;
+      }
+      if (const auto *Store = dyn_cast<StoreInst>(Usr)) {
+        if (U.getOperandNo() != 1)
+          return false;
+        const Value *Val = Store->getValueOperand();
+        Writes.push_back({Offset, DL.getTypeStoreSize(Val->getType()), Val});
+        continue;
+      }
+      if (const auto *Call = dyn_cast<CallBase>(Usr);
+          Call && callOnlyReads(*Call, U, 0))
+        continue;
+      return false;
+    }
+  }
+  return true;
+}
+
+bool ActivityAnalysis::readsUnshadowedField(const Value *Ptr) const {
+  APInt Offset(DL.getIndexTypeSizeInBits(Ptr->getType()), 0);
+  const Value *Base =
+      Ptr->stripAndAccumulateConstantOffsets(DL, Offset,
+                                             /*AllowNonInbounds=*/true);
+  return !Offset.isNegative() &&
+         fieldHoldsUnshadowedPointer(Base, Offset.getZExtValue());
+}
+
+bool ActivityAnalysis::fieldHoldsUnshadowedPointer(const Value *Base,
+                                                   uint64_t Field) const {
+  if (const auto *Arg = dyn_cast<Argument>(Base)) {
+    auto It = ArgUnshadowedFields.find(Arg);
+    return It != ArgUnshadowedFields.end() && is_contained(It->second, Field);
+  }
+  const auto *Slot = dyn_cast<AllocaInst>(Base);
+  SmallVector<LocalWrite, 8> Writes;
+  if (!Slot || !collectLocalWrites(*Slot, DL, Writes))
+    return false;
+  uint64_t PtrBytes = DL.getPointerSize();
+  bool Filled = false;
+  for (const LocalWrite &W : Writes) {
+    if (!W.Offset)
+      return false;
+    if (*W.Offset + W.Size <= Field || Field + PtrBytes <= *W.Offset)
+      continue;
+    if (*W.Offset != Field || !W.Stored->getType()->isPointerTy() ||
+        isShadowed(W.Stored) || isActive(W.Stored))
+      return false;
+    Filled = true;
+  }
+  return Filled;
+}
+
+SmallVector<uint64_t, 2>
+ActivityAnalysis::unshadowedFieldsOf(const Value *Arg) const {
+  SmallVector<uint64_t, 2> Fields;
+  if (!Arg->getType()->isPointerTy())
+    return Fields;
+  APInt Offset(DL.getIndexTypeSizeInBits(Arg->getType()), 0);
+  const Value *Base =
+      Arg->stripAndAccumulateConstantOffsets(DL, Offset,
+                                             /*AllowNonInbounds=*/true);
+  if (Offset.isNegative())
+    return Fields;
+  uint64_t Start = Offset.getZExtValue();
+  SmallVector<uint64_t, 4> Candidates;
+  if (const auto *A = dyn_cast<Argument>(Base)) {
+    auto It = ArgUnshadowedFields.find(A);
+    if (It != ArgUnshadowedFields.end())
+      Candidates.append(It->second.begin(), It->second.end());
+  } else if (const auto *Slot = dyn_cast<AllocaInst>(Base)) {
+    SmallVector<LocalWrite, 8> Writes;
+    if (collectLocalWrites(*Slot, DL, Writes))
+      for (const LocalWrite &W : Writes)
+        if (W.Offset && W.Stored->getType()->isPointerTy() &&
+            !isShadowed(W.Stored) && !is_contained(Candidates, *W.Offset))
+          Candidates.push_back(*W.Offset);
+  }
+  for (uint64_t Field : Candidates) {
+    if (Field < Start)
+      continue;
+    if (fieldHoldsUnshadowedPointer(Base, Field))
+      Fields.push_back(Field - Start);
+  }
+  llvm::sort(Fields);
+  return Fields;
+}
+
+UnshadowedFieldOffsets
+unshadowedFieldsOfArguments(const CallBase &Call,
+                            const ActivityAnalysis &Activity) {
+  UnshadowedFieldOffsets Fields(Call.arg_size());
+  bool Any = false;
+  for (unsigned A = 0; A < Call.arg_size(); ++A) {
+    const Value *Arg = Call.getArgOperand(A);
+    if (Activity.passesShadow(Arg))
+      Fields[A] = Activity.unshadowedFieldsOf(Arg);
+    Any |= !Fields[A].empty();
+  }
+  if (!Any)
+    Fields.clear();
+  return Fields;
+}
+
+bool ActivityAnalysis::holdsOnlyUnshadowedPointers(const Value *Ptr) const {
+  return localOnlyHolds(Ptr, [](const Value &Val) {
+    return Val.getType()->isPointerTy() || isa<Constant>(Val);
+  });
+}
+
+bool ActivityAnalysis::passesShadow(const Value *Arg) const {
+  return carriesPointers(Arg->getType()) && isShadowed(Arg) &&
+         !(Arg->getType()->isPointerTy() && holdsNoDerivatives(Arg));
+}
+
+bool ActivityAnalysis::mayStoreActiveArgument(const CallBase &Call) const {
+  const Function *Callee = Call.getCalledFunction();
+  return Callee && !Callee->isDeclaration() && !Call.onlyReadsMemory() &&
+         any_of(Call.args(), [&](const Use &U) { return isActive(U.get()); });
+}
+
+bool ActivityAnalysis::holdsNoDerivatives(const Value *Ptr) const {
+  return localOnlyHolds(Ptr, [](const Value &Val) {
+    Type *Ty = Val.getType();
+    if (Ty->isPointerTy() || isa<Constant>(Val) || Ty->isFloatingPointTy())
+      return true;
+    // Integers too narrow to hold an address, or computed (an int argument
+    // spilled at -O0, a count); a 64-bit integer read from memory may be a
+    // pointer moved as an integer, whose shadow the local would then hold.
+    if (!Ty->isIntegerTy())
+      return false;
+    return Ty->getIntegerBitWidth() < 64 ||
+           (!isa<LoadInst>(Val) && !computedFromAddress(&Val));
+  });
 }
 
 /// Forward propagation to a fixed point: an instruction is active when it
@@ -676,7 +889,8 @@ void ActivityAnalysis::propagate(Function &F) {
         // where none of them has one (an enzyme_const pointer spilled at
         // -O0), it holds null, which is no shadow to read or write through.
         if (Load->getType()->isPointerTy() &&
-            holdsOnlyUnshadowedPointers(Load->getPointerOperand()))
+            (holdsOnlyUnshadowedPointers(Load->getPointerOperand()) ||
+             readsUnshadowedField(Load->getPointerOperand())))
           continue;
         Changed |= markActive(Load) | markShadowed(Load);
         continue;

@@ -24,12 +24,16 @@
 #include "Core/Activity.h"
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
 #include <string>
 
 namespace llvm {
+class Argument;
 class CallBase;
+class DataLayout;
 class Function;
 class Instruction;
 class LoadInst;
@@ -81,6 +85,13 @@ std::string describeUntypedBitsStored(const llvm::Value &Source);
 /// be silently wrong. Empty otherwise.
 std::string describeStoreThroughIntegerAddress(const llvm::Value &Ptr);
 
+/// The error for a value with a derivative stored through \p Ptr, a
+/// pointer without a shadow (memory without derivatives: an enzyme_const
+/// argument, a global, a pointer read from such memory): the derivative
+/// would be lost where the program reads the value back. Empty for a
+/// global the user marked inactive.
+std::string describeDerivativeStoredWithoutShadow(const llvm::Value &Ptr);
+
 /// For `inttoptr` of \p Int: the pointer whose address \p Int is, moved
 /// within its object by integer arithmetic (offsets added or subtracted,
 /// and rounding down to a power of two: `(p + 15) & -16`, how code aligns a
@@ -101,8 +112,11 @@ public:
   /// the caller needs the shadow of the pointer \p F returns. With
   /// \p ContextShadows, mutable globals without a declared shadow take one
   /// from the request's context (Core/ContextShadows.h).
+  /// \p UnshadowedFields: per argument, the offsets at which the caller
+  /// stored pointers without a shadow (empty: none).
   ActivityAnalysis(llvm::Function &F, llvm::ArrayRef<Activity> ArgActivities,
-                   bool ReturnShadow = false, bool ContextShadows = false);
+                   bool ReturnShadow = false, bool ContextShadows = false,
+                   const UnshadowedFieldOffsets &UnshadowedFields = {});
 
   bool isActive(const llvm::Value *V) const { return Active.count(V); }
   /// Also true for constant addresses within a global whose shadow the
@@ -144,6 +158,28 @@ public:
   /// memory whose null shadow is right (null, a constant without floats).
   bool lacksNeededShadow(const llvm::Value *Returned) const;
 
+  /// \p Ptr points into a local that never holds a derivative or a shadow
+  /// (every store puts an inactive value or a pointer without a shadow
+  /// there) and that calls only read. A callee given it reads no
+  /// derivative through it: pass it without its shadow, whose pointers are
+  /// null, not shadows (a struct viewing enzyme_const memory).
+  bool holdsNoDerivatives(const llvm::Value *Ptr) const;
+  /// \p Arg, an argument of a call, goes to the callee with its shadow: it
+  /// carries pointers that have one, and does not point into a local that
+  /// holds no derivatives.
+  bool passesShadow(const llvm::Value *Arg) const;
+  /// For \p Arg, a pointer passed with its shadow: the offsets from it of
+  /// pointers without a shadow (UnshadowedFieldOffsets), which a local's
+  /// stores or this function's own argument put there.
+  llvm::SmallVector<uint64_t, 2>
+  unshadowedFieldsOf(const llvm::Value *Arg) const;
+  /// \p Call, to a function with a body that may write memory, takes an
+  /// active value. With nothing carrying a derivative out (no shadowed
+  /// argument, an inactive result) it still needs differentiating: the
+  /// callee may store the value into memory without derivatives, whose
+  /// derivative would be lost, and its analysis says so.
+  bool mayStoreActiveArgument(const llvm::CallBase &Call) const;
+
 private:
   void propagate(llvm::Function &F);
   /// \p Ptr receives derivatives (an active value or a shadowed pointer is
@@ -158,14 +194,36 @@ private:
   /// shadow there, and that no call can write: a pointer read from it has
   /// no shadow either (the local's shadow holds null, not a shadow).
   bool holdsOnlyUnshadowedPointers(const llvm::Value *Ptr) const;
+  /// \p Ptr addresses a field that holds a pointer without a shadow: one
+  /// the caller named (UnshadowedFieldOffsets), or a field of a local that
+  /// every store there fills with one and that no call can write.
+  bool readsUnshadowedField(const llvm::Value *Ptr) const;
+  bool fieldHoldsUnshadowedPointer(const llvm::Value *Base,
+                                   uint64_t Field) const;
+  /// \p Ptr points into a local whose every store puts there a value
+  /// without a derivative or a shadow that \p Storable accepts, and that no
+  /// call can write.
+  bool
+  localOnlyHolds(const llvm::Value *Ptr,
+                 llvm::function_ref<bool(const llvm::Value &)> Storable) const;
   bool markActive(const llvm::Value *V);
   bool markShadowed(const llvm::Value *V);
 
   bool ReturnShadow;
   bool ContextShadows;
+  const llvm::DataLayout &DL;
+  llvm::DenseMap<const llvm::Argument *, llvm::SmallVector<uint64_t, 2>>
+      ArgUnshadowedFields;
   llvm::SmallPtrSet<const llvm::Value *, 32> Active;
   llvm::SmallPtrSet<const llvm::Value *, 32> Shadowed;
 };
+
+/// The UnshadowedFieldOffsets of \p Call's callee: for each argument
+/// passed with its shadow, Activity.unshadowedFieldsOf; empty when none has
+/// such fields.
+UnshadowedFieldOffsets
+unshadowedFieldsOfArguments(const llvm::CallBase &Call,
+                            const ActivityAnalysis &Activity);
 
 } // namespace enzyme
 

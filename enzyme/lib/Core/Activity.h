@@ -8,7 +8,10 @@
 #ifndef ENZYME_CORE_ACTIVITY_H
 #define ENZYME_CORE_ACTIVITY_H
 
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
+
+#include <cstdint>
 
 namespace enzyme {
 
@@ -23,6 +26,14 @@ enum class Activity {
   /// An active scalar passed by value; its gradient is returned.
   Out,
 };
+
+/// Per parameter of a callee, the byte offsets from the pointer argument
+/// at which its caller stored pointers without a shadow (a struct that
+/// views enzyme_const memory beside memory with derivatives): the
+/// argument's shadow holds null there, and a pointer the callee reads at
+/// one of them has no shadow. Empty when no parameter has such fields.
+using UnshadowedFieldOffsets =
+    llvm::SmallVector<llvm::SmallVector<uint64_t, 2>, 4>;
 
 inline bool hasShadow(Activity A) {
   return A == Activity::Dup || A == Activity::DupNoNeed;

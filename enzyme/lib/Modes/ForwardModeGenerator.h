@@ -64,10 +64,14 @@ struct ForwardSignature {
   /// current context (`enzyme_context`, Core/ContextShadows.h). Callees
   /// inherit it.
   bool ContextShadows = false;
+  /// Fields of the pointer arguments that hold pointers without a shadow.
+  UnshadowedFieldOffsets UnshadowedFields;
 
   bool operator<(const ForwardSignature &O) const {
-    return std::tie(Fn, Args, ReturnTangent, Width, ContextShadows) <
-           std::tie(O.Fn, O.Args, O.ReturnTangent, O.Width, O.ContextShadows);
+    return std::tie(Fn, Args, ReturnTangent, Width, ContextShadows,
+                    UnshadowedFields) < std::tie(O.Fn, O.Args, O.ReturnTangent,
+                                                 O.Width, O.ContextShadows,
+                                                 O.UnshadowedFields);
   }
 };
 

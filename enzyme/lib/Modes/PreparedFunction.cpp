@@ -21,6 +21,7 @@
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Transforms/Scalar/EarlyCSE.h"
 #include "llvm/Transforms/Scalar/SROA.h"
@@ -78,6 +79,54 @@ static void copyByValueArguments(Function &F) {
   }
 }
 
+/// \p Ptr, or an address computed from it, may be written: stored through,
+/// the destination of a memory intrinsic, passed to a call that may write
+/// it, or used in a way this walk does not follow.
+static bool mayBeWrittenThrough(const Value &Ptr) {
+  SmallVector<const Value *, 8> Addresses = {&Ptr};
+  while (!Addresses.empty()) {
+    const Value *Address = Addresses.pop_back_val();
+    for (const Use &U : Address->uses()) {
+      const User *Usr = U.getUser();
+      if (isa<LoadInst>(Usr) || isa<ICmpInst>(Usr))
+        continue;
+      if (isa<GetElementPtrInst>(Usr) || isa<BitCastInst>(Usr)) {
+        Addresses.push_back(Usr);
+        continue;
+      }
+      if (const auto *Call = dyn_cast<CallBase>(Usr);
+          Call && Call->isArgOperand(&U)) {
+        unsigned ArgNo = Call->getArgOperandNo(&U);
+        if (Call->onlyReadsMemory(ArgNo) ||
+            (isa<MemTransferInst>(Call) && ArgNo == 1))
+          continue;
+      }
+      return true;
+    }
+  }
+  return false;
+}
+
+/// A parameter passed by value is this function's own copy, which it may
+/// write and read back. Passed as enzyme_const it has no shadow, and what
+/// carries a derivative through the copy would be lost: the writes go to a
+/// local copy instead (a local has a shadow; SROA usually removes it).
+static void copyWrittenByValueParameters(Function &F) {
+  const DataLayout &DL = F.getDataLayout();
+  IRBuilder<> Entry(&*F.getEntryBlock().getFirstInsertionPt());
+  for (Argument &Arg : F.args()) {
+    if (!Arg.hasByValAttr() || !mayBeWrittenThrough(Arg))
+      continue;
+    Type *Ty = Arg.getParamByValType();
+    Align Alignment = Arg.getParamAlign().value_or(DL.getABITypeAlign(Ty));
+    AllocaInst *Copy = Entry.CreateAlloca(Ty, nullptr, "byval.own");
+    Copy->setAlignment(Alignment);
+    Arg.replaceAllUsesWith(Copy);
+    Entry.CreateMemCpy(Copy, Alignment, &Arg, Alignment,
+                       DL.getTypeAllocSize(Ty));
+  }
+}
+
 Function *prepareForDifferentiation(Function &F, FunctionAnalysisManager &FAM) {
   // At the link, the body as the compile-time run saw it, before
   // vectorisation and instrumentation (CompileTimeBodies.h).
@@ -102,6 +151,7 @@ Function *prepareForDifferentiation(Function &F, FunctionAnalysisManager &FAM) {
   // (InlineAsmLowering.h).
   lowerKnownInlineAsm(*P);
   copyByValueArguments(*P);
+  copyWrittenByValueParameters(*P);
 
   // The engine differentiates SSA form: promote locals (all of them at -O0)
   // and drop what can never run. What typed addresses say about memory is

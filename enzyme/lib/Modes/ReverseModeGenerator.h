@@ -80,14 +80,16 @@ struct ReverseSignature {
   /// current context (`enzyme_context`, Core/ContextShadows.h). Callees
   /// inherit it.
   bool ContextShadows = false;
+  /// Fields of the pointer arguments that hold pointers without a shadow.
+  UnshadowedFieldOffsets UnshadowedFields;
 
   bool operator<(const ReverseSignature &O) const {
     return std::tie(Fn, Args, ReturnActive, ReturnShadow,
                     InputsKeptUntilReverse, KeptArgs, FixedTape, Width,
-                    ContextShadows) <
+                    ContextShadows, UnshadowedFields) <
            std::tie(O.Fn, O.Args, O.ReturnActive, O.ReturnShadow,
                     O.InputsKeptUntilReverse, O.KeptArgs, O.FixedTape, O.Width,
-                    O.ContextShadows);
+                    O.ContextShadows, O.UnshadowedFields);
   }
 };
 

@@ -45,7 +45,8 @@ FunctionDifferentiator::FunctionDifferentiator(ReverseModeGenerator &Gen,
                                                const ReversePair &Pair,
                                                FunctionAnalysisManager &FAM)
     : Gen(Gen), Sig(Sig), Prep(Prepared), Pair(Pair),
-      Activity(Prepared, Sig.Args, Sig.ReturnShadow, Sig.ContextShadows),
+      Activity(Prepared, Sig.Args, Sig.ReturnShadow, Sig.ContextShadows,
+               Sig.UnshadowedFields),
       DT(FAM.getResult<DominatorTreeAnalysis>(Prepared)),
       LI(FAM.getResult<LoopAnalysis>(Prepared)),
       SE(FAM.getResult<ScalarEvolutionAnalysis>(Prepared)), Loops(LI),
@@ -80,13 +81,14 @@ ReverseSignature FunctionDifferentiator::calleeSignature(CallBase &Call) const {
   ReverseSignature Callee;
   Callee.Fn = Call.getCalledFunction();
   for (Value *Arg : Call.args()) {
-    if (carriesPointers(Arg->getType()) && Activity.isShadowed(Arg))
+    if (Activity.passesShadow(Arg))
       Callee.Args.push_back(Activity::Dup);
     else if (Activity.isActive(Arg))
       Callee.Args.push_back(Activity::Out);
     else
       Callee.Args.push_back(Activity::Const);
   }
+  Callee.UnshadowedFields = unshadowedFieldsOfArguments(Call, Activity);
   Callee.ReturnActive = Activity.isActive(&Call);
   Callee.ReturnShadow = Activity.isShadowed(&Call);
   // Callees write into the caller's fixed tape.
@@ -143,12 +145,13 @@ FunctionDifferentiator::classifyCall(CallBase &Call) const {
   // Derivatives leave a call only through its result or through memory
   // that a shadowed pointer argument reaches.
   bool ShadowedArgument = any_of(Call.args(), [&](const Use &U) {
-    return carriesPointers(U->getType()) && Activity.isShadowed(U.get());
+    return Activity.passesShadow(U.get());
   });
   bool ResultCarries = Activity.isActive(&Call) || Activity.isShadowed(&Call);
   // Or through a global whose shadow the user declared.
   if (!ShadowedArgument && !ResultCarries &&
-      !Activity.mayTouchShadowedGlobals(Call))
+      !Activity.mayTouchShadowedGlobals(Call) &&
+      !Activity.mayStoreActiveArgument(Call))
     return CallKind::Inactive;
   // `asm volatile("" : : "r"(p) : "memory")` keeps p alive in benchmarks;
   // assembly computes nothing the engine could differentiate.
@@ -291,7 +294,7 @@ void FunctionDifferentiator::collectNeeds(Instruction &I,
       Needs.push_back(primalOf(Call->getCalledOperand()));
     for (Value *Arg : Call->args()) {
       Needs.push_back(primalOf(Arg));
-      if (carriesPointers(Arg->getType()) && Activity.isShadowed(Arg))
+      if (Activity.passesShadow(Arg))
         Needs.push_back(shadowOf(Arg));
     }
     return;
@@ -631,19 +634,9 @@ bool FunctionDifferentiator::plan() {
         Value *Ptr = Store->getPointerOperand();
         if (Activity.isActive(Store->getValueOperand()) &&
             !Activity.isShadowed(Ptr)) {
-          std::string Why = describeStoreThroughIntegerAddress(*Ptr);
-          if (!Why.empty())
+          if (std::string Why = describeDerivativeStoredWithoutShadow(*Ptr);
+              !Why.empty())
             return fail(Store, Why);
-          if (auto *GV = dyn_cast<GlobalVariable>(getUnderlyingObject(Ptr));
-              GV && !isInactiveGlobal(*GV))
-            return fail(Store, "a value that carries a derivative is stored "
-                               "to the global '" +
-                                   GV->getName() +
-                                   "', which has no shadow; pass the data "
-                                   "through an argument with enzyme_dup, give "
-                                   "the global a shadow (enzyme_shadow, or "
-                                   "enzyme_context on the request), or mark "
-                                   "the global inactive");
         }
       }
       Needs.clear();

@@ -35,10 +35,11 @@ ForwardSignature TangentBuilder::calleeSignature(CallBase &Call) const {
   for (Value *Arg : Call.args()) {
     // A pointer carries a shadow; a float a tangent; an aggregate of
     // pointers (a small struct passed in registers) shadows in its fields.
-    bool Carries = carriesPointers(Arg->getType()) ? Activity.isShadowed(Arg)
+    bool Carries = carriesPointers(Arg->getType()) ? Activity.passesShadow(Arg)
                                                    : Activity.isActive(Arg);
     Callee.Args.push_back(Carries ? Activity::Dup : Activity::Const);
   }
+  Callee.UnshadowedFields = unshadowedFieldsOfArguments(Call, Activity);
   Type *RetTy = Call.getType();
   Callee.ReturnTangent =
       (carriesPointers(RetTy) || isDifferentiableType(RetTy)) && carries(&Call);
@@ -182,11 +183,12 @@ bool TangentBuilder::differentiateCall(CallBase &Call, IRBuilder<> &B) {
   // Derivatives leave a call only through its result or through memory
   // that a shadowed pointer argument reaches.
   bool ShadowedArgument = any_of(Call.args(), [&](const Use &U) {
-    return carriesPointers(U->getType()) && Activity.isShadowed(U.get());
+    return Activity.passesShadow(U.get());
   });
   // Or through a global whose shadow the user declared.
   if (!ShadowedArgument && !carries(&Call) &&
-      !Activity.mayTouchShadowedGlobals(Call))
+      !Activity.mayTouchShadowedGlobals(Call) &&
+      !Activity.mayStoreActiveArgument(Call))
     return true;
   // `asm volatile("" : : "r"(p) : "memory")` keeps p alive in benchmarks;
   // assembly computes nothing the engine could differentiate.

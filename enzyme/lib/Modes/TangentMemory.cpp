@@ -85,20 +85,9 @@ bool TangentBuilder::differentiateStore(StoreInst &Store, IRBuilder<> &B) {
   Value *Val = Store.getValueOperand();
   if (!Activity.isShadowed(Ptr)) {
     if (Activity.isActive(Val))
-      if (std::string Why = describeStoreThroughIntegerAddress(*Ptr);
+      if (std::string Why = describeDerivativeStoredWithoutShadow(*Ptr);
           !Why.empty())
         return fail(&Store, Why);
-    if (Activity.isActive(Val))
-      if (auto *GV = dyn_cast<GlobalVariable>(getUnderlyingObject(Ptr));
-          GV && !isInactiveGlobal(*GV))
-        return fail(&Store, "a value that carries a derivative is stored "
-                            "to the global '" +
-                                GV->getName() +
-                                "', which has no shadow; pass the data "
-                                "through an argument with enzyme_dup, give "
-                                "the global a shadow (enzyme_shadow, or "
-                                "enzyme_context on the request), or mark "
-                                "the global inactive");
     return true;
   }
   if (Val->getType()->isIntegerTy())

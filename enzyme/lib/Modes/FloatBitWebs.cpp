@@ -11,6 +11,7 @@
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/IR/Constants.h"
+#include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 
@@ -268,6 +269,103 @@ static bool foldBitcastChains(Function &F) {
       }
   }
   return !Bypassed.empty();
+}
+
+/// \p IntVecTy with \p FloatTy elements, when they have the same width.
+static FixedVectorType *asFloatVector(Type *IntVecTy, Type *FloatTy) {
+  auto *VecTy = dyn_cast<FixedVectorType>(IntVecTy);
+  if (!VecTy || !VecTy->getElementType()->isIntegerTy() ||
+      !FloatTy->isFloatingPointTy() ||
+      bitWidth(VecTy->getElementType()) != bitWidth(FloatTy))
+    return nullptr;
+  return FixedVectorType::get(FloatTy, VecTy->getNumElements());
+}
+
+/// One sweep of moveVectorLanesAsFloats; a rewritten insertelement may
+/// make the one that built its vector readable as floats.
+static bool moveLanesOnce(Function &F) {
+  SmallVector<Instruction *, 4> Dead;
+  SmallSetVector<BitCastInst *, 4> Sources;
+  for (Instruction &I : instructions(F)) {
+    if (auto *Insert = dyn_cast<InsertElementInst>(&I)) {
+      // The float type: of the inserted bits, of the vector inserted into,
+      // or of what reads the result back.
+      auto *Cast = dyn_cast<BitCastInst>(Insert->getOperand(1));
+      // Bits that are a float only as the vector is read: a constant, or
+      // an integer load (a double loaded as i64).
+      Value *Elem = Insert->getOperand(1);
+      if (!isa<Constant>(Elem) && !isa<LoadInst>(Elem))
+        Elem = nullptr;
+      Type *FloatTy = Cast ? Cast->getSrcTy() : nullptr;
+      if (auto *VecCast = dyn_cast<BitCastInst>(Insert->getOperand(0));
+          !FloatTy && VecCast && VecCast->getSrcTy()->isVectorTy())
+        FloatTy = VecCast->getSrcTy()->getScalarType();
+      for (User *U : Insert->users())
+        if (auto *Read = dyn_cast<BitCastInst>(U);
+            !FloatTy && Read && Read->getDestTy()->isVectorTy())
+          FloatTy = Read->getDestTy()->getScalarType();
+      FixedVectorType *FloatVecTy =
+          FloatTy && (Cast || Elem) ? asFloatVector(Insert->getType(), FloatTy)
+                                    : nullptr;
+      if (!FloatVecTy || (Cast && Cast->getSrcTy() != FloatTy))
+        continue;
+      IRBuilder<> B(Insert);
+      Value *Floats = B.CreateBitCast(Insert->getOperand(0), FloatVecTy);
+      Value *Float =
+          Cast ? Cast->getOperand(0) : B.CreateBitCast(Elem, FloatTy);
+      Value *Inserted =
+          B.CreateInsertElement(Floats, Float, Insert->getOperand(2));
+      Insert->replaceAllUsesWith(B.CreateBitCast(Inserted, Insert->getType()));
+      Dead.push_back(Insert);
+      if (Cast)
+        Sources.insert(Cast);
+      continue;
+    }
+    auto *Extract = dyn_cast<ExtractElementInst>(&I);
+    if (!Extract || Extract->use_empty())
+      continue;
+    Type *FloatTy = nullptr;
+    for (User *U : Extract->users()) {
+      auto *Cast = dyn_cast<BitCastInst>(U);
+      if (!Cast || (FloatTy && Cast->getDestTy() != FloatTy)) {
+        FloatTy = nullptr;
+        break;
+      }
+      FloatTy = Cast->getDestTy();
+    }
+    FixedVectorType *FloatVecTy =
+        FloatTy ? asFloatVector(Extract->getVectorOperandType(), FloatTy)
+                : nullptr;
+    if (!FloatVecTy)
+      continue;
+    IRBuilder<> B(Extract);
+    Value *Floats = B.CreateBitCast(Extract->getVectorOperand(), FloatVecTy);
+    Value *Extracted =
+        B.CreateExtractElement(Floats, Extract->getIndexOperand());
+    for (User *U : make_early_inc_range(Extract->users())) {
+      U->replaceAllUsesWith(Extracted);
+      Dead.push_back(cast<Instruction>(U));
+    }
+    Dead.push_back(Extract);
+  }
+  for (Instruction *I : Dead)
+    I->eraseFromParent();
+  for (BitCastInst *Cast : Sources)
+    if (Cast->use_empty())
+      Cast->eraseFromParent();
+  // The casts left behind fold into their neighbours.
+  if (!Dead.empty())
+    foldBitcastChains(F);
+  return !Dead.empty();
+}
+
+bool moveVectorLanesAsFloats(Function &F) {
+  bool Changed = false;
+  // Each sweep reaches one more insertelement back along a chain; packets
+  // have a few lanes.
+  for (unsigned Sweep = 0; Sweep < 16 && moveLanesOnce(F); ++Sweep)
+    Changed = true;
+  return Changed;
 }
 
 bool retypeFloatBitWebs(Function &F, const Function *Original) {

@@ -36,6 +36,15 @@ namespace enzyme {
 bool retypeFloatBitWebs(llvm::Function &F,
                         const llvm::Function *Original = nullptr);
 
+/// Moves a float inserted into (or extracted from) a vector of integers of
+/// its width as a float: `insertelement <N x i64> %v, (bitcast double %x
+/// to i64), i` becomes the bitcast of an insertelement into `<N x double>`
+/// (optimised code builds a packet from a constant and a double's bits
+/// before Eigen's `pabs` masks the sign bits), and `bitcast (extractelement
+/// <N x i64> %v, i) to double` an extractelement of `<N x double>`. The
+/// other passes then see the floats; true if something changed.
+bool moveVectorLanesAsFloats(llvm::Function &F);
+
 } // namespace enzyme
 
 #endif // ENZYME_MODES_FLOATBITWEBS_H

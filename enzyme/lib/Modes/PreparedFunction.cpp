@@ -164,6 +164,7 @@ Function *prepareForDifferentiation(Function &F, FunctionAnalysisManager &FAM) {
   FPM.run(*P, FAM);
   removeUnreachableBlocks(*P);
   foldFloatSignMasks(*P);
+  moveVectorLanesAsFloats(*P);
   retypeFloatBitWebs(*P, &F);
   lowerTargetVectorIntrinsics(*P);
 

@@ -545,7 +545,9 @@ static bool callOnlyReads(const CallBase &Call, const Use &U, unsigned Depth) {
     return false;
   unsigned ArgNo = Call.getArgOperandNo(&U);
   if (const auto *II = dyn_cast<IntrinsicInst>(&Call)) {
-    if (II->isLifetimeStartOrEnd() || isa<DbgInfoIntrinsic>(II))
+    // UBSan's checks ask for the object's size.
+    if (II->isLifetimeStartOrEnd() || isa<DbgInfoIntrinsic>(II) ||
+        II->getIntrinsicID() == Intrinsic::objectsize)
       return true;
     if (isa<MemTransferInst>(II))
       return ArgNo == 1;

@@ -593,39 +593,6 @@ static bool onlyReadsThrough(const Value &Ptr, unsigned Depth) {
   return true;
 }
 
-bool ActivityAnalysis::localOnlyHolds(
-    const Value *Ptr, function_ref<bool(const Value &)> Storable) const {
-  const auto *Slot = dyn_cast<AllocaInst>(getUnderlyingObject(Ptr));
-  if (!Slot)
-    return false;
-  SmallVector<const Value *, 8> Addresses = {Slot};
-  while (!Addresses.empty()) {
-    const Value *Address = Addresses.pop_back_val();
-    for (const Use &U : Address->uses()) {
-      const User *Usr = U.getUser();
-      if (isa<LoadInst>(Usr) || isa<ICmpInst>(Usr))
-        continue;
-      if (isa<GetElementPtrInst>(Usr) || isa<BitCastInst>(Usr) ||
-          isa<AddrSpaceCastInst>(Usr)) {
-        Addresses.push_back(Usr);
-        continue;
-      }
-      if (const auto *Store = dyn_cast<StoreInst>(Usr)) {
-        const Value *Val = Store->getValueOperand();
-        if (U.getOperandNo() == 1 && !isShadowed(Val) && !isActive(Val) &&
-            Storable(*Val))
-          continue;
-        return false;
-      }
-      if (const auto *Call = dyn_cast<CallBase>(Usr);
-          Call && callOnlyReads(*Call, U, 0))
-        continue;
-      return false;
-    }
-  }
-  return true;
-}
-
 namespace {
 /// A store into a local, at a constant offset from its start or at one the
 /// walk could not compute.
@@ -676,6 +643,17 @@ static bool collectLocalWrites(const AllocaInst &Slot, const DataLayout &DL,
     }
   }
   return true;
+}
+
+bool ActivityAnalysis::localOnlyHolds(
+    const Value *Ptr, function_ref<bool(const Value &)> Storable) const {
+  const auto *Slot = dyn_cast<AllocaInst>(getUnderlyingObject(Ptr));
+  SmallVector<LocalWrite, 8> Writes;
+  if (!Slot || !collectLocalWrites(*Slot, DL, Writes))
+    return false;
+  return all_of(Writes, [&](const LocalWrite &W) {
+    return !isShadowed(W.Stored) && !isActive(W.Stored) && Storable(*W.Stored);
+  });
 }
 
 bool ActivityAnalysis::readsUnshadowedField(const Value *Ptr) const {

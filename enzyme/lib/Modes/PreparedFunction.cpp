@@ -97,7 +97,8 @@ static bool mayBeWrittenThrough(const Value &Ptr) {
       if (const auto *Call = dyn_cast<CallBase>(Usr);
           Call && Call->isArgOperand(&U)) {
         unsigned ArgNo = Call->getArgOperandNo(&U);
-        if (Call->onlyReadsMemory(ArgNo) ||
+        // A call that keeps the address could let a later write through it.
+        if ((Call->onlyReadsMemory(ArgNo) && Call->doesNotCapture(ArgNo)) ||
             (isa<MemTransferInst>(Call) && ArgNo == 1))
           continue;
       }

@@ -14,9 +14,14 @@
 // passed as enzyme_dup with a zeroed shadow: at -O0 the two Maps share
 // their constructor, and a Map over enzyme_const memory next to one over
 // duplicated memory is still an error there (docs/reverse-mode.md).
+// Under AddressSanitizer, -O0 code keeps aligned_malloc's result in a local
+// with lifetime markers, which hid that it returns fresh memory (the run-time
+// choice report stopped the program).
 // RUN: %clangxx_enzyme -fenzyme -O0 -I/usr/include/eigen3 %s -o %t && %t
 // RUN: %clangxx_enzyme -fenzyme -O2 -I/usr/include/eigen3 %s -o %t && %t
 // RUN: %clangxx_enzyme -fenzyme -O3 -march=x86-64-v3 -I/usr/include/eigen3 %s -o %t && %t
+// RUN: %clangxx_enzyme -fenzyme -O0 -fsanitize=address,undefined -fno-sanitize-recover=all -I/usr/include/eigen3 %s -o %t && %t
+// RUN: %clangxx_enzyme -fenzyme -O2 -fsanitize=address,undefined -fno-sanitize-recover=all -I/usr/include/eigen3 %s -o %t && %t
 #include "Inputs/check.h"
 
 #include <Eigen/Dense>

@@ -5,6 +5,7 @@
 // RUN: %clang_enzyme -fenzyme -O0 %s -o %t -lm && %t
 // RUN: %clang_enzyme -fenzyme -O2 %s -o %t -lm && %t
 // RUN: %clang_enzyme -fenzyme -O0 -fsanitize=address,undefined -fno-sanitize-recover=all %s -o %t -lm && %t
+// RUN: %clang_enzyme -fenzyme -O2 -fsanitize=address,undefined -fno-sanitize-recover=all %s -o %t -lm && %t
 #include "Inputs/check.h"
 
 extern int enzyme_dup, enzyme_const, enzyme_out;

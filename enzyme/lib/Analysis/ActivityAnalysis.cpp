@@ -434,7 +434,8 @@ static bool isFreshMemory(const Value *V, unsigned Depth) {
     return false;
   bool Stored = false;
   for (const User *U : Slot->users()) {
-    if (isa<LoadInst>(U))
+    // Lifetime markers: -O0 code has them under AddressSanitizer.
+    if (isa<LoadInst>(U) || cast<Instruction>(U)->isLifetimeStartOrEnd())
       continue;
     const auto *Store = dyn_cast<StoreInst>(U);
     if (!Store || Store->getPointerOperand() != Slot ||

@@ -8,12 +8,14 @@
 /// One plugin serves opt (`-passes=enzyme`), clang (`-fpass-plugin=`) and lld
 /// (`--load-pass-plugin=`). It places the Enzyme pass where DESIGN §3 says:
 /// after function simplification at -O1..-O3, in the -O0 pipeline, and at the
-/// start of full-LTO link-time optimisation.
+/// start of full-LTO link-time optimisation, where sanitizer-instrumented code
+/// also loses memory effects that instrumentation made false.
 ///
 //===----------------------------------------------------------------------===//
 
 #include "Core/UserRegistrations.h"
 #include "Plugin/EnzymePass.h"
+#include "Plugin/SanitizedMemoryEffects.h"
 
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Passes/PassPlugin.h"
@@ -65,6 +67,9 @@ static void registerEnzymePipeline(PassBuilder &PB) {
   PB.registerFullLinkTimeOptimizationEarlyEPCallback(
       [&PB](ModulePassManager &MPM, OptimizationLevel Level) {
         MPM.addPass(EnzymePass(PipelinePoint::FullLinkTimeEarly, &PB, Level));
+        // After the engine, which reads the effects the program was written
+        // with; before the link optimises sanitizer-instrumented code.
+        MPM.addPass(ForgetMemoryEffectsOfSanitizedCodePass());
       });
 }
 

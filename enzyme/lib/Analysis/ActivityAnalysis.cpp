@@ -495,31 +495,6 @@ static bool onlyLocatesCallees(const Value *V, unsigned Depth = 0) {
 
 static bool onlyReadsThrough(const Value &Ptr, unsigned Depth);
 
-/// The address \p Int (a pointer as an integer) is only inspected:
-/// computed with, compared, or reported by a sanitizer's check (UBSan's
-/// alignment test), never turned back into a pointer or stored.
-static bool onlyInspected(const Value &Int, unsigned Depth) {
-  if (Depth > 16)
-    return false;
-  for (const User *Usr : Int.users()) {
-    if (isa<ICmpInst>(Usr))
-      continue;
-    if (isa<BinaryOperator>(Usr) || isa<TruncInst>(Usr) || isa<ZExtInst>(Usr) ||
-        isa<SExtInst>(Usr)) {
-      if (!onlyInspected(*Usr, Depth + 1))
-        return false;
-      continue;
-    }
-    const auto *Call = dyn_cast<CallBase>(Usr);
-    const Function *Callee = Call ? Call->getCalledFunction() : nullptr;
-    if (Callee && Callee->isDeclaration() &&
-        Callee->getName().starts_with("__ubsan_handle_"))
-      continue;
-    return false;
-  }
-  return true;
-}
-
 /// \p Spill is a local that a callee stores a pointer to its caller's
 /// memory into (a parameter spilled at -O0): true when what is read back
 /// from it is only read through.
@@ -572,7 +547,7 @@ static bool onlyReadsThrough(const Value &Ptr, unsigned Depth) {
     const User *Usr = U.getUser();
     if (isa<LoadInst>(Usr) || isa<ICmpInst>(Usr))
       continue;
-    if (isa<PtrToIntInst>(Usr) && onlyInspected(*Usr, Depth + 1))
+    if (isa<PtrToIntInst>(Usr) && addressOnlyInspected(*Usr, Depth + 1))
       continue;
     if (isa<GetElementPtrInst>(Usr) || isa<BitCastInst>(Usr) ||
         isa<AddrSpaceCastInst>(Usr)) {
@@ -604,10 +579,12 @@ struct LocalWrite {
 };
 } // namespace
 
-/// Every store into the local \p Slot; false when something else may write
-/// it (a call that does not only read it, a memory intrinsic) or its
-/// address escapes.
+/// Every store into the local \p Slot: its own, and with \p CallWrites
+/// those of the calls that build it (a constructor at -O0); false when
+/// something else may write it (a call that may store something else, a
+/// memory intrinsic) or its address escapes.
 static bool collectLocalWrites(const AllocaInst &Slot, const DataLayout &DL,
+                               ParameterWrites *CallWrites,
                                SmallVectorImpl<LocalWrite> &Writes) {
   SmallVector<std::pair<const Value *, std::optional<uint64_t>>, 8> Work = {
       {&Slot, 0}};
@@ -615,19 +592,11 @@ static bool collectLocalWrites(const AllocaInst &Slot, const DataLayout &DL,
     auto [Address, Offset] = Work.pop_back_val();
     for (const Use &U : Address->uses()) {
       const User *Usr = U.getUser();
-      if (isa<LoadInst>(Usr) || isa<ICmpInst>(Usr))
+      AddressUse Kind = classifyAddressUse(*Usr, Offset, DL);
+      if (Kind.What == AddressUse::Read)
         continue;
-      if (const auto *GEP = dyn_cast<GetElementPtrInst>(Usr)) {
-        APInt Delta(DL.getIndexTypeSizeInBits(GEP->getType()), 0);
-        std::optional<uint64_t> Next;
-        if (Offset && GEP->accumulateConstantOffset(DL, Delta) &&
-            !Delta.isNegative())
-          Next = *Offset + Delta.getZExtValue();
-        Work.emplace_back(GEP, Next);
-        continue;
-      }
-      if (isa<BitCastInst>(Usr) || isa<AddrSpaceCastInst>(Usr)) {
-        Work.emplace_back(Usr, Offset);
+      if (Kind.What == AddressUse::Derived) {
+        Work.emplace_back(Usr, Kind.DerivedOffset);
         continue;
       }
       if (const auto *Store = dyn_cast<StoreInst>(Usr)) {
@@ -637,10 +606,19 @@ static bool collectLocalWrites(const AllocaInst &Slot, const DataLayout &DL,
         Writes.push_back({Offset, DL.getTypeStoreSize(Val->getType()), Val});
         continue;
       }
-      if (const auto *Call = dyn_cast<CallBase>(Usr);
-          Call && callOnlyReads(*Call, U, 0))
+      const auto *Call = dyn_cast<CallBase>(Usr);
+      if (Call && callOnlyReads(*Call, U, 0))
         continue;
-      return false;
+      SmallVector<ParameterWrites::CallerWrite, 4> ByCall;
+      std::optional<uint64_t> ReturnedAt;
+      if (!Call || !CallWrites || !Offset || !Call->isArgOperand(&U) ||
+          !CallWrites->ofCall(*Call, Call->getArgOperandNo(&U), ByCall,
+                              ReturnedAt))
+        return false;
+      for (const ParameterWrites::CallerWrite &W : ByCall)
+        Writes.push_back({*Offset + W.Offset, W.Size, W.Stored});
+      if (ReturnedAt)
+        Work.emplace_back(Call, *Offset + *ReturnedAt);
     }
   }
   return true;
@@ -650,7 +628,9 @@ bool ActivityAnalysis::localOnlyHolds(
     const Value *Ptr, function_ref<bool(const Value &)> Storable) const {
   const auto *Slot = dyn_cast<AllocaInst>(getUnderlyingObject(Ptr));
   SmallVector<LocalWrite, 8> Writes;
-  if (!Slot || !collectLocalWrites(*Slot, DL, Writes))
+  // Only the local's own stores: a local that calls build goes to callees
+  // with its shadow, whose fields then say what has none.
+  if (!Slot || !collectLocalWrites(*Slot, DL, nullptr, Writes))
     return false;
   return all_of(Writes, [&](const LocalWrite &W) {
     return !isShadowed(W.Stored) && !isActive(W.Stored) && Storable(*W.Stored);
@@ -674,7 +654,7 @@ bool ActivityAnalysis::fieldHoldsUnshadowedPointer(const Value *Base,
   }
   const auto *Slot = dyn_cast<AllocaInst>(Base);
   SmallVector<LocalWrite, 8> Writes;
-  if (!Slot || !collectLocalWrites(*Slot, DL, Writes))
+  if (!Slot || !collectLocalWrites(*Slot, DL, &CallWrites, Writes))
     return false;
   uint64_t PtrBytes = DL.getPointerSize();
   bool Filled = false;
@@ -686,7 +666,9 @@ bool ActivityAnalysis::fieldHoldsUnshadowedPointer(const Value *Base,
     if (*W.Offset != Field || !W.Stored->getType()->isPointerTy() ||
         isShadowed(W.Stored) || isActive(W.Stored))
       return false;
-    Filled = true;
+    // Null's shadow (null) is right: a field only ever null (an end
+    // iterator built at -O0) needs no telling.
+    Filled |= !isa<ConstantPointerNull>(W.Stored);
   }
   return Filled;
 }
@@ -710,7 +692,7 @@ ActivityAnalysis::unshadowedFieldsOf(const Value *Arg) const {
       Candidates.append(It->second.begin(), It->second.end());
   } else if (const auto *Slot = dyn_cast<AllocaInst>(Base)) {
     SmallVector<LocalWrite, 8> Writes;
-    if (collectLocalWrites(*Slot, DL, Writes))
+    if (collectLocalWrites(*Slot, DL, &CallWrites, Writes))
       for (const LocalWrite &W : Writes)
         if (W.Offset && W.Stored->getType()->isPointerTy() &&
             !isShadowed(W.Stored) && !is_contained(Candidates, *W.Offset))

@@ -21,6 +21,7 @@
 #ifndef ENZYME_ANALYSIS_ACTIVITYANALYSIS_H
 #define ENZYME_ANALYSIS_ACTIVITYANALYSIS_H
 
+#include "Analysis/ParameterWrites.h"
 #include "Core/Activity.h"
 
 #include "llvm/ADT/ArrayRef.h"
@@ -216,6 +217,8 @@ private:
       ArgUnshadowedFields;
   llvm::SmallPtrSet<const llvm::Value *, 32> Active;
   llvm::SmallPtrSet<const llvm::Value *, 32> Shadowed;
+  /// What callees store into the locals they are given (a cache).
+  mutable ParameterWrites CallWrites;
 };
 
 /// The UnshadowedFieldOffsets of \p Call's callee: for each argument

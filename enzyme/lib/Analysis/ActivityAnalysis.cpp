@@ -520,15 +520,7 @@ static bool callOnlyReads(const CallBase &Call, const Use &U, unsigned Depth) {
   if (!Call.isArgOperand(&U))
     return false;
   unsigned ArgNo = Call.getArgOperandNo(&U);
-  if (const auto *II = dyn_cast<IntrinsicInst>(&Call)) {
-    // UBSan's checks ask for the object's size.
-    if (II->isLifetimeStartOrEnd() || isa<DbgInfoIntrinsic>(II) ||
-        II->getIntrinsicID() == Intrinsic::objectsize)
-      return true;
-    if (isa<MemTransferInst>(II))
-      return ArgNo == 1;
-  }
-  if (Call.onlyReadsMemory(ArgNo) && Call.doesNotCapture(ArgNo))
+  if (callSiteOnlyReads(Call, ArgNo))
     return true;
   const Function *Callee = Call.getCalledFunction();
   if (!Callee || Callee->isDeclaration() || Callee->isInterposable() ||

@@ -39,6 +39,17 @@ bool addressOnlyInspected(const Value &Int, unsigned Depth) {
   return true;
 }
 
+bool callSiteOnlyReads(const CallBase &Call, unsigned ArgNo) {
+  if (const auto *II = dyn_cast<IntrinsicInst>(&Call)) {
+    if (II->isLifetimeStartOrEnd() || isa<DbgInfoIntrinsic>(II) ||
+        II->getIntrinsicID() == Intrinsic::objectsize)
+      return true;
+    if (isa<MemTransferInst>(II))
+      return ArgNo == 1;
+  }
+  return Call.onlyReadsMemory(ArgNo) && Call.doesNotCapture(ArgNo);
+}
+
 AddressUse classifyAddressUse(const User &Usr, std::optional<uint64_t> Offset,
                               const DataLayout &DL) {
   if (isa<LoadInst>(Usr) || isa<ICmpInst>(Usr) ||
@@ -210,14 +221,7 @@ ParameterWrites::summarise(const Function &F, unsigned ArgNo, unsigned Depth) {
       if (!Call || !Call->isArgOperand(&U))
         return std::nullopt;
       unsigned CallArg = Call->getArgOperandNo(&U);
-      if (const auto *II = dyn_cast<IntrinsicInst>(Call)) {
-        if (II->isLifetimeStartOrEnd() || isa<DbgInfoIntrinsic>(II) ||
-            II->getIntrinsicID() == Intrinsic::objectsize ||
-            (isa<MemTransferInst>(II) && CallArg == 1))
-          continue;
-        return std::nullopt;
-      }
-      if (Call->onlyReadsMemory(CallArg) && Call->doesNotCapture(CallArg))
+      if (callSiteOnlyReads(*Call, CallArg))
         continue;
       const Function *Callee = Call->getCalledFunction();
       if (!Offset || !Callee ||

@@ -39,6 +39,13 @@ namespace enzyme {
 /// alignment test), never turned back into a pointer or stored.
 bool addressOnlyInspected(const llvm::Value &Int, unsigned Depth = 0);
 
+/// By what the call site says, \p Call can neither write the memory that
+/// its argument \p ArgNo points to nor keep its address: a lifetime marker,
+/// debug information, `llvm.objectsize` (UBSan's checks ask for the object's
+/// size), the source of a copy, or a parameter declared read-only and not
+/// captured. The callee's body is not looked at.
+bool callSiteOnlyReads(const llvm::CallBase &Call, unsigned ArgNo);
+
 /// A use of an address (\p Offset bytes into an object, when known) in a
 /// walk over what the object's address reaches: it only reads or inspects
 /// the address (a load, a comparison, an integer only inspected), derives

@@ -4,6 +4,7 @@
 import os
 import shutil
 import subprocess
+import sys
 
 import lit.formats
 import lit.util
@@ -37,6 +38,8 @@ config.substitutions.append(("%enzyme_plugin_dir", os.path.join(build, "lib")))
 config.substitutions.append(("%enzyme_build", build))
 config.substitutions.append(("%enzyme_source", config.enzyme_source_root))
 config.substitutions.append(("%cmake_generator", config.cmake_generator))
+config.substitutions.append(("%clangxx_host", os.path.join(llvm_bin, "clang++")))
+config.substitutions.append(("%python", sys.executable))
 config.substitutions.append(("%cmake", config.cmake_command))
 config.substitutions.append(("%llvm_bin", llvm_bin))
 config.substitutions.append(("%shared", config.shared_dir))
@@ -61,7 +64,14 @@ def has_gpu():
 if has_gpu():
     config.available_features.add("gpu")
 else:
-    lit_config.note("skipped: no GPU (tests that run CUDA kernels are unsupported)")
+    lit_config.note("no GPU: CUDA runtime tests run under emulation only")
+
+# CUDA runtime tests run under the toolchain's CUDA emulation everywhere
+# (-fcuda-emulate, feature cuda-emulation), and on the GPU as well where one
+# is present (feature gpu; RUN lines guard those steps with %if gpu).
+if "cuda" in config.available_features and os.path.exists(
+        os.path.join(build, "lib", "libenzyme-cuda-emulation.a")):
+    config.available_features.add("cuda-emulation")
 
 if shutil.which("cmake"):
     config.available_features.add("cmake")

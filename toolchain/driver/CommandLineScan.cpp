@@ -29,6 +29,10 @@ static Expected<bool> consumeEnzymeOption(StringRef Arg,
     Scan.EnzymeEnabled = false;
     return true;
   }
+  if (Arg == "-fcuda-emulate" || Arg == "-fno-cuda-emulate") {
+    Scan.CudaEmulate = Arg == "-fcuda-emulate";
+    return true;
+  }
   if (!Arg.starts_with("-fenzyme-") && !Arg.starts_with("-fno-enzyme-"))
     return false;
   if (Arg == "-fenzyme-trace") {
@@ -99,8 +103,22 @@ Expected<CommandLineScan> scanCommandLine(ArrayRef<std::string> Args) {
   // `-x`; `-x none` goes back to deciding by file extension.
   std::optional<bool> CudaLanguage;
   std::optional<StringRef> Language;
-  for (const opt::Arg *A : Parsed) {
-    switch (A->getOption().getID()) {
+  // Every argument string belongs to one parsed argument; an argument runs
+  // up to where the next one starts.
+  SmallVector<const opt::Arg *, 64> Ordered(Parsed.begin(), Parsed.end());
+  auto SpanOf = [&](size_t Position) {
+    ArgumentSpan Span;
+    Span.Begin = Ordered[Position]->getIndex();
+    Span.End = Position + 1 < Ordered.size() ? Ordered[Position + 1]->getIndex()
+                                             : Scan.ClangArgs.size();
+    return Span;
+  };
+  for (size_t Position = 0; Position < Ordered.size(); ++Position) {
+    const opt::Arg *A = Ordered[Position];
+    const opt::Option &Option = A->getOption();
+    if (Option.matches(options::OPT_M_Group))
+      Scan.DependencyOptions.push_back(SpanOf(Position));
+    switch (Option.getID()) {
     case options::OPT__version:
       Scan.PrintVersion = true;
       break;
@@ -112,17 +130,26 @@ Expected<CommandLineScan> scanCommandLine(ArrayRef<std::string> Args) {
       break;
     case options::OPT_E:
     case options::OPT_S:
+    case options::OPT_emit_llvm:
+      Scan.StageOptions.push_back(SpanOf(Position));
+      Scan.StopsBeforeObject = true;
+      break;
     case options::OPT_M:
     case options::OPT_MM:
     case options::OPT_fsyntax_only:
-    case options::OPT_emit_llvm:
     case options::OPT__precompile:
       Scan.StopsBeforeObject = true;
       break;
     case options::OPT_c:
+      Scan.StageOptions.push_back(SpanOf(Position));
       Scan.StopsBeforeLink = true;
       break;
+    case options::OPT_o:
+      Scan.OutputOptions.push_back(SpanOf(Position));
+      Scan.Output = A->getValue();
+      break;
     case options::OPT_x:
+      Scan.LanguageOptions.push_back(SpanOf(Position));
       if (StringRef(A->getValue()) == "none") {
         CudaLanguage.reset();
         Language.reset();
@@ -131,18 +158,31 @@ Expected<CommandLineScan> scanCommandLine(ArrayRef<std::string> Args) {
         Language = StringRef(A->getValue());
       }
       break;
-    case options::OPT_INPUT:
+    case options::OPT_INPUT: {
       ++Scan.NumInputs;
       if (CudaLanguage || !isLinkerInput(A->getValue()))
         ++Scan.NumSourceInputs;
-      if (CudaLanguage ? *CudaLanguage : isCudaSource(A->getValue()))
-        Scan.CompilesCuda = true;
-      if (isCFamily(Language, A->getValue()))
-        Scan.CompilesCFamily = true;
+      bool Cuda = CudaLanguage ? *CudaLanguage : isCudaSource(A->getValue());
+      Scan.CompilesCuda |= Cuda;
+      InputArgument Input;
+      Input.CFamily = isCFamily(Language, A->getValue());
+      Scan.CompilesCFamily |= Input.CFamily;
+      Input.At = SpanOf(Position);
+      Input.Path = A->getValue();
+      if (Language)
+        Input.Language = Language->str();
+      Input.Cuda = Cuda;
+      Scan.Inputs.push_back(std::move(Input));
       break;
-    case options::OPT_l:
+    }
+    case options::OPT_l: {
       ++Scan.NumInputs;
+      StringRef Library = A->getValue();
+      if (Library == "cudart" || Library == "cudart_static" ||
+          Library == "cuda" || Library == "cudadevrt")
+        Scan.CudaRuntimeLibraries.push_back(SpanOf(Position));
       break;
+    }
     default:
       if (A->getOption().matches(options::OPT_g_Group) &&
           !A->getOption().matches(options::OPT_g0))

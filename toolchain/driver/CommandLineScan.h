@@ -22,6 +22,21 @@
 
 namespace enzyme::driver {
 
+/// A run of arguments in CommandLineScan::ClangArgs: [Begin, End).
+struct ArgumentSpan {
+  unsigned Begin = 0, End = 0;
+};
+
+/// An input file, and the `-x` language in force where it appears.
+struct InputArgument {
+  ArgumentSpan At;
+  std::string Path;
+  std::optional<std::string> Language;
+  bool Cuda = false;
+  /// C, C++, CUDA or Objective-C source.
+  bool CFamily = false;
+};
+
 /// The facts about one command line that decide what the driver adds.
 struct CommandLineScan {
   /// Arguments for clang: the user's, minus the options the driver consumed.
@@ -33,6 +48,8 @@ struct CommandLineScan {
   bool TracePipeline = false;
   /// `-fenzyme-plugin=<path>`: overrides the plugin next to the driver.
   std::optional<std::string> PluginOverride;
+  /// `-fcuda-emulate` / `-fno-cuda-emulate`: run CUDA kernels on the CPU.
+  bool CudaEmulate = false;
 
   /// The user asked for debug information (any `-g` option but `-g0`).
   bool WantsDebugInfo = false;
@@ -58,6 +75,17 @@ struct CommandLineScan {
   /// An input is C, C++, CUDA or Objective-C source (by extension or `-x`):
   /// clang parses it, so the attribute plugin applies.
   bool CompilesCFamily = false;
+
+  /// Where inputs and the options a multi-step build replaces stand in
+  /// ClangArgs (the CUDA emulation builds each `.cu` file in three steps).
+  std::vector<InputArgument> Inputs;
+  std::vector<ArgumentSpan> LanguageOptions;      // -x
+  std::vector<ArgumentSpan> OutputOptions;        // -o
+  std::vector<ArgumentSpan> StageOptions;         // -c, -S, -E, -emit-llvm
+  std::vector<ArgumentSpan> DependencyOptions;    // -M, -MD, -MF, -MT, ...
+  std::vector<ArgumentSpan> CudaRuntimeLibraries; // -lcudart, -lcuda, ...
+  /// The value of the last `-o`.
+  std::optional<std::string> Output;
 
   /// True when clang will run the linker.
   bool links() const {

@@ -243,7 +243,8 @@ Expected<CudaToolkit> inspectToolkit(CudaToolkit Toolkit) {
 Error checkToolkitFiles(const CudaToolkit &Toolkit, const CudaRequest &Request,
                         bool NeedsCompat) {
   ArrayRef<std::string> Args = Request.UserArgs;
-  bool HostOnly = hasArg(Args, {"--cuda-host-only", "--offload-host-only"});
+  bool HostOnly = Request.Emulate ||
+                  hasArg(Args, {"--cuda-host-only", "--offload-host-only"});
   SmallVector<std::string, 3> Required;
   if (!HostOnly) {
     Required.push_back(joinPath(Toolkit.Root, {"bin", "ptxas"}));
@@ -352,6 +353,8 @@ Expected<CudaArguments> planCudaArguments(const CudaRequest &Request) {
     return Toolkit.takeError();
 
   bool NeedsCompat = Toolkit->Version.getMajor() > NewestNativeCudaMajor;
+  Result.EncodedVersion = Toolkit->Version.getMajor() * 1000 +
+                          Toolkit->Version.getMinor().value_or(0) * 10;
   if (Error E = checkToolkitFiles(*Toolkit, Request, NeedsCompat))
     return E;
 
@@ -400,7 +403,7 @@ Expected<CudaArguments> planCudaArguments(const CudaRequest &Request) {
     Result.Environment.emplace_back("PATH", std::move(Path));
   }
 
-  if (Request.Links) {
+  if (Request.Links && !Request.Emulate) {
     Expected<std::vector<std::string>> Link = planLink(*Toolkit, Args);
     if (!Link)
       return Link.takeError();

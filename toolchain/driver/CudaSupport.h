@@ -34,6 +34,9 @@ struct CudaRequest {
   bool CompilesCuda = false;
   /// True when this invocation runs the linker.
   bool Links = false;
+  /// `-fcuda-emulate`: kernels run on the CPU, so neither ptxas, libdevice
+  /// nor the CUDA runtime library is needed.
+  bool Emulate = false;
   /// The installed compatibility layer (`<prefix>/lib/enzyme/cuda-compat`).
   std::string CompatDir;
 };
@@ -49,6 +52,8 @@ struct CudaArguments {
   /// reads ENZYME_CUDA_PATH to find the real tool, and PATH puts the wrapper
   /// first for clang-linker-wrapper, which ignores `-B`.
   std::vector<std::pair<std::string, std::string>> Environment;
+  /// The toolkit's version as CUDART_VERSION spells it (13000 for 13.0).
+  unsigned EncodedVersion = 0;
 };
 
 /// Plans the extra arguments for \p Request. Returns an error with a one-line,

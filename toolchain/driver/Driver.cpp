@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Driver.h"
+#include "CudaEmulation.h"
 #include "CudaSupport.h"
 
 #include "llvm/ADT/SmallVector.h"
@@ -133,6 +134,20 @@ Error Driver::addEnzymeArguments(const CommandLineScan &Scan,
   return Error::success();
 }
 
+Expected<std::string> Driver::attributesPluginArgument() const {
+  Expected<std::string> Attributes = Tools.findPlugin(
+      (Twine(AttributesPluginName) + PluginVersionSuffix).str());
+  if (!Attributes) {
+    consumeError(Attributes.takeError());
+    return createStringError(
+        "cannot find the attribute plugin %s%s in %s/%s; reinstall the "
+        "toolchain",
+        AttributesPluginName, PluginVersionSuffix, Tools.prefix().c_str(),
+        static_cast<const char *>(ENZYME_INSTALL_LIBDIR));
+  }
+  return "-fplugin=" + *Attributes;
+}
+
 Expected<ClangCommand> Driver::plan(const CommandLineScan &Scan) const {
   Expected<std::string> Clang = Tools.findClang();
   if (!Clang)
@@ -155,17 +170,24 @@ Expected<ClangCommand> Driver::plan(const CommandLineScan &Scan) const {
   // either way. Only compile jobs of C-family sources claim -fplugin; clang
   // would warn about it as unused on any other command line.
   if (Scan.CompilesCFamily) {
-    Expected<std::string> Attributes = Tools.findPlugin(
-        (Twine(AttributesPluginName) + PluginVersionSuffix).str());
-    if (!Attributes) {
-      consumeError(Attributes.takeError());
-      return createStringError(
-          "cannot find the attribute plugin %s%s in %s/%s; reinstall the "
-          "toolchain",
-          AttributesPluginName, PluginVersionSuffix, Tools.prefix().c_str(),
-          static_cast<const char *>(ENZYME_INSTALL_LIBDIR));
-    }
-    Command.Before.push_back("-fplugin=" + *Attributes);
+    Expected<std::string> Attributes = attributesPluginArgument();
+    if (!Attributes)
+      return Attributes.takeError();
+    Command.Before.push_back(*Attributes);
+  }
+
+  // A link of objects built with -fcuda-emulate takes the emulation runtime
+  // instead of the CUDA runtime library, with or without the flag.
+  if (!Scan.CompilesCuda && Scan.links() &&
+      (Scan.CudaEmulate || linksEmulatedObjects(Scan))) {
+    Command.User.clear();
+    for (size_t I = 0; I < Scan.ClangArgs.size(); ++I)
+      if (none_of(Scan.CudaRuntimeLibraries, [&](const ArgumentSpan &Span) {
+            return I >= Span.Begin && I < Span.End;
+          }))
+        Command.User.push_back(Scan.ClangArgs[I]);
+    Command.After.insert(Command.After.end(), {Tools.cudaEmulationLibrary(),
+                                               "-lstdc++", "-lm", "-lpthread"});
   }
 
   if (Scan.CompilesCuda) {
@@ -240,6 +262,105 @@ int Driver::execute(const ClangCommand &Command,
   return Status;
 }
 
+int Driver::runCudaEmulation(const CommandLineScan &Scan) const {
+  Expected<std::string> Clang = Tools.findClang();
+  if (!Clang)
+    return error(toString(Clang.takeError()));
+
+  CudaEmulationRequest Request;
+  Request.Scan = &Scan;
+  Request.Base.Program = *Clang;
+  if (CPlusPlus)
+    Request.Base.Before.push_back("--driver-mode=g++");
+
+  if (Scan.EnzymeEnabled) {
+    // The device step keeps line tables for the retargeting tool's errors
+    // (it drops them unless the user asked for debug information) and stops
+    // at bitcode, so it has no use for LTO.
+    CommandLineScan DeviceScan = Scan;
+    DeviceScan.StopsBeforeObject = true;
+    DeviceScan.WantsDebugInfo = true;
+    CommandLineScan CompileScan = Scan;
+    CompileScan.StopsBeforeLink = true;
+    ClangCommand Device, Host, Link;
+    if (Error E = addEnzymeArguments(DeviceScan, *Clang, Device))
+      return error(toString(std::move(E)));
+    if (Error E = addEnzymeArguments(CompileScan, *Clang, Host))
+      return error(toString(std::move(E)));
+    if (Scan.links())
+      if (Error E = addEnzymeArguments(Scan, *Clang, Link))
+        return error(toString(std::move(E)));
+    Request.DeviceCompileArgs = Device.Before;
+    Request.HostCompileArgs = Host.Before;
+    Request.LinkArgs = Link.Before;
+    Request.Base.Environment = Host.Environment;
+  }
+  if (!Scan.WantsDebugInfo)
+    Request.DeviceCompileArgs.push_back("-gline-tables-only");
+  Expected<std::string> Attributes = attributesPluginArgument();
+  if (!Attributes)
+    return error(toString(Attributes.takeError()));
+  Request.DeviceCompileArgs.push_back(*Attributes);
+  Request.HostCompileArgs.push_back(*Attributes);
+  if (any_of(Scan.Inputs, [](const InputArgument &Input) {
+        return !Input.Cuda && Input.CFamily;
+      }))
+    Request.LinkArgs.push_back(*Attributes);
+  if (Scan.links())
+    for (auto *Args : {&Request.DeviceCompileArgs, &Request.HostCompileArgs})
+      Args->push_back("-Wno-unused-command-line-argument");
+
+  CudaRequest Cuda;
+  Cuda.UserArgs = Scan.ClangArgs;
+  Cuda.CompilesCuda = true;
+  Cuda.Links = Scan.links();
+  Cuda.Emulate = true;
+  Cuda.CompatDir = Tools.cudaCompatDir();
+  Expected<CudaArguments> Toolkit = planCudaArguments(Cuda);
+  if (!Toolkit)
+    return error(toString(Toolkit.takeError()));
+  Request.CudaCompileArgs = Toolkit->Compile;
+  Request.CudaVersion = Toolkit->EncodedVersion;
+  Request.Base.Environment.insert(Request.Base.Environment.end(),
+                                  Toolkit->Environment.begin(),
+                                  Toolkit->Environment.end());
+
+  Request.RetargetTool = Tools.cudaRetargetTool();
+  Request.RuntimeLibrary = Tools.cudaEmulationLibrary();
+  if (!sys::fs::exists(Request.RetargetTool))
+    return error("CUDA emulation is not installed: '" + Request.RetargetTool +
+                 "' is missing; reinstall the toolchain");
+  if (Scan.links() && !sys::fs::exists(Request.RuntimeLibrary))
+    return error("the CUDA emulation runtime '" + Request.RuntimeLibrary +
+                 "' is missing: the toolchain was built without the CUDA "
+                 "toolkit's headers; rebuild it where they are installed");
+
+  SmallString<128> TempDir;
+  if (std::error_code EC =
+          sys::fs::createUniqueDirectory("enzyme-cuda-emulate", TempDir))
+    return error("cannot create a temporary directory: " + EC.message());
+  Request.TempDir = std::string(TempDir);
+
+  int Status = 0;
+  Expected<std::vector<ClangCommand>> Steps = planCudaEmulation(Request);
+  if (!Steps) {
+    Status = error(toString(Steps.takeError()));
+  } else {
+    for (const ClangCommand &Step : *Steps) {
+      if (Scan.PrintCommandsOnly) {
+        errs() << ' ';
+        printCommand(errs(), Step.argv());
+        continue;
+      }
+      Status = execute(Step, Scan);
+      if (Status != 0)
+        break;
+    }
+  }
+  sys::fs::remove_directories(TempDir);
+  return Status;
+}
+
 int Driver::run(ArrayRef<const char *> Args) {
   Expected<std::vector<std::string>> Expanded = expandResponseFiles(Args);
   if (!Expanded)
@@ -248,6 +369,9 @@ int Driver::run(ArrayRef<const char *> Args) {
   Expected<CommandLineScan> Scan = scanCommandLine(*Expanded);
   if (!Scan)
     return error(toString(Scan.takeError()));
+
+  if (Scan->CudaEmulate && Scan->CompilesCuda && !Scan->PrintVersion)
+    return runCudaEmulation(*Scan);
 
   Expected<ClangCommand> Command = plan(*Scan);
   if (!Command)

@@ -55,6 +55,10 @@ private:
   llvm::Error addEnzymeArguments(const CommandLineScan &Scan,
                                  const std::string &Clang,
                                  ClangCommand &Command) const;
+  /// `-fplugin=` for Enzyme's source attributes.
+  llvm::Expected<std::string> attributesPluginArgument() const;
+  /// Builds CUDA inputs in steps, with kernels that run on the CPU.
+  int runCudaEmulation(const CommandLineScan &Scan) const;
   int execute(const ClangCommand &Command, const CommandLineScan &Scan) const;
   int error(const llvm::Twine &Message) const;
 

@@ -114,4 +114,13 @@ std::string ToolLocator::cudaCompatDir() const {
   return joinPath(Prefix, {ENZYME_INSTALL_LIBDIR, "enzyme", "cuda-compat"});
 }
 
+std::string ToolLocator::cudaRetargetTool() const {
+  return joinPath(Prefix, {"bin", "enzyme-cuda-retarget"});
+}
+
+std::string ToolLocator::cudaEmulationLibrary() const {
+  return joinPath(Prefix,
+                  {ENZYME_INSTALL_LIBDIR, "libenzyme-cuda-emulation.a"});
+}
+
 } // namespace enzyme::driver

@@ -44,6 +44,9 @@ public:
 
   std::string includeDir() const;
   std::string cudaCompatDir() const;
+  /// The CUDA emulation's tool and runtime library (`-fcuda-emulate`).
+  std::string cudaRetargetTool() const;
+  std::string cudaEmulationLibrary() const;
 
 private:
   std::string Prefix;

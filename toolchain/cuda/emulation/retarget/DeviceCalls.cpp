@@ -1,0 +1,611 @@
+//===- DeviceCalls.cpp - Device intrinsics and runtime calls on the host --===//
+//
+// Part of the Enzyme toolchain.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// Every call in device code either runs as it is on the host (generic LLVM
+/// intrinsics, `malloc`, libdevice functions the runtime defines), becomes a
+/// call into the emulation runtime (special registers, barriers, warp
+/// collectives, `vprintf`), becomes plain IR (scoped atomics, `__ldg`,
+/// fences), or is an error naming the feature: a program that runs but
+/// computes something else would be worse than one that does not build.
+///
+//===----------------------------------------------------------------------===//
+
+#include "Retarget.h"
+
+#include "../EmulationAbi.h"
+
+#include "llvm/ADT/StringSet.h"
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/Demangle/Demangle.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InlineAsm.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/IntrinsicsNVPTX.h"
+#include "llvm/IR/Module.h"
+
+#include <optional>
+
+using namespace llvm;
+
+namespace enzyme::cuda_emulation {
+
+namespace {
+
+/// The libdevice functions the runtime defines.
+const StringSet<> &libdeviceFunctions() {
+  static const StringSet<> Names = {
+#define ENZYME_LIBDEVICE_FUNCTION(Name) #Name,
+#include "../LibdeviceFunctions.def"
+#undef ENZYME_LIBDEVICE_FUNCTION
+  };
+  return Names;
+}
+
+/// Why a declaration cannot be called under emulation, for the functions
+/// whose names tell more than "no definition".
+std::optional<StringRef> unsupportedRuntimeFeature(StringRef Name) {
+  if (Name.starts_with("cudaLaunchDevice") ||
+      Name.starts_with("cudaGetParameterBuffer") ||
+      Name == "cudaCGGetIntrinsicHandle" || Name == "cudaCGSynchronizeGrid" ||
+      Name.starts_with("__cudaCGS"))
+    return Name.starts_with("cudaCG") || Name.starts_with("__cudaCG")
+               ? StringRef("grid-wide cooperative-groups synchronisation")
+               : StringRef("dynamic parallelism (a kernel launched from "
+                           "device code)");
+  return std::nullopt;
+}
+
+class DeviceCallLowering {
+public:
+  DeviceCallLowering(Module &M, DiagnosticList &Diags)
+      : M(M), Diags(Diags), Ctx(M.getContext()), I1(Type::getInt1Ty(Ctx)),
+        I32(Type::getInt32Ty(Ctx)), I64(Type::getInt64Ty(Ctx)),
+        Ptr(PointerType::getUnqual(Ctx)), Void(Type::getVoidTy(Ctx)) {}
+
+  void run();
+
+private:
+  void lowerCall(CallBase &Call);
+  void lowerInlineAsm(CallBase &Call, const InlineAsm &Asm);
+  void lowerDeclarationCall(CallBase &Call, Function &Callee);
+  /// Returns false when \p Call is an NVPTX intrinsic the emulator lacks.
+  bool lowerNvvmIntrinsic(CallInst &Call, Intrinsic::ID ID);
+  bool lowerScopedAtomic(CallInst &Call, StringRef Name);
+
+  FunctionCallee runtime(StringRef Name, Type *Result, ArrayRef<Type *> Params);
+  Value *readRegister(IRBuilder<> &B, EnzymeCudaEmuRegister Register);
+  Value *shuffle(IRBuilder<> &B, CallInst &Call, EnzymeCudaEmuShuffleMode Mode,
+                 bool Sync, bool WithPredicate);
+  Value *vote(IRBuilder<> &B, CallInst &Call, EnzymeCudaEmuVoteMode Mode,
+              bool Sync);
+  void replace(CallInst &Call, Value *With);
+
+  Module &M;
+  DiagnosticList &Diags;
+  LLVMContext &Ctx;
+  Type *I1, *I32, *I64, *Ptr, *Void;
+};
+
+} // namespace
+
+FunctionCallee DeviceCallLowering::runtime(StringRef Name, Type *Result,
+                                           ArrayRef<Type *> Params) {
+  FunctionCallee Callee =
+      M.getOrInsertFunction(Name, FunctionType::get(Result, Params, false));
+  if (auto *F = dyn_cast<Function>(Callee.getCallee()))
+    F->addFnAttr(Attribute::NoUnwind);
+  return Callee;
+}
+
+Value *DeviceCallLowering::readRegister(IRBuilder<> &B,
+                                        EnzymeCudaEmuRegister Register) {
+  return B.CreateCall(runtime("__cudaemu_read_register", I32, {I32}),
+                      {B.getInt32(Register)});
+}
+
+void DeviceCallLowering::replace(CallInst &Call, Value *With) {
+  if (With && !Call.getType()->isVoidTy())
+    Call.replaceAllUsesWith(With);
+  Call.eraseFromParent();
+}
+
+/// `shfl[.sync].mode.{i32,f32}[p]`: the runtime exchanges 32-bit lanes and
+/// returns the PTX predicate beside the value.
+Value *DeviceCallLowering::shuffle(IRBuilder<> &B, CallInst &Call,
+                                   EnzymeCudaEmuShuffleMode Mode, bool Sync,
+                                   bool WithPredicate) {
+  unsigned First = Sync ? 1 : 0;
+  Value *Mask = Sync ? Call.getArgOperand(0) : B.getInt32(0xffffffff);
+  Value *Operand = Call.getArgOperand(First);
+  Type *ValueType = Operand->getType();
+  Value *Bits = B.CreateBitCast(Operand, I32);
+  Value *Packed =
+      B.CreateCall(runtime("__cudaemu_shuffle", I64, {I32, I32, I32, I32, I32}),
+                   {B.getInt32(Mode), Mask, Bits, Call.getArgOperand(First + 1),
+                    Call.getArgOperand(First + 2)});
+  Value *Result = B.CreateBitCast(B.CreateTrunc(Packed, I32), ValueType);
+  if (!WithPredicate)
+    return Result;
+  Value *Predicate = B.CreateTrunc(B.CreateLShr(Packed, 32), I1);
+  Value *Pair =
+      B.CreateInsertValue(PoisonValue::get(Call.getType()), Result, 0);
+  return B.CreateInsertValue(Pair, Predicate, 1);
+}
+
+Value *DeviceCallLowering::vote(IRBuilder<> &B, CallInst &Call,
+                                EnzymeCudaEmuVoteMode Mode, bool Sync) {
+  Value *Mask = Sync ? Call.getArgOperand(0) : B.getInt32(0xffffffff);
+  Value *Predicate = B.CreateZExt(Call.getArgOperand(Sync ? 1 : 0), I32);
+  Value *Result = B.CreateCall(runtime("__cudaemu_vote", I32, {I32, I32, I32}),
+                               {B.getInt32(Mode), Mask, Predicate});
+  return Mode == EnzymeCudaEmuVoteBallot ? Result : B.CreateTrunc(Result, I1);
+}
+
+/// `llvm.nvvm.atomic.<op>.gen.<i|f>.<cta|sys>`: the host has one scope, so
+/// these are ordinary atomics.
+bool DeviceCallLowering::lowerScopedAtomic(CallInst &Call, StringRef Name) {
+  if (!Name.consume_front("llvm.nvvm.atomic."))
+    return false;
+  StringRef Op = Name.split('.').first;
+  IRBuilder<> B(&Call);
+  Value *Address = Call.getArgOperand(0);
+  if (Op == "cas") {
+    auto *Exchange = B.CreateAtomicCmpXchg(
+        Address, Call.getArgOperand(1), Call.getArgOperand(2), MaybeAlign(),
+        AtomicOrdering::Monotonic, AtomicOrdering::Monotonic);
+    replace(Call, B.CreateExtractValue(Exchange, 0));
+    return true;
+  }
+  bool Float = Name.contains(".gen.f.");
+  std::optional<AtomicRMWInst::BinOp> Kind =
+      StringSwitch<std::optional<AtomicRMWInst::BinOp>>(Op)
+          .Case("add", Float ? AtomicRMWInst::FAdd : AtomicRMWInst::Add)
+          .Case("exch", AtomicRMWInst::Xchg)
+          .Case("max", AtomicRMWInst::Max)
+          .Case("min", AtomicRMWInst::Min)
+          .Case("inc", AtomicRMWInst::UIncWrap)
+          .Case("dec", AtomicRMWInst::UDecWrap)
+          .Case("and", AtomicRMWInst::And)
+          .Case("or", AtomicRMWInst::Or)
+          .Case("xor", AtomicRMWInst::Xor)
+          .Default(std::nullopt);
+  if (!Kind)
+    return false;
+  replace(Call, B.CreateAtomicRMW(*Kind, Address, Call.getArgOperand(1),
+                                  MaybeAlign(), AtomicOrdering::Monotonic));
+  return true;
+}
+
+bool DeviceCallLowering::lowerNvvmIntrinsic(CallInst &Call, Intrinsic::ID ID) {
+  IRBuilder<> B(&Call);
+  auto Register = [&](EnzymeCudaEmuRegister R) {
+    replace(Call, readRegister(B, R));
+    return true;
+  };
+  auto Barrier = [&](EnzymeCudaEmuBarrierKind Kind, Value *Predicate) {
+    Value *Result = B.CreateCall(
+        runtime("__cudaemu_barrier", I32, {I32, I32}),
+        {B.getInt32(Kind),
+         Predicate ? B.CreateZExtOrTrunc(Predicate, I32) : B.getInt32(0)});
+    replace(Call, Result);
+    return true;
+  };
+  auto Redux = [&](EnzymeCudaEmuReduxOp Op) {
+    // The intrinsic takes the value first and the member mask second.
+    replace(Call, B.CreateCall(runtime("__cudaemu_redux", I32, {I32, I32, I32}),
+                               {B.getInt32(Op), Call.getArgOperand(1),
+                                Call.getArgOperand(0)}));
+    return true;
+  };
+  auto Match = [&](bool All) {
+    Value *Packed =
+        B.CreateCall(runtime("__cudaemu_match", I64, {I32, I32, I64}),
+                     {B.getInt32(All), Call.getArgOperand(0),
+                      B.CreateZExt(Call.getArgOperand(1), I64)});
+    Value *Mask = B.CreateTrunc(Packed, I32);
+    if (!All) {
+      replace(Call, Mask);
+      return true;
+    }
+    Value *Pair =
+        B.CreateInsertValue(PoisonValue::get(Call.getType()), Mask, 0);
+    replace(Call, B.CreateInsertValue(
+                      Pair, B.CreateTrunc(B.CreateLShr(Packed, 32), I1), 1));
+    return true;
+  };
+
+  switch (ID) {
+  case Intrinsic::nvvm_read_ptx_sreg_tid_x:
+    return Register(EnzymeCudaEmuTidX);
+  case Intrinsic::nvvm_read_ptx_sreg_tid_y:
+    return Register(EnzymeCudaEmuTidY);
+  case Intrinsic::nvvm_read_ptx_sreg_tid_z:
+    return Register(EnzymeCudaEmuTidZ);
+  case Intrinsic::nvvm_read_ptx_sreg_ntid_x:
+    return Register(EnzymeCudaEmuNTidX);
+  case Intrinsic::nvvm_read_ptx_sreg_ntid_y:
+    return Register(EnzymeCudaEmuNTidY);
+  case Intrinsic::nvvm_read_ptx_sreg_ntid_z:
+    return Register(EnzymeCudaEmuNTidZ);
+  case Intrinsic::nvvm_read_ptx_sreg_ctaid_x:
+    return Register(EnzymeCudaEmuCtaIdX);
+  case Intrinsic::nvvm_read_ptx_sreg_ctaid_y:
+    return Register(EnzymeCudaEmuCtaIdY);
+  case Intrinsic::nvvm_read_ptx_sreg_ctaid_z:
+    return Register(EnzymeCudaEmuCtaIdZ);
+  case Intrinsic::nvvm_read_ptx_sreg_nctaid_x:
+    return Register(EnzymeCudaEmuNCtaIdX);
+  case Intrinsic::nvvm_read_ptx_sreg_nctaid_y:
+    return Register(EnzymeCudaEmuNCtaIdY);
+  case Intrinsic::nvvm_read_ptx_sreg_nctaid_z:
+    return Register(EnzymeCudaEmuNCtaIdZ);
+  case Intrinsic::nvvm_read_ptx_sreg_laneid:
+    return Register(EnzymeCudaEmuLaneId);
+  case Intrinsic::nvvm_read_ptx_sreg_warpid:
+    return Register(EnzymeCudaEmuWarpId);
+  case Intrinsic::nvvm_read_ptx_sreg_nwarpid:
+    return Register(EnzymeCudaEmuNWarpId);
+  case Intrinsic::nvvm_read_ptx_sreg_warpsize:
+    return Register(EnzymeCudaEmuWarpSize);
+  case Intrinsic::nvvm_read_ptx_sreg_lanemask_eq:
+    return Register(EnzymeCudaEmuLaneMaskEq);
+  case Intrinsic::nvvm_read_ptx_sreg_lanemask_lt:
+    return Register(EnzymeCudaEmuLaneMaskLt);
+  case Intrinsic::nvvm_read_ptx_sreg_lanemask_le:
+    return Register(EnzymeCudaEmuLaneMaskLe);
+  case Intrinsic::nvvm_read_ptx_sreg_lanemask_gt:
+    return Register(EnzymeCudaEmuLaneMaskGt);
+  case Intrinsic::nvvm_read_ptx_sreg_lanemask_ge:
+    return Register(EnzymeCudaEmuLaneMaskGe);
+  case Intrinsic::nvvm_read_ptx_sreg_smid:
+    return Register(EnzymeCudaEmuSmId);
+  case Intrinsic::nvvm_read_ptx_sreg_nsmid:
+    return Register(EnzymeCudaEmuNSmId);
+  case Intrinsic::nvvm_read_ptx_sreg_clock:
+  case Intrinsic::nvvm_read_ptx_sreg_clock64:
+  case Intrinsic::nvvm_read_ptx_sreg_globaltimer: {
+    Value *Clock = B.CreateCall(runtime("__cudaemu_clock", I64, {}), {});
+    replace(Call, B.CreateZExtOrTrunc(Clock, Call.getType()));
+    return true;
+  }
+
+  case Intrinsic::nvvm_barrier0:
+    return Barrier(EnzymeCudaEmuBarrierPlain, nullptr);
+  case Intrinsic::nvvm_barrier0_popc:
+    return Barrier(EnzymeCudaEmuBarrierPopc, Call.getArgOperand(0));
+  case Intrinsic::nvvm_barrier0_and:
+    return Barrier(EnzymeCudaEmuBarrierAnd, Call.getArgOperand(0));
+  case Intrinsic::nvvm_barrier0_or:
+    return Barrier(EnzymeCudaEmuBarrierOr, Call.getArgOperand(0));
+  case Intrinsic::nvvm_barrier_sync:
+  case Intrinsic::nvvm_bar_sync: {
+    // Barrier 0 for all threads is __syncthreads; named barriers with
+    // other ids coordinate subsets of warps, which is not emulated.
+    auto *Id = dyn_cast<ConstantInt>(Call.getArgOperand(0));
+    if (Id && !Id->isZero())
+      return false;
+    if (Id)
+      return Barrier(EnzymeCudaEmuBarrierPlain, nullptr);
+    // An id only known at run time (cooperative groups at -O0): the
+    // runtime checks it is 0.
+    B.CreateCall(runtime("__cudaemu_barrier_id", Void, {I32}),
+                 {Call.getArgOperand(0)});
+    replace(Call, nullptr);
+    return true;
+  }
+  case Intrinsic::nvvm_bar_warp_sync:
+    B.CreateCall(runtime("__cudaemu_warp_sync", Void, {I32}),
+                 {Call.getArgOperand(0)});
+    replace(Call, nullptr);
+    return true;
+  case Intrinsic::nvvm_activemask:
+    replace(Call, B.CreateCall(runtime("__cudaemu_active_mask", I32, {}), {}));
+    return true;
+
+  case Intrinsic::nvvm_shfl_sync_idx_i32:
+  case Intrinsic::nvvm_shfl_sync_idx_f32:
+    replace(Call, shuffle(B, Call, EnzymeCudaEmuShuffleIdx, true, false));
+    return true;
+  case Intrinsic::nvvm_shfl_sync_up_i32:
+  case Intrinsic::nvvm_shfl_sync_up_f32:
+    replace(Call, shuffle(B, Call, EnzymeCudaEmuShuffleUp, true, false));
+    return true;
+  case Intrinsic::nvvm_shfl_sync_down_i32:
+  case Intrinsic::nvvm_shfl_sync_down_f32:
+    replace(Call, shuffle(B, Call, EnzymeCudaEmuShuffleDown, true, false));
+    return true;
+  case Intrinsic::nvvm_shfl_sync_bfly_i32:
+  case Intrinsic::nvvm_shfl_sync_bfly_f32:
+    replace(Call, shuffle(B, Call, EnzymeCudaEmuShuffleBfly, true, false));
+    return true;
+  case Intrinsic::nvvm_shfl_sync_idx_i32p:
+  case Intrinsic::nvvm_shfl_sync_idx_f32p:
+    replace(Call, shuffle(B, Call, EnzymeCudaEmuShuffleIdx, true, true));
+    return true;
+  case Intrinsic::nvvm_shfl_sync_up_i32p:
+  case Intrinsic::nvvm_shfl_sync_up_f32p:
+    replace(Call, shuffle(B, Call, EnzymeCudaEmuShuffleUp, true, true));
+    return true;
+  case Intrinsic::nvvm_shfl_sync_down_i32p:
+  case Intrinsic::nvvm_shfl_sync_down_f32p:
+    replace(Call, shuffle(B, Call, EnzymeCudaEmuShuffleDown, true, true));
+    return true;
+  case Intrinsic::nvvm_shfl_sync_bfly_i32p:
+  case Intrinsic::nvvm_shfl_sync_bfly_f32p:
+    replace(Call, shuffle(B, Call, EnzymeCudaEmuShuffleBfly, true, true));
+    return true;
+  // The shuffles without a mask (before Volta) act on the whole warp.
+  case Intrinsic::nvvm_shfl_idx_i32:
+  case Intrinsic::nvvm_shfl_idx_f32:
+    replace(Call, shuffle(B, Call, EnzymeCudaEmuShuffleIdx, false, false));
+    return true;
+  case Intrinsic::nvvm_shfl_up_i32:
+  case Intrinsic::nvvm_shfl_up_f32:
+    replace(Call, shuffle(B, Call, EnzymeCudaEmuShuffleUp, false, false));
+    return true;
+  case Intrinsic::nvvm_shfl_down_i32:
+  case Intrinsic::nvvm_shfl_down_f32:
+    replace(Call, shuffle(B, Call, EnzymeCudaEmuShuffleDown, false, false));
+    return true;
+  case Intrinsic::nvvm_shfl_bfly_i32:
+  case Intrinsic::nvvm_shfl_bfly_f32:
+    replace(Call, shuffle(B, Call, EnzymeCudaEmuShuffleBfly, false, false));
+    return true;
+
+  case Intrinsic::nvvm_vote_all_sync:
+    replace(Call, vote(B, Call, EnzymeCudaEmuVoteAll, true));
+    return true;
+  case Intrinsic::nvvm_vote_any_sync:
+    replace(Call, vote(B, Call, EnzymeCudaEmuVoteAny, true));
+    return true;
+  case Intrinsic::nvvm_vote_uni_sync:
+    replace(Call, vote(B, Call, EnzymeCudaEmuVoteUni, true));
+    return true;
+  case Intrinsic::nvvm_vote_ballot_sync:
+    replace(Call, vote(B, Call, EnzymeCudaEmuVoteBallot, true));
+    return true;
+  case Intrinsic::nvvm_vote_all:
+    replace(Call, vote(B, Call, EnzymeCudaEmuVoteAll, false));
+    return true;
+  case Intrinsic::nvvm_vote_any:
+    replace(Call, vote(B, Call, EnzymeCudaEmuVoteAny, false));
+    return true;
+  case Intrinsic::nvvm_vote_uni:
+    replace(Call, vote(B, Call, EnzymeCudaEmuVoteUni, false));
+    return true;
+  case Intrinsic::nvvm_vote_ballot:
+    replace(Call, vote(B, Call, EnzymeCudaEmuVoteBallot, false));
+    return true;
+
+  case Intrinsic::nvvm_match_any_sync_i32:
+  case Intrinsic::nvvm_match_any_sync_i64:
+    return Match(false);
+  case Intrinsic::nvvm_match_all_sync_i32p:
+  case Intrinsic::nvvm_match_all_sync_i64p:
+    return Match(true);
+
+  case Intrinsic::nvvm_redux_sync_add:
+    return Redux(EnzymeCudaEmuReduxAdd);
+  case Intrinsic::nvvm_redux_sync_min:
+    return Redux(EnzymeCudaEmuReduxMin);
+  case Intrinsic::nvvm_redux_sync_max:
+    return Redux(EnzymeCudaEmuReduxMax);
+  case Intrinsic::nvvm_redux_sync_umin:
+    return Redux(EnzymeCudaEmuReduxUMin);
+  case Intrinsic::nvvm_redux_sync_umax:
+    return Redux(EnzymeCudaEmuReduxUMax);
+  case Intrinsic::nvvm_redux_sync_and:
+    return Redux(EnzymeCudaEmuReduxAnd);
+  case Intrinsic::nvvm_redux_sync_or:
+    return Redux(EnzymeCudaEmuReduxOr);
+  case Intrinsic::nvvm_redux_sync_xor:
+    return Redux(EnzymeCudaEmuReduxXor);
+
+  case Intrinsic::nvvm_membar_cta:
+  case Intrinsic::nvvm_membar_gl:
+  case Intrinsic::nvvm_membar_sys:
+    B.CreateFence(AtomicOrdering::SequentiallyConsistent);
+    replace(Call, nullptr);
+    return true;
+  case Intrinsic::nvvm_atomic_load_inc_32:
+  case Intrinsic::nvvm_atomic_load_dec_32:
+    replace(Call,
+            B.CreateAtomicRMW(ID == Intrinsic::nvvm_atomic_load_inc_32
+                                  ? AtomicRMWInst::UIncWrap
+                                  : AtomicRMWInst::UDecWrap,
+                              Call.getArgOperand(0), Call.getArgOperand(1),
+                              MaybeAlign(), AtomicOrdering::Monotonic));
+    return true;
+  case Intrinsic::nvvm_ldg_global_i:
+  case Intrinsic::nvvm_ldg_global_f:
+  case Intrinsic::nvvm_ldg_global_p:
+  case Intrinsic::nvvm_ldu_global_i:
+  case Intrinsic::nvvm_ldu_global_f:
+  case Intrinsic::nvvm_ldu_global_p: {
+    // Read-only cache loads are loads.
+    auto *Align = cast<ConstantInt>(Call.getArgOperand(1));
+    replace(Call, B.CreateAlignedLoad(Call.getType(), Call.getArgOperand(0),
+                                      MaybeAlign(Align->getZExtValue())));
+    return true;
+  }
+  case Intrinsic::nvvm_nanosleep:
+    B.CreateCall(runtime("__cudaemu_nanosleep", Void, {I32}),
+                 {Call.getArgOperand(0)});
+    replace(Call, nullptr);
+    return true;
+  case Intrinsic::nvvm_reflect:
+    // Without libdevice nothing asks; 0 selects the IEEE-conforming paths.
+    replace(Call, ConstantInt::get(Call.getType(), 0));
+    return true;
+  default:
+    return lowerScopedAtomic(Call, Call.getCalledFunction()->getName());
+  }
+}
+
+/// What a device intrinsic is, in words a CUDA programmer recognises.
+static std::string describeIntrinsic(StringRef Name) {
+  if (Name.starts_with("llvm.nvvm.tex.") ||
+      Name.starts_with("llvm.nvvm.tld4") || Name.starts_with("llvm.nvvm.txq."))
+    return "texture fetches ('" + Name.str() + "')";
+  if (Name.starts_with("llvm.nvvm.suld.") ||
+      Name.starts_with("llvm.nvvm.sust.") || Name.starts_with("llvm.nvvm.suq."))
+    return "surface accesses ('" + Name.str() + "')";
+  if (Name.starts_with("llvm.nvvm.barrier") ||
+      Name.starts_with("llvm.nvvm.bar."))
+    return "named or counted barriers ('" + Name.str() +
+           "'; only __syncthreads and barrier 0 are)";
+  if (Name.contains("cluster"))
+    return "thread block clusters ('" + Name.str() + "')";
+  return "the device intrinsic '" + Name.str() + "'";
+}
+
+void DeviceCallLowering::lowerDeclarationCall(CallBase &Call,
+                                              Function &Callee) {
+  StringRef Name = Callee.getName();
+  if (Name == "vprintf") {
+    Call.setCalledFunction(runtime("__cudaemu_vprintf", I32, {Ptr, Ptr}));
+    return;
+  }
+  if (Name == "__assertfail") {
+    Call.setCalledFunction(
+        runtime("__cudaemu_assertfail", Void, {Ptr, Ptr, I32, Ptr, I64}));
+    return;
+  }
+  // The device heap is the host's; string functions are the host's.
+  if (Name == "malloc" || Name == "free" || Name == "memcpy" ||
+      Name == "memset" || Name == "memmove")
+    return;
+  if (Name.starts_with("__nv_")) {
+    if (!libdeviceFunctions().contains(Name))
+      Diags.error(Call,
+                  "the libdevice function '" + Name + "' is not emulated");
+    return;
+  }
+  if (std::optional<StringRef> Feature = unsupportedRuntimeFeature(Name)) {
+    Diags.error(Call, "CUDA emulation does not support " + *Feature +
+                          " (a call to '" + Name + "')");
+    return;
+  }
+  std::string Demangled = demangle(Name.str());
+  if (StringRef(Demangled).starts_with("__enzyme_")) {
+    Diags.error(Call, "'" + StringRef(Demangled).split('(').first +
+                          "' in device code needs -fenzyme to be "
+                          "differentiated");
+    return;
+  }
+  Diags.error(Call,
+              "device code calls '" + Demangled +
+                  "', which has no definition in this file; CUDA emulation "
+                  "runs each file's device code on its own (relocatable "
+                  "device code, -fgpu-rdc, is not emulated)");
+}
+
+/// The special registers CUDA's headers read with inline assembly
+/// (`mov.u32 $0, %laneid;`).
+static std::optional<EnzymeCudaEmuRegister> asmRegister(StringRef Name) {
+  return StringSwitch<std::optional<EnzymeCudaEmuRegister>>(Name)
+      .Case("laneid", EnzymeCudaEmuLaneId)
+      .Case("warpid", EnzymeCudaEmuWarpId)
+      .Case("nwarpid", EnzymeCudaEmuNWarpId)
+      .Case("lanemask_eq", EnzymeCudaEmuLaneMaskEq)
+      .Case("lanemask_lt", EnzymeCudaEmuLaneMaskLt)
+      .Case("lanemask_le", EnzymeCudaEmuLaneMaskLe)
+      .Case("lanemask_gt", EnzymeCudaEmuLaneMaskGt)
+      .Case("lanemask_ge", EnzymeCudaEmuLaneMaskGe)
+      .Case("smid", EnzymeCudaEmuSmId)
+      .Case("nsmid", EnzymeCudaEmuNSmId)
+      .Default(std::nullopt);
+}
+
+/// Inline assembly is PTX, which the host cannot run. The few statements
+/// CUDA's own headers use for things the emulator has (a trap, reading a
+/// lane register) are translated; anything else is an error that says what
+/// the statement is for when that is recognisable.
+void DeviceCallLowering::lowerInlineAsm(CallBase &Call, const InlineAsm &Asm) {
+  StringRef Text = StringRef(Asm.getAsmString()).trim();
+  auto *Inst = dyn_cast<CallInst>(&Call);
+  if (Inst && (Text == "trap;" || Text == "trap")) {
+    IRBuilder<> B(Inst);
+    B.CreateCall(runtime("__cudaemu_trap", Void, {}), {});
+    replace(*Inst, Call.getType()->isVoidTy()
+                       ? nullptr
+                       : PoisonValue::get(Call.getType()));
+    return;
+  }
+  StringRef Register = Text;
+  if (Inst && Call.getType()->isIntegerTy() &&
+      (Register.consume_front("mov.u32 $0, %") ||
+       Register.consume_front("mov.b32 $0, %")) &&
+      Register.consume_back(";"))
+    if (std::optional<EnzymeCudaEmuRegister> R = asmRegister(Register)) {
+      IRBuilder<> B(Inst);
+      replace(*Inst, B.CreateZExtOrTrunc(readRegister(B, *R), Call.getType()));
+      return;
+    }
+
+  std::string Purpose;
+  if (Text.starts_with("tex.") || Text.starts_with("tld4.") ||
+      Text.starts_with("txq."))
+    Purpose = "texture fetches";
+  else if (Text.starts_with("suld.") || Text.starts_with("sust.") ||
+           Text.starts_with("suq."))
+    Purpose = "surface accesses";
+  else if (Text.contains("%envreg"))
+    Purpose = "grid-wide cooperative-groups synchronisation "
+              "(this_grid().sync())";
+  std::string Statement = "'" + Text.split('\n').first.str() + "'";
+  Diags.error(Call, Purpose.empty()
+                        ? "CUDA emulation cannot run inline PTX assembly (" +
+                              Statement + ")"
+                        : "CUDA emulation does not support " + Purpose +
+                              " (inline PTX assembly " + Statement + ")");
+}
+
+void DeviceCallLowering::lowerCall(CallBase &Call) {
+  if (auto *Asm = dyn_cast<InlineAsm>(Call.getCalledOperand())) {
+    lowerInlineAsm(Call, *Asm);
+    return;
+  }
+  Function *Callee = Call.getCalledFunction();
+  if (!Callee || !Callee->isDeclaration())
+    return;
+  if (!Callee->isIntrinsic()) {
+    lowerDeclarationCall(Call, *Callee);
+    return;
+  }
+  if (!Callee->getName().starts_with("llvm.nvvm."))
+    return;
+  auto *Inst = dyn_cast<CallInst>(&Call);
+  if (!Inst || !lowerNvvmIntrinsic(*Inst, Callee->getIntrinsicID()))
+    Diags.error(Call, "CUDA emulation does not support " +
+                          describeIntrinsic(Callee->getName()));
+}
+
+void DeviceCallLowering::run() {
+  SmallVector<CallBase *, 64> Calls;
+  for (Function &F : M)
+    for (Instruction &I : instructions(F))
+      if (auto *Call = dyn_cast<CallBase>(&I))
+        Calls.push_back(Call);
+  for (CallBase *Call : Calls)
+    lowerCall(*Call);
+  // Declarations the rewrites left without users would otherwise reach the
+  // host object as undefined references to device-only symbols.
+  for (Function &F : make_early_inc_range(M))
+    if (F.isDeclaration() && F.use_empty() &&
+        (F.getName().starts_with("llvm.nvvm.") || F.getName() == "vprintf" ||
+         F.getName() == "__assertfail"))
+      F.eraseFromParent();
+}
+
+void lowerDeviceCalls(Module &M, DiagnosticList &Diags) {
+  DeviceCallLowering(M, Diags).run();
+}
+
+} // namespace enzyme::cuda_emulation

@@ -1,0 +1,92 @@
+//===- BlockSync.h - Barriers and warp collectives of one block -*- C++ -*-===//
+//
+// Part of the Enzyme toolchain.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// The threads of an emulated block are host threads that really run at the
+/// same time, so a missing `__syncthreads` or a race shows up as it would on
+/// a GPU. This class is every point where they wait for each other:
+/// `__syncthreads` (and its count/and/or forms) and the warp collectives
+/// (`__shfl_sync`, `__ballot_sync`, `__syncwarp`, ...), which all gather one
+/// value per lane. A thread that returns from the kernel leaves every
+/// barrier, as on Volta and later GPUs. When every live thread waits and
+/// none can release the others, the block is deadlocked and the program
+/// stops with a report instead of hanging.
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef ENZYME_CUDA_EMULATION_BLOCKSYNC_H
+#define ENZYME_CUDA_EMULATION_BLOCKSYNC_H
+
+#include <condition_variable>
+#include <cstdint>
+#include <list>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace enzyme::cuda_emulation {
+
+inline constexpr unsigned WarpSize = 32;
+
+class BlockSync {
+public:
+  /// Prepares for a block of \p Threads threads; \p Describe names the
+  /// kernel and block in deadlock reports.
+  void reset(unsigned Threads, std::string Describe);
+
+  /// `__syncthreads` and its reducing forms; returns the popc/and/or result.
+  uint32_t barrier(uint32_t Kind, bool Predicate);
+
+  /// The lanes' values of a warp collective: waits until every live lane
+  /// of \p Mask arrived with the same mask, then copies their values into
+  /// \p Values (indexed by lane) and returns the mask of lanes that took
+  /// part.
+  uint32_t gather(unsigned Thread, uint32_t Mask, uint64_t Value,
+                  uint64_t Values[WarpSize]);
+
+  /// The live lanes of \p Thread's warp.
+  uint32_t liveLanes(unsigned Thread);
+
+  /// \p Thread returned from the kernel: it no longer takes part.
+  void exit(unsigned Thread);
+
+private:
+  struct Rendezvous {
+    uint32_t Mask = 0;
+    uint32_t Expected = 0;
+    uint32_t Arrived = 0;
+    unsigned Waiters = 0;
+    unsigned Departed = 0;
+    bool Complete = false;
+    uint64_t Values[WarpSize] = {};
+  };
+
+  void completeBarrier();
+  void complete(Rendezvous &R);
+  /// Called with the lock held by a thread about to wait.
+  void checkDeadlock();
+
+  std::mutex Lock;
+  std::condition_variable Released;
+  std::string Description;
+  unsigned Live = 0;
+  unsigned Waiting = 0;
+
+  unsigned BarrierArrived = 0;
+  unsigned BarrierWaiters = 0;
+  uint64_t BarrierGeneration = 0;
+  uint32_t BarrierCount = 0;
+  bool BarrierAll = true, BarrierAny = false;
+  uint32_t ResultCount = 0;
+  bool ResultAll = true, ResultAny = false;
+
+  std::vector<uint32_t> LiveLaneMasks;
+  std::vector<std::list<Rendezvous>> Warps;
+};
+
+} // namespace enzyme::cuda_emulation
+
+#endif // ENZYME_CUDA_EMULATION_BLOCKSYNC_H

@@ -1,0 +1,532 @@
+//===- RuntimeApi.cpp - The CUDA runtime API on the host ------------------===//
+//
+// Part of the Enzyme toolchain.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// The part of the CUDA runtime API that ordinary programs use, for one
+/// emulated device whose memory is host memory. Everything is synchronous:
+/// a launch returns when the kernel finished, so streams and events only
+/// need to exist and keep time. Errors are CUDA's own codes and strings,
+/// with its rules: launch errors are returned by cudaGetLastError once; a
+/// failed kernel (a device assert or trap) is sticky.
+///
+//===----------------------------------------------------------------------===//
+
+#include "Runtime.h"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include <unistd.h>
+
+namespace enzyme::cuda_emulation {
+
+static thread_local cudaError_t LastError = cudaSuccess;
+static std::atomic<cudaError_t> Sticky{cudaSuccess};
+
+cudaError_t setError(cudaError_t Error) {
+  if (Sticky != cudaSuccess)
+    return LastError = Sticky;
+  if (Error != cudaSuccess)
+    LastError = Error;
+  return Error;
+}
+
+void setStickyError(cudaError_t Error) {
+  cudaError_t Expected = cudaSuccess;
+  Sticky.compare_exchange_strong(Expected, Error);
+}
+
+cudaError_t stickyError() { return Sticky; }
+
+namespace {
+
+/// The emulated device's limits, those of a recent GPU.
+constexpr size_t SharedMemoryPerBlock = 48 * 1024;
+constexpr size_t SharedMemoryPerBlockOptIn = 227 * 1024;
+constexpr int MaxThreadsPerBlock = 1024;
+constexpr int MaxBlockDim[3] = {1024, 1024, 64};
+constexpr int MaxGridDim[3] = {0x7fffffff, 65535, 65535};
+constexpr size_t DeviceAllocationAlignment = 256;
+
+struct DeviceState {
+  std::mutex Lock;
+  /// Live allocations of cudaMalloc and friends, to reject bad frees.
+  std::map<const void *, size_t> Allocations;
+  /// cudaFuncSetAttribute(MaxDynamicSharedMemorySize) per host stub.
+  std::map<const void *, int> MaxDynamicShared;
+};
+
+DeviceState &device() {
+  static DeviceState *State = new DeviceState;
+  return *State;
+}
+
+struct LaunchConfiguration {
+  dim3 Grid, Block;
+  size_t SharedBytes;
+  void *Stream;
+};
+thread_local std::vector<LaunchConfiguration> PendingLaunches;
+
+cudaError_t allocate(void **Pointer, size_t Size) {
+  if (!Pointer)
+    return setError(cudaErrorInvalidValue);
+  size_t Rounded = (std::max<size_t>(Size, 1) + DeviceAllocationAlignment - 1) /
+                   DeviceAllocationAlignment * DeviceAllocationAlignment;
+  void *Memory = std::aligned_alloc(DeviceAllocationAlignment, Rounded);
+  if (!Memory) {
+    *Pointer = nullptr;
+    return setError(cudaErrorMemoryAllocation);
+  }
+  DeviceState &D = device();
+  std::lock_guard<std::mutex> Guard(D.Lock);
+  D.Allocations[Memory] = Size;
+  *Pointer = Memory;
+  return setError(cudaSuccess);
+}
+
+cudaError_t release(void *Pointer) {
+  if (!Pointer)
+    return setError(cudaSuccess);
+  DeviceState &D = device();
+  {
+    std::lock_guard<std::mutex> Guard(D.Lock);
+    if (!D.Allocations.erase(Pointer))
+      return setError(cudaErrorInvalidValue);
+  }
+  std::free(Pointer);
+  return setError(cudaSuccess);
+}
+
+bool validKind(cudaMemcpyKind Kind) {
+  return Kind >= cudaMemcpyHostToHost && Kind <= cudaMemcpyDefault;
+}
+
+cudaError_t copy(void *Dst, const void *Src, size_t Count,
+                 cudaMemcpyKind Kind) {
+  if (!validKind(Kind))
+    return setError(cudaErrorInvalidMemcpyDirection);
+  if (Count && (!Dst || !Src))
+    return setError(cudaErrorInvalidValue);
+  if (Count)
+    std::memmove(Dst, Src, Count);
+  return setError(cudaSuccess);
+}
+
+cudaError_t symbol(const void *Symbol, size_t Offset, size_t Count,
+                   char **Address) {
+  size_t Size = 0;
+  void *Storage = findVariable(Symbol, &Size);
+  if (!Storage)
+    return cudaErrorInvalidSymbol;
+  if (Offset > Size || Count > Size - Offset)
+    return cudaErrorInvalidValue;
+  *Address = static_cast<char *>(Storage) + Offset;
+  return cudaSuccess;
+}
+
+struct Event {
+  std::chrono::steady_clock::time_point Time;
+  bool Recorded = false;
+};
+
+cudaError_t validateLaunch(const KernelHandle &Kernel, const void *Function,
+                           dim3 Grid, dim3 Block, size_t SharedBytes) {
+  if (!Kernel.Kernel)
+    return cudaErrorInvalidDeviceFunction;
+  if (Block.x == 0 || Block.y == 0 || Block.z == 0 || Grid.x == 0 ||
+      Grid.y == 0 || Grid.z == 0)
+    return cudaErrorInvalidConfiguration;
+  if (Block.x > unsigned(MaxBlockDim[0]) ||
+      Block.y > unsigned(MaxBlockDim[1]) ||
+      Block.z > unsigned(MaxBlockDim[2]) ||
+      uint64_t(Block.x) * Block.y * Block.z > unsigned(MaxThreadsPerBlock))
+    return cudaErrorInvalidConfiguration;
+  if (Grid.x > unsigned(MaxGridDim[0]) || Grid.y > unsigned(MaxGridDim[1]) ||
+      Grid.z > unsigned(MaxGridDim[2]))
+    return cudaErrorInvalidConfiguration;
+  size_t Limit = SharedMemoryPerBlock;
+  {
+    DeviceState &D = device();
+    std::lock_guard<std::mutex> Guard(D.Lock);
+    auto It = D.MaxDynamicShared.find(Function);
+    if (It != D.MaxDynamicShared.end())
+      Limit = std::max(Limit, Kernel.Kernel->StaticSharedBytes + It->second);
+  }
+  if (Kernel.Kernel->StaticSharedBytes + SharedBytes > Limit)
+    return cudaErrorInvalidValue;
+  return cudaSuccess;
+}
+
+} // namespace
+} // namespace enzyme::cuda_emulation
+
+using namespace enzyme::cuda_emulation;
+
+extern "C" {
+
+// Memory.
+
+cudaError_t cudaMalloc(void **DevPtr, size_t Size) {
+  return allocate(DevPtr, Size);
+}
+cudaError_t cudaMallocManaged(void **DevPtr, size_t Size, unsigned) {
+  return allocate(DevPtr, Size);
+}
+cudaError_t cudaMallocHost(void **Ptr, size_t Size) {
+  return allocate(Ptr, Size);
+}
+cudaError_t cudaHostAlloc(void **Ptr, size_t Size, unsigned) {
+  return allocate(Ptr, Size);
+}
+cudaError_t cudaMallocAsync(void **DevPtr, size_t Size, cudaStream_t) {
+  return allocate(DevPtr, Size);
+}
+cudaError_t cudaFree(void *DevPtr) { return release(DevPtr); }
+cudaError_t cudaFreeHost(void *Ptr) { return release(Ptr); }
+cudaError_t cudaFreeAsync(void *DevPtr, cudaStream_t) {
+  return release(DevPtr);
+}
+
+cudaError_t cudaMemcpy(void *Dst, const void *Src, size_t Count,
+                       cudaMemcpyKind Kind) {
+  return copy(Dst, Src, Count, Kind);
+}
+cudaError_t cudaMemcpyAsync(void *Dst, const void *Src, size_t Count,
+                            cudaMemcpyKind Kind, cudaStream_t) {
+  return copy(Dst, Src, Count, Kind);
+}
+cudaError_t cudaMemcpy2D(void *Dst, size_t DstPitch, const void *Src,
+                         size_t SrcPitch, size_t Width, size_t Height,
+                         cudaMemcpyKind Kind) {
+  if (!validKind(Kind))
+    return setError(cudaErrorInvalidMemcpyDirection);
+  if (Width > DstPitch || Width > SrcPitch)
+    return setError(cudaErrorInvalidPitchValue);
+  for (size_t Row = 0; Row < Height; ++Row)
+    std::memmove(static_cast<char *>(Dst) + Row * DstPitch,
+                 static_cast<const char *>(Src) + Row * SrcPitch, Width);
+  return setError(cudaSuccess);
+}
+cudaError_t cudaMemset(void *DevPtr, int Value, size_t Count) {
+  if (Count && !DevPtr)
+    return setError(cudaErrorInvalidValue);
+  std::memset(DevPtr, Value, Count);
+  return setError(cudaSuccess);
+}
+cudaError_t cudaMemsetAsync(void *DevPtr, int Value, size_t Count,
+                            cudaStream_t) {
+  return cudaMemset(DevPtr, Value, Count);
+}
+
+cudaError_t cudaMemcpyToSymbol(const void *Symbol, const void *Src,
+                               size_t Count, size_t Offset,
+                               cudaMemcpyKind Kind) {
+  char *Address;
+  if (cudaError_t Error = symbol(Symbol, Offset, Count, &Address))
+    return setError(Error);
+  return copy(Address, Src, Count, Kind);
+}
+cudaError_t cudaMemcpyFromSymbol(void *Dst, const void *Symbol, size_t Count,
+                                 size_t Offset, cudaMemcpyKind Kind) {
+  char *Address;
+  if (cudaError_t Error = symbol(Symbol, Offset, Count, &Address))
+    return setError(Error);
+  return copy(Dst, Address, Count, Kind);
+}
+cudaError_t cudaMemcpyToSymbolAsync(const void *Symbol, const void *Src,
+                                    size_t Count, size_t Offset,
+                                    cudaMemcpyKind Kind, cudaStream_t) {
+  return cudaMemcpyToSymbol(Symbol, Src, Count, Offset, Kind);
+}
+cudaError_t cudaMemcpyFromSymbolAsync(void *Dst, const void *Symbol,
+                                      size_t Count, size_t Offset,
+                                      cudaMemcpyKind Kind, cudaStream_t) {
+  return cudaMemcpyFromSymbol(Dst, Symbol, Count, Offset, Kind);
+}
+cudaError_t cudaGetSymbolAddress(void **DevPtr, const void *Symbol) {
+  char *Address;
+  if (cudaError_t Error = symbol(Symbol, 0, 0, &Address))
+    return setError(Error);
+  *DevPtr = Address;
+  return setError(cudaSuccess);
+}
+cudaError_t cudaGetSymbolSize(size_t *Size, const void *Symbol) {
+  if (!findVariable(Symbol, Size))
+    return setError(cudaErrorInvalidSymbol);
+  return setError(cudaSuccess);
+}
+
+cudaError_t cudaMemGetInfo(size_t *Free, size_t *Total) {
+  size_t Page = sysconf(_SC_PAGESIZE);
+  *Total = Page * sysconf(_SC_PHYS_PAGES);
+  *Free = Page * sysconf(_SC_AVPHYS_PAGES);
+  return setError(cudaSuccess);
+}
+
+// The device.
+
+cudaError_t cudaGetDeviceCount(int *Count) {
+  *Count = 1;
+  return setError(cudaSuccess);
+}
+cudaError_t cudaSetDevice(int Device) {
+  return setError(Device == 0 ? cudaSuccess : cudaErrorInvalidDevice);
+}
+cudaError_t cudaGetDevice(int *Device) {
+  *Device = 0;
+  return setError(cudaSuccess);
+}
+cudaError_t cudaSetDeviceFlags(unsigned) { return setError(cudaSuccess); }
+cudaError_t cudaDeviceSynchronize(void) { return setError(stickyError()); }
+cudaError_t cudaDeviceReset(void) { return setError(cudaSuccess); }
+cudaError_t cudaDriverGetVersion(int *Version) {
+  *Version = CUDART_VERSION;
+  return setError(cudaSuccess);
+}
+cudaError_t cudaRuntimeGetVersion(int *Version) {
+  *Version = CUDART_VERSION;
+  return setError(cudaSuccess);
+}
+
+cudaError_t cudaGetDeviceProperties(cudaDeviceProp *Prop, int Device) {
+  if (Device != 0)
+    return setError(cudaErrorInvalidDevice);
+  std::memset(Prop, 0, sizeof *Prop);
+  std::snprintf(Prop->name, sizeof Prop->name,
+                "Enzyme CUDA emulation (host CPU)");
+  size_t Free;
+  cudaMemGetInfo(&Free, &Prop->totalGlobalMem);
+  uint32_t Capability = deviceComputeCapability();
+  Prop->major = Capability / 10;
+  Prop->minor = Capability % 10;
+  Prop->sharedMemPerBlock = SharedMemoryPerBlock;
+  Prop->sharedMemPerBlockOptin = SharedMemoryPerBlockOptIn;
+  Prop->sharedMemPerMultiprocessor = SharedMemoryPerBlockOptIn + 1024;
+  Prop->regsPerBlock = Prop->regsPerMultiprocessor = 65536;
+  Prop->warpSize = 32;
+  Prop->memPitch = ~size_t(0) >> 1;
+  Prop->maxThreadsPerBlock = MaxThreadsPerBlock;
+  for (int I = 0; I < 3; ++I) {
+    Prop->maxThreadsDim[I] = MaxBlockDim[I];
+    Prop->maxGridSize[I] = MaxGridDim[I];
+  }
+  Prop->totalConstMem = 64 * 1024;
+  Prop->multiProcessorCount = std::max(1u, std::thread::hardware_concurrency());
+  Prop->maxThreadsPerMultiProcessor = 2048;
+  Prop->maxBlocksPerMultiProcessor = 32;
+  Prop->textureAlignment = 512;
+  Prop->unifiedAddressing = 1;
+  Prop->managedMemory = 1;
+  Prop->concurrentManagedAccess = 1;
+  Prop->canMapHostMemory = 1;
+  Prop->integrated = 1;
+  return setError(cudaSuccess);
+}
+
+cudaError_t cudaDeviceGetAttribute(int *Value, cudaDeviceAttr Attr,
+                                   int Device) {
+  cudaDeviceProp Prop;
+  if (cudaError_t Error = cudaGetDeviceProperties(&Prop, Device))
+    return Error;
+  switch (Attr) {
+  case cudaDevAttrMaxThreadsPerBlock:
+    *Value = Prop.maxThreadsPerBlock;
+    break;
+  case cudaDevAttrMaxBlockDimX:
+  case cudaDevAttrMaxBlockDimY:
+  case cudaDevAttrMaxBlockDimZ:
+    *Value = Prop.maxThreadsDim[Attr - cudaDevAttrMaxBlockDimX];
+    break;
+  case cudaDevAttrMaxGridDimX:
+  case cudaDevAttrMaxGridDimY:
+  case cudaDevAttrMaxGridDimZ:
+    *Value = Prop.maxGridSize[Attr - cudaDevAttrMaxGridDimX];
+    break;
+  case cudaDevAttrMaxSharedMemoryPerBlock:
+    *Value = Prop.sharedMemPerBlock;
+    break;
+  case cudaDevAttrMaxSharedMemoryPerBlockOptin:
+    *Value = Prop.sharedMemPerBlockOptin;
+    break;
+  case cudaDevAttrWarpSize:
+    *Value = Prop.warpSize;
+    break;
+  case cudaDevAttrMultiProcessorCount:
+    *Value = Prop.multiProcessorCount;
+    break;
+  case cudaDevAttrComputeCapabilityMajor:
+    *Value = Prop.major;
+    break;
+  case cudaDevAttrComputeCapabilityMinor:
+    *Value = Prop.minor;
+    break;
+  case cudaDevAttrMaxThreadsPerMultiProcessor:
+    *Value = Prop.maxThreadsPerMultiProcessor;
+    break;
+  case cudaDevAttrTotalConstantMemory:
+    *Value = Prop.totalConstMem;
+    break;
+  case cudaDevAttrManagedMemory:
+  case cudaDevAttrUnifiedAddressing:
+  case cudaDevAttrConcurrentManagedAccess:
+    *Value = 1;
+    break;
+  default:
+    return setError(cudaErrorInvalidValue);
+  }
+  return setError(cudaSuccess);
+}
+
+cudaError_t cudaFuncGetAttributes(cudaFuncAttributes *Attr,
+                                  const void *Function) {
+  KernelHandle Kernel = findKernel(Function);
+  if (!Kernel.Kernel)
+    return setError(cudaErrorInvalidDeviceFunction);
+  std::memset(Attr, 0, sizeof *Attr);
+  Attr->sharedSizeBytes = Kernel.Kernel->StaticSharedBytes;
+  Attr->maxThreadsPerBlock = MaxThreadsPerBlock;
+  Attr->maxDynamicSharedSizeBytes =
+      SharedMemoryPerBlock - Kernel.Kernel->StaticSharedBytes;
+  uint32_t Capability = deviceComputeCapability();
+  Attr->ptxVersion = Attr->binaryVersion = Capability;
+  return setError(cudaSuccess);
+}
+
+cudaError_t cudaFuncSetAttribute(const void *Function, cudaFuncAttribute Attr,
+                                 int Value) {
+  KernelHandle Kernel = findKernel(Function);
+  if (!Kernel.Kernel)
+    return setError(cudaErrorInvalidDeviceFunction);
+  if (Attr == cudaFuncAttributeMaxDynamicSharedMemorySize) {
+    if (Value < 0 || Kernel.Kernel->StaticSharedBytes + size_t(Value) >
+                         SharedMemoryPerBlockOptIn)
+      return setError(cudaErrorInvalidValue);
+    DeviceState &D = device();
+    std::lock_guard<std::mutex> Guard(D.Lock);
+    D.MaxDynamicShared[Function] = Value;
+  }
+  return setError(cudaSuccess);
+}
+
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *NumBlocks,
+                                                          const void *Function,
+                                                          int BlockSize,
+                                                          size_t) {
+  if (!findKernel(Function).Kernel)
+    return setError(cudaErrorInvalidDeviceFunction);
+  if (BlockSize <= 0)
+    return setError(cudaErrorInvalidValue);
+  *NumBlocks = std::max(1, 2048 / BlockSize);
+  return setError(cudaSuccess);
+}
+
+// Errors.
+
+cudaError_t cudaGetLastError(void) {
+  cudaError_t Error = Sticky != cudaSuccess ? Sticky.load() : LastError;
+  LastError = cudaSuccess;
+  return Error;
+}
+cudaError_t cudaPeekAtLastError(void) {
+  return Sticky != cudaSuccess ? Sticky.load() : LastError;
+}
+
+// Streams and events: work is done when the call returns.
+
+cudaError_t cudaStreamCreate(cudaStream_t *Stream) {
+  *Stream = reinterpret_cast<cudaStream_t>(new char);
+  return setError(cudaSuccess);
+}
+cudaError_t cudaStreamCreateWithFlags(cudaStream_t *Stream, unsigned) {
+  return cudaStreamCreate(Stream);
+}
+cudaError_t cudaStreamDestroy(cudaStream_t Stream) {
+  delete reinterpret_cast<char *>(Stream);
+  return setError(cudaSuccess);
+}
+cudaError_t cudaStreamSynchronize(cudaStream_t) {
+  return setError(stickyError());
+}
+cudaError_t cudaStreamQuery(cudaStream_t) { return setError(stickyError()); }
+cudaError_t cudaStreamWaitEvent(cudaStream_t, cudaEvent_t, unsigned) {
+  return setError(cudaSuccess);
+}
+
+cudaError_t cudaEventCreate(cudaEvent_t *E) {
+  *E = reinterpret_cast<cudaEvent_t>(new Event);
+  return setError(cudaSuccess);
+}
+cudaError_t cudaEventCreateWithFlags(cudaEvent_t *E, unsigned) {
+  return cudaEventCreate(E);
+}
+cudaError_t cudaEventDestroy(cudaEvent_t E) {
+  delete reinterpret_cast<Event *>(E);
+  return setError(cudaSuccess);
+}
+cudaError_t cudaEventRecord(cudaEvent_t E, cudaStream_t) {
+  auto *Ev = reinterpret_cast<Event *>(E);
+  Ev->Time = std::chrono::steady_clock::now();
+  Ev->Recorded = true;
+  return setError(cudaSuccess);
+}
+cudaError_t cudaEventSynchronize(cudaEvent_t) {
+  return setError(stickyError());
+}
+cudaError_t cudaEventQuery(cudaEvent_t) { return setError(stickyError()); }
+cudaError_t cudaEventElapsedTime(float *Ms, cudaEvent_t Start,
+                                 cudaEvent_t End) {
+  auto *S = reinterpret_cast<Event *>(Start);
+  auto *E = reinterpret_cast<Event *>(End);
+  if (!S->Recorded || !E->Recorded)
+    return setError(cudaErrorInvalidResourceHandle);
+  *Ms = std::chrono::duration<float, std::milli>(E->Time - S->Time).count();
+  return setError(cudaSuccess);
+}
+
+// Launches.
+
+cudaError_t cudaLaunchKernel(const void *Function, dim3 Grid, dim3 Block,
+                             void **Args, size_t SharedBytes, cudaStream_t) {
+  if (Sticky != cudaSuccess)
+    return setError(Sticky);
+  KernelHandle Kernel = findKernel(Function);
+  if (cudaError_t Error =
+          validateLaunch(Kernel, Function, Grid, Block, SharedBytes))
+    return setError(Error);
+  return setError(launchKernel(Kernel, Grid, Block, Args, SharedBytes));
+}
+
+/// `kernel<<<Grid, Block, Shared, Stream>>>(...)`: clang pushes the
+/// configuration, then calls the host stub, which pops it and launches.
+unsigned __cudaPushCallConfiguration(dim3 Grid, dim3 Block, size_t SharedBytes,
+                                     void *Stream) {
+  PendingLaunches.push_back({Grid, Block, SharedBytes, Stream});
+  return 0;
+}
+
+cudaError_t __cudaPopCallConfiguration(dim3 *Grid, dim3 *Block,
+                                       size_t *SharedBytes, void *Stream) {
+  if (PendingLaunches.empty())
+    return cudaErrorMissingConfiguration;
+  LaunchConfiguration Config = PendingLaunches.back();
+  PendingLaunches.pop_back();
+  *Grid = Config.Grid;
+  *Block = Config.Block;
+  *SharedBytes = Config.SharedBytes;
+  *static_cast<void **>(Stream) = Config.Stream;
+  return cudaSuccess;
+}
+
+} // extern "C"

@@ -1,0 +1,61 @@
+//===- CudaEmulation.h - Building CUDA files with -fcuda-emulate -*- C++
+//-*-===//
+//
+// Part of the Enzyme toolchain.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// With `-fcuda-emulate`, each CUDA input is built in three steps instead of
+/// clang's one: the device compilation as for a GPU but stopping at bitcode
+/// (after the AD plugin when `-fenzyme` is on), `enzyme-cuda-retarget` to
+/// turn that module into host code, and the host compilation, which links
+/// the retargeted kernels into the file's object and registers them with a
+/// stand-in GPU binary. The link then takes the emulation runtime instead
+/// of libcudart. Everything else on the command line passes through.
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef ENZYME_TOOLCHAIN_DRIVER_CUDAEMULATION_H
+#define ENZYME_TOOLCHAIN_DRIVER_CUDAEMULATION_H
+
+#include "CommandLineScan.h"
+#include "Driver.h"
+
+#include "llvm/Support/Error.h"
+
+#include <string>
+#include <vector>
+
+namespace enzyme::driver {
+
+struct CudaEmulationRequest {
+  const CommandLineScan *Scan = nullptr;
+  /// The clang program, environment and what the driver adds before the
+  /// user's arguments, for each kind of step.
+  ClangCommand Base;
+  std::vector<std::string> DeviceCompileArgs;
+  std::vector<std::string> HostCompileArgs;
+  std::vector<std::string> LinkArgs;
+  /// The CUDA toolkit arguments (path, compatibility layer, architecture).
+  std::vector<std::string> CudaCompileArgs;
+  unsigned CudaVersion = 0;
+  std::string RetargetTool;
+  std::string RuntimeLibrary;
+  /// Where intermediate files go; the driver removes it afterwards.
+  std::string TempDir;
+};
+
+/// True when an object or archive this command links was built with
+/// `-fcuda-emulate` (it registers kernels with the emulation runtime), so
+/// the link needs the emulation runtime even if the flag is missing there,
+/// as on the link lines CMake writes for CUDA.
+bool linksEmulatedObjects(const CommandLineScan &Scan);
+
+/// The commands to run, in order; each must succeed before the next.
+llvm::Expected<std::vector<ClangCommand>>
+planCudaEmulation(const CudaEmulationRequest &Request);
+
+} // namespace enzyme::driver
+
+#endif // ENZYME_TOOLCHAIN_DRIVER_CUDAEMULATION_H

@@ -5,11 +5,12 @@
 // RUN: %clangxx_enzyme -fcuda-emulate -O0 %s -o %t.O0 && %t.O0 2>&1 | FileCheck %s
 // RUN: %clangxx_enzyme -fcuda-emulate -O2 %s -o %t.O2 && %t.O2 2>&1 | FileCheck %s
 // RUN: %if gpu %{ %clangxx_enzyme -O2 %s -o %t.gpu && %t.gpu 2>&1 | FileCheck %s %}
-// CHECK: block of 0 threads: cudaErrorInvalidConfiguration invalid configuration argument
-// CHECK: block of 1025 threads: cudaErrorInvalidConfiguration
-// CHECK: block 32x32x2: cudaErrorInvalidConfiguration
-// CHECK: block z 65: cudaErrorInvalidConfiguration
-// CHECK: grid y 65536: cudaErrorInvalidConfiguration
+// CUDA 13 reports impossible dimensions as invalid arguments (seen on an H100).
+// CHECK: block of 0 threads: cudaErrorInvalidValue invalid argument
+// CHECK: block of 1025 threads: cudaErrorInvalidValue
+// CHECK: block 32x32x2: cudaErrorInvalidValue
+// CHECK: block z 65: cudaErrorInvalidValue
+// CHECK: grid y 65536: cudaErrorInvalidValue
 // CHECK: 64 KiB dynamic shared memory: cudaErrorInvalidValue invalid argument
 // CHECK: error cleared: cudaSuccess
 // CHECK: opted in: cudaSuccess cudaSuccess
@@ -64,6 +65,7 @@ int main() {
   bigShared<<<1, 32, 64 * 1024>>>(Counter);
   std::printf("opted in: %s %s\n", cudaGetErrorName(Opt),
               cudaGetErrorName(cudaGetLastError()));
+  CUDA_CHECK(cudaDeviceSynchronize());
   *Counter = 0;
   count<<<4, 256>>>(Counter);
   cudaError_t Sync = cudaDeviceSynchronize();

@@ -559,7 +559,16 @@ void DeviceCallLowering::lowerInlineAsm(CallBase &Call, const InlineAsm &Asm) {
   else if (Text.contains("%envreg"))
     Purpose = "grid-wide cooperative-groups synchronisation "
               "(this_grid().sync())";
-  std::string Statement = "'" + Text.split('\n').first.str() + "'";
+  // One line, short enough to read in an error.
+  std::string Statement;
+  for (char C : Text) {
+    bool Space = C == '\n' || C == '\t' || C == ' ';
+    if (!Space || (!Statement.empty() && Statement.back() != ' '))
+      Statement += Space ? ' ' : C;
+  }
+  if (Statement.size() > 100)
+    Statement = Statement.substr(0, 97) + "...";
+  Statement = "'" + Statement + "'";
   Diags.error(Call, Purpose.empty()
                         ? "CUDA emulation cannot run inline PTX assembly (" +
                               Statement + ")"

@@ -94,7 +94,8 @@ static void dropDeviceTargetDetails(Module &M) {
 /// host shadow), and each must keep its own.
 static void internalize(Module &M) {
   for (GlobalValue &G : M.global_values()) {
-    if (G.isDeclaration() || G.getName().starts_with("llvm."))
+    if (G.isDeclaration() || G.hasLocalLinkage() ||
+        G.getName().starts_with("llvm."))
       continue;
     G.setLinkage(GlobalValue::InternalLinkage);
     G.setVisibility(GlobalValue::DefaultVisibility);

@@ -29,6 +29,10 @@ namespace enzyme::cuda_emulation {
 static constexpr const char *ModuleIdPrefix = "enzyme-cuda-emulation:";
 
 void fatal(const char *Format, ...) {
+  // Several device threads may fail at once; one report is enough, and the
+  // others wait here until abort() ends the program.
+  static std::mutex Reporting;
+  Reporting.lock();
   std::fflush(stdout);
   std::fprintf(stderr, "CUDA emulation: ");
   va_list Args;

@@ -58,6 +58,15 @@ constexpr int MaxThreadsPerBlock = 1024;
 constexpr int MaxBlockDim[3] = {1024, 1024, 64};
 constexpr int MaxGridDim[3] = {0x7fffffff, 65535, 65535};
 constexpr size_t DeviceAllocationAlignment = 256;
+// What a launch with impossible dimensions returns. CUDA 13.0's runtime on
+// an H100 answers cudaErrorInvalidValue (measured); older runtimes answer
+// cudaErrorInvalidConfiguration.
+#if CUDART_VERSION >= 13000
+constexpr cudaError_t InvalidLaunchConfiguration = cudaErrorInvalidValue;
+#else
+constexpr cudaError_t InvalidLaunchConfiguration =
+    cudaErrorInvalidConfiguration;
+#endif
 
 struct DeviceState {
   std::mutex Lock;
@@ -147,15 +156,15 @@ cudaError_t validateLaunch(const KernelHandle &Kernel, const void *Function,
     return cudaErrorInvalidDeviceFunction;
   if (Block.x == 0 || Block.y == 0 || Block.z == 0 || Grid.x == 0 ||
       Grid.y == 0 || Grid.z == 0)
-    return cudaErrorInvalidConfiguration;
+    return InvalidLaunchConfiguration;
   if (Block.x > unsigned(MaxBlockDim[0]) ||
       Block.y > unsigned(MaxBlockDim[1]) ||
       Block.z > unsigned(MaxBlockDim[2]) ||
       uint64_t(Block.x) * Block.y * Block.z > unsigned(MaxThreadsPerBlock))
-    return cudaErrorInvalidConfiguration;
+    return InvalidLaunchConfiguration;
   if (Grid.x > unsigned(MaxGridDim[0]) || Grid.y > unsigned(MaxGridDim[1]) ||
       Grid.z > unsigned(MaxGridDim[2]))
-    return cudaErrorInvalidConfiguration;
+    return InvalidLaunchConfiguration;
   size_t Limit = SharedMemoryPerBlock;
   {
     DeviceState &D = device();

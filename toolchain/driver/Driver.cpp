@@ -287,8 +287,13 @@ int Driver::runCudaEmulation(const CommandLineScan &Scan) const {
       return error(toString(std::move(E)));
     if (Error E = addEnzymeArguments(CompileScan, *Clang, Host))
       return error(toString(std::move(E)));
+    // The link step compiles only the inputs that are not CUDA.
+    CommandLineScan LinkScan = Scan;
+    LinkScan.NumSourceInputs = count_if(Scan.Inputs, [](const auto &Input) {
+      return !Input.Cuda && Input.CFamily;
+    });
     if (Scan.links())
-      if (Error E = addEnzymeArguments(Scan, *Clang, Link))
+      if (Error E = addEnzymeArguments(LinkScan, *Clang, Link))
         return error(toString(std::move(E)));
     Request.DeviceCompileArgs = Device.Before;
     Request.HostCompileArgs = Host.Before;

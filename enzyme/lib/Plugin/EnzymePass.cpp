@@ -30,6 +30,7 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/TargetParser/Triple.h"
 #include <memory>
 #include <vector>
 
@@ -282,22 +283,26 @@ void EnzymePass::serveRequests(Module &M, ModuleAnalysisManager &MAM) {
   // One reverse generator per level of higher-order nesting: the tape
   // accesses of an inner derivative are user memory to the outer one, which
   // must not take them for its own tape's (RequestOrder.cpp).
+  // Requests whose callees are not all here wait for link time, where
+  // every -fenzyme module's bitcode is present. GPU device code has no link
+  // step that runs the engine (clang compiles each file's device code
+  // completely), so there the compile-time run is the last chance.
+  Triple Target(M.getTargetTriple());
+  bool AllowDeferral =
+      isCompileTimePoint(Point) && !Target.isNVPTX() && !Target.isAMDGPU();
   std::vector<std::unique_ptr<ReverseModeGenerator>> Generators;
   auto GeneratorAt = [&](unsigned Level) -> ReverseModeGenerator & {
     while (Generators.size() <= Level) {
       Generators.push_back(std::make_unique<ReverseModeGenerator>(
           M, FAM, Cleanup ? &*Cleanup : nullptr, &Registrations,
           Generators.size()));
-      Generators.back()->deferIndirectCalls(isCompileTimePoint(Point));
+      Generators.back()->deferIndirectCalls(AllowDeferral);
     }
     return *Generators[Level];
   };
   ForwardModeGenerator ForwardGenerator(M, FAM, Cleanup ? &*Cleanup : nullptr,
                                         &Registrations);
-  ForwardGenerator.deferIndirectCalls(isCompileTimePoint(Point));
-  // Requests whose callees are not all here wait for link time, where
-  // every -fenzyme module's bitcode is present.
-  bool AllowDeferral = isCompileTimePoint(Point);
+  ForwardGenerator.deferIndirectCalls(AllowDeferral);
   SmallPtrSet<const CallBase *, 4> Mismatched =
       findMismatchedSplitPairs(Requests);
   // Inner requests of higher-order derivatives first (RequestOrder.cpp).

@@ -103,6 +103,11 @@ ForwardModeGenerator::generateDispatch(const ForwardSignature &Shape,
     }
     Derivatives.push_back(Tangent);
   }
+  // A target that calls through a pointer of this type again (recursion
+  // through the pointer) has built the dispatcher meanwhile: reuse it, so
+  // that each key has one dispatcher, registered once for rollback.
+  if (auto It = Dispatchers.find(Key); It != Dispatchers.end())
+    return It->second;
   Function *Dispatcher =
       createDispatcher(M, Targets, Derivatives, "enzyme.indirect.fwd");
   Dispatchers[Key] = Dispatcher;

@@ -208,6 +208,14 @@ const ReversePair *ReverseModeGenerator::generateDispatch(
     Augmented.push_back(Pair->Augmented);
     Reverse.push_back(Pair->Reverse);
   }
+  // A target that calls through a pointer of this type again (recursion
+  // through the pointer) has built the dispatchers meanwhile: reuse them
+  // rather than leave a second, unused pair behind.
+  if (auto It = Dispatchers.find(Key); It != Dispatchers.end()) {
+    if (FixedBytes)
+      *FixedBytes = It->second.second;
+    return &It->second.first;
+  }
   ReversePair Pair;
   Pair.Augmented =
       createDispatcher(M, Targets, Augmented, "enzyme.indirect.aug");

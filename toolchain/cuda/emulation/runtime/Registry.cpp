@@ -55,17 +55,11 @@ struct Registration {
   std::string Name;
 };
 
-struct ManagedVariable {
-  void **HostPointer;
-  Registration Device;
-};
-
 struct Registry {
   std::mutex Lock;
   std::map<std::string, const EnzymeCudaEmuModule *> Modules;
   std::map<const void *, Registration> Kernels;
   std::map<const void *, Registration> Variables;
-  std::vector<ManagedVariable> PendingManaged;
 
   const EnzymeCudaEmuModule *module(const FatBinary &Binary) {
     auto It = Modules.find(Binary.Id);
@@ -83,19 +77,6 @@ struct Registry {
         return M->Variables[I].Address;
       }
     return nullptr;
-  }
-
-  /// Points host pointers of `__managed__` variables at their storage once
-  /// both sides registered.
-  void resolveManaged() {
-    for (auto It = PendingManaged.begin(); It != PendingManaged.end();) {
-      if (void *Address = variable(It->Device, nullptr)) {
-        *It->HostPointer = Address;
-        It = PendingManaged.erase(It);
-      } else {
-        ++It;
-      }
-    }
   }
 };
 
@@ -161,7 +142,6 @@ void __cudaemu_register_module(const EnzymeCudaEmuModule *Module) {
   Registry &R = registry();
   std::lock_guard<std::mutex> Guard(R.Lock);
   R.Modules[Module->Id] = Module;
-  R.resolveManaged();
 }
 
 /// The layout of the wrapper clang passes (`__fatBinC_Wrapper_t`).
@@ -202,17 +182,6 @@ void __cudaRegisterVar(void **Handle, char *HostVariable, char *DeviceName,
   std::lock_guard<std::mutex> Guard(R.Lock);
   R.Variables[HostVariable] = {reinterpret_cast<FatBinary *>(Handle),
                                DeviceName};
-}
-
-void __cudaRegisterManagedVar(void **Handle, void **HostPointer,
-                              char *DeviceName, const char *, int, size_t, int,
-                              int) {
-  Registry &R = registry();
-  std::lock_guard<std::mutex> Guard(R.Lock);
-  Registration Device{reinterpret_cast<FatBinary *>(Handle), DeviceName};
-  R.Variables[HostPointer] = Device;
-  R.PendingManaged.push_back({HostPointer, Device});
-  R.resolveManaged();
 }
 
 } // extern "C"

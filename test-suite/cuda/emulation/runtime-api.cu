@@ -1,0 +1,113 @@
+// The CUDA runtime API as programs use it: cudaLaunchKernel, streams and
+// events, every copy kind, __device__ and __constant__ variables
+// through symbols, device properties and function attributes.
+// REQUIRES: cuda-emulation
+// RUN: %clangxx_enzyme -fcuda-emulate -O0 %s -o %t.O0 && %t.O0 | FileCheck %s
+// RUN: %clangxx_enzyme -fcuda-emulate -O2 %s -o %t.O2 && %t.O2 | FileCheck %s
+// RUN: %if gpu %{ %clangxx_enzyme -O2 %s -o %t.gpu && %t.gpu | FileCheck %s %}
+// CHECK-NOT: FAIL
+// CHECK: all checks passed
+#include "Inputs/check.h"
+#include <cstring>
+
+__constant__ double Scale[2];
+__device__ int Calls;
+
+struct Params {
+  int N;
+  double Offset;
+};
+
+__global__ void affine(Params P, const double *In, double *Out) {
+  int I = blockIdx.x * blockDim.x + threadIdx.x;
+  if (I < P.N)
+    Out[I] = Scale[0] * In[I] + Scale[1] + P.Offset;
+  if (I == 0) {
+    atomicAdd(&Calls, 1);
+  }
+}
+
+int main() {
+  const int N = 300;
+  double Host[N], Back[N];
+  for (int I = 0; I < N; ++I)
+    Host[I] = I;
+  double *In, *Out;
+  CUDA_CHECK(cudaMalloc(&In, N * sizeof(double)));
+  CUDA_CHECK(cudaMalloc(&Out, N * sizeof(double)));
+  CUDA_CHECK(cudaMemcpy(In, Host, sizeof Host, cudaMemcpyHostToDevice));
+  double S[2] = {2, 0.5};
+  CUDA_CHECK(cudaMemcpyToSymbol(Scale, S, sizeof S));
+
+  // The launch interface without <<<>>>, on a stream, timed with events.
+  cudaStream_t Stream;
+  cudaEvent_t Start, Stop;
+  CUDA_CHECK(cudaStreamCreate(&Stream));
+  CUDA_CHECK(cudaEventCreate(&Start));
+  CUDA_CHECK(cudaEventCreate(&Stop));
+  Params P{N, 1.0};
+  void *Args[] = {&P, &In, &Out};
+  CUDA_CHECK(cudaEventRecord(Start, Stream));
+  CUDA_CHECK(cudaLaunchKernel((const void *)affine, dim3((N + 127) / 128),
+                              dim3(128), Args, 0, Stream));
+  CUDA_CHECK(cudaEventRecord(Stop, Stream));
+  CUDA_CHECK(cudaStreamSynchronize(Stream));
+  CUDA_CHECK(cudaEventSynchronize(Stop));
+  float Ms = -1;
+  CUDA_CHECK(cudaEventElapsedTime(&Ms, Start, Stop));
+  check("events measure elapsed time", Ms >= 0);
+  affine<<<(N + 63) / 64, 64, 0, Stream>>>(P, In, Out);
+  CUDA_CHECK(cudaStreamSynchronize(Stream));
+
+  CUDA_CHECK(cudaMemcpy(Back, Out, sizeof Back, cudaMemcpyDeviceToHost));
+  bool Ok = true;
+  for (int I = 0; I < N; ++I)
+    Ok &= Back[I] == 2 * I + 1.5;
+  check("struct argument, constant memory, launches", Ok);
+
+  int Count = 0;
+  CUDA_CHECK(cudaMemcpyFromSymbol(&Count, Calls, sizeof Count));
+  check("__device__ variable through its symbol", Count == 2);
+  int *CallsAddress = nullptr;
+  CUDA_CHECK(cudaGetSymbolAddress((void **)&CallsAddress, Calls));
+  size_t Size = 0;
+  CUDA_CHECK(cudaGetSymbolSize(&Size, Scale));
+  check("symbol address and size", CallsAddress != nullptr && Size == 16);
+
+  // Device to device, default direction, memset, 2-D copies.
+  double *Copy;
+  CUDA_CHECK(cudaMalloc(&Copy, N * sizeof(double)));
+  CUDA_CHECK(cudaMemcpy(Copy, Out, N * sizeof(double), cudaMemcpyDeviceToDevice));
+  CUDA_CHECK(cudaMemcpyAsync(Back, Copy, sizeof Back, cudaMemcpyDefault, Stream));
+  CUDA_CHECK(cudaStreamSynchronize(Stream));
+  check("device to device and default copies", Back[N - 1] == 2 * (N - 1) + 1.5);
+  CUDA_CHECK(cudaMemset(Copy, 0, N * sizeof(double)));
+  CUDA_CHECK(cudaMemcpy(Back, Copy, sizeof Back, cudaMemcpyDeviceToHost));
+  check("memset", Back[7] == 0);
+  char Rows[3][5], Pitched[3][8];
+  std::memset(Pitched, '.', sizeof Pitched);
+  for (int R = 0; R < 3; ++R)
+    std::memcpy(Rows[R], "abcde", 5);
+  CUDA_CHECK(cudaMemcpy2D(Pitched, 8, Rows, 5, 5, 3, cudaMemcpyHostToHost));
+  check("2-D copy", std::memcmp(Pitched[2], "abcde...", 8) == 0);
+
+  cudaDeviceProp Prop;
+  CUDA_CHECK(cudaGetDeviceProperties(&Prop, 0));
+  int Count2 = 0, Warp = 0;
+  CUDA_CHECK(cudaGetDeviceCount(&Count2));
+  CUDA_CHECK(cudaDeviceGetAttribute(&Warp, cudaDevAttrWarpSize, 0));
+  check("device properties", Prop.warpSize == 32 && Warp == 32 &&
+                                 Prop.maxThreadsPerBlock == 1024 &&
+                                 Prop.major >= 7 && Count2 >= 1);
+  cudaFuncAttributes Attr;
+  CUDA_CHECK(cudaFuncGetAttributes(&Attr, (const void *)affine));
+  check("function attributes", Attr.maxThreadsPerBlock >= 128);
+
+  CUDA_CHECK(cudaEventDestroy(Start));
+  CUDA_CHECK(cudaEventDestroy(Stop));
+  CUDA_CHECK(cudaStreamDestroy(Stream));
+  CUDA_CHECK(cudaFree(In));
+  CUDA_CHECK(cudaFree(Out));
+  CUDA_CHECK(cudaFree(Copy));
+  return finish();
+}

@@ -3,6 +3,7 @@
 // REQUIRES: cuda-emulation
 // RUN: %clangxx_enzyme -fenzyme -fcuda-emulate -O0 %s -o %t.O0 && %t.O0 | FileCheck %s
 // RUN: %clangxx_enzyme -fenzyme -fcuda-emulate -O2 %s -o %t.O2 && %t.O2 | FileCheck %s
+// RUN: %if gpu %{ %clangxx_enzyme -fenzyme -O2 %s -o %t.gpu && %t.gpu | FileCheck %s %}
 // A device derivative that cannot be completed is an error of the device
 // compilation: device code has no link-time differentiation to wait for.
 // RUN: not %clangxx_enzyme -fenzyme -fcuda-emulate -O2 -DUNDEFINED -c %s -o %t.o 2>&1 | FileCheck %s --check-prefix=UNDEFINED

@@ -11,6 +11,7 @@
 #include "llvm/IR/DataLayout.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/Operator.h"
 #include "llvm/IR/IntrinsicInst.h"
 
 using namespace llvm;
@@ -101,12 +102,17 @@ static std::optional<unsigned> returnedParameter(const Function &F,
 
 /// What \p V is when it is stored: a constant, or a parameter of its
 /// function reloaded from a spill or passed through a function that
-/// returns it (Eigen's `cast_to_pointer_type`).
-static std::optional<StoredSource> storedSource(const Value *V,
-                                                unsigned Depth) {
+/// returns it (Eigen's `cast_to_pointer_type`). With \p ThroughArithmetic,
+/// a pointer computed from a parameter (`Table + Row * Width`) counts as
+/// the parameter: it points into the same object, so it has a shadow
+/// exactly when the parameter has, which is all the summaries' users ask.
+static std::optional<StoredSource> storedSource(const Value *V, unsigned Depth,
+                                                bool ThroughArithmetic) {
   if (Depth > 8)
     return std::nullopt;
   V = V->stripPointerCasts();
+  if (const auto *GEP = dyn_cast<GEPOperator>(V); GEP && ThroughArithmetic)
+    return storedSource(GEP->getPointerOperand(), Depth + 1, ThroughArithmetic);
   if (const auto *C = dyn_cast<Constant>(V))
     return StoredSource{C, 0};
   if (const auto *A = dyn_cast<Argument>(V))
@@ -117,7 +123,7 @@ static std::optional<StoredSource> storedSource(const Value *V,
         Slot && !Load->isVolatile() ? onlyValueHeld(*Slot) : nullptr;
     if (!Held || Held->getType() != Load->getType())
       return std::nullopt;
-    return storedSource(Held, Depth + 1);
+    return storedSource(Held, Depth + 1, ThroughArithmetic);
   }
   if (const auto *Call = dyn_cast<CallBase>(V)) {
     const Function *Callee = Call->getCalledFunction();
@@ -127,7 +133,7 @@ static std::optional<StoredSource> storedSource(const Value *V,
     std::optional<unsigned> P = returnedParameter(*Callee, Depth + 1);
     if (!P || *P >= Call->arg_size())
       return std::nullopt;
-    return storedSource(Call->getArgOperand(*P), Depth + 1);
+    return storedSource(Call->getArgOperand(*P), Depth + 1, ThroughArithmetic);
   }
   return std::nullopt;
 }
@@ -141,7 +147,8 @@ static std::optional<unsigned> returnedParameter(const Function &F,
     if (!Ret)
       continue;
     std::optional<StoredSource> S =
-        Ret->getReturnValue() ? storedSource(Ret->getReturnValue(), Depth)
+        Ret->getReturnValue() ? storedSource(Ret->getReturnValue(), Depth,
+                                             /*ThroughArithmetic=*/false)
                               : std::nullopt;
     if (!S || S->Value || (Returned && *Returned != S->Parameter))
       return std::nullopt;
@@ -200,7 +207,8 @@ ParameterWrites::summarise(const Function &F, unsigned ArgNo, unsigned Depth) {
         if (U.getOperandNo() == 1) {
           const Value *Val = Store->getValueOperand();
           std::optional<StoredSource> S =
-              Offset ? storedSource(Val, 0) : std::nullopt;
+              Offset ? storedSource(Val, 0, /*ThroughArithmetic=*/true)
+                     : std::nullopt;
           if (!S || Store->isVolatile())
             return std::nullopt;
           Result.Writes.push_back({*Offset, DL.getTypeStoreSize(Val->getType()),
@@ -237,7 +245,8 @@ ParameterWrites::summarise(const Function &F, unsigned ArgNo, unsigned Depth) {
         StoredSource S{W.StoredConstant, 0};
         if (!W.StoredConstant) {
           std::optional<StoredSource> Mapped =
-              storedSource(Call->getArgOperand(W.StoredParameter), 0);
+              storedSource(Call->getArgOperand(W.StoredParameter), 0,
+                           /*ThroughArithmetic=*/true);
           if (!Mapped)
             return std::nullopt;
           S = *Mapped;

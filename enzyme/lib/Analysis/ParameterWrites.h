@@ -61,7 +61,7 @@ AddressUse classifyAddressUse(const llvm::User &Usr,
 
 /// One store through a parameter: \p Size bytes at \p Offset from the
 /// address the parameter holds, of a constant or of one of the function's
-/// parameters.
+/// parameters (or a pointer computed from it, into the same object).
 struct ParameterWrite {
   uint64_t Offset;
   uint64_t Size;

@@ -61,6 +61,98 @@ std::optional<StringRef> unsupportedRuntimeFeature(StringRef Name) {
   return std::nullopt;
 }
 
+/// The special registers the `llvm.nvvm.read.ptx.sreg.*` intrinsics read.
+static std::optional<EnzymeCudaEmuRegister> specialRegister(Intrinsic::ID ID) {
+  switch (ID) {
+#define REGISTER(Name, Value)                                                  \
+  case Intrinsic::nvvm_read_ptx_sreg_##Name:                                   \
+    return EnzymeCudaEmu##Value;
+    REGISTER(tid_x, TidX)
+    REGISTER(tid_y, TidY)
+    REGISTER(tid_z, TidZ)
+    REGISTER(ntid_x, NTidX)
+    REGISTER(ntid_y, NTidY)
+    REGISTER(ntid_z, NTidZ)
+    REGISTER(ctaid_x, CtaIdX)
+    REGISTER(ctaid_y, CtaIdY)
+    REGISTER(ctaid_z, CtaIdZ)
+    REGISTER(nctaid_x, NCtaIdX)
+    REGISTER(nctaid_y, NCtaIdY)
+    REGISTER(nctaid_z, NCtaIdZ)
+    REGISTER(laneid, LaneId)
+    REGISTER(warpid, WarpId)
+    REGISTER(nwarpid, NWarpId)
+    REGISTER(warpsize, WarpSize)
+    REGISTER(lanemask_eq, LaneMaskEq)
+    REGISTER(lanemask_lt, LaneMaskLt)
+    REGISTER(lanemask_le, LaneMaskLe)
+    REGISTER(lanemask_gt, LaneMaskGt)
+    REGISTER(lanemask_ge, LaneMaskGe)
+    REGISTER(smid, SmId)
+    REGISTER(nsmid, NSmId)
+#undef REGISTER
+  default:
+    return std::nullopt;
+  }
+}
+
+/// `shfl[.sync].<mode>.{i32,f32}[p]`: the mode, whether a member mask comes
+/// first, and whether the PTX predicate is returned beside the value.
+struct ShuffleForm {
+  EnzymeCudaEmuShuffleMode Mode;
+  bool Sync;
+  bool WithPredicate;
+};
+
+static std::optional<ShuffleForm> shuffleForm(Intrinsic::ID ID) {
+  switch (ID) {
+#define SHUFFLE(Mode, Value)                                                   \
+  case Intrinsic::nvvm_shfl_sync_##Mode##_i32:                                 \
+  case Intrinsic::nvvm_shfl_sync_##Mode##_f32:                                 \
+    return ShuffleForm{EnzymeCudaEmuShuffle##Value, true, false};              \
+  case Intrinsic::nvvm_shfl_sync_##Mode##_i32p:                                \
+  case Intrinsic::nvvm_shfl_sync_##Mode##_f32p:                                \
+    return ShuffleForm{EnzymeCudaEmuShuffle##Value, true, true};               \
+  /* The shuffles without a mask (before Volta) act on the whole warp. */      \
+  case Intrinsic::nvvm_shfl_##Mode##_i32:                                      \
+  case Intrinsic::nvvm_shfl_##Mode##_f32:                                      \
+    return ShuffleForm{EnzymeCudaEmuShuffle##Value, false, false};             \
+  case Intrinsic::nvvm_shfl_##Mode##_i32p:                                     \
+  case Intrinsic::nvvm_shfl_##Mode##_f32p:                                     \
+    return ShuffleForm{EnzymeCudaEmuShuffle##Value, false, true};
+    SHUFFLE(idx, Idx)
+    SHUFFLE(up, Up)
+    SHUFFLE(down, Down)
+    SHUFFLE(bfly, Bfly)
+#undef SHUFFLE
+  default:
+    return std::nullopt;
+  }
+}
+
+/// `vote[.sync].<mode>`: the mode and whether a member mask comes first.
+struct VoteForm {
+  EnzymeCudaEmuVoteMode Mode;
+  bool Sync;
+};
+
+static std::optional<VoteForm> voteForm(Intrinsic::ID ID) {
+  switch (ID) {
+#define VOTE(Mode, Value)                                                      \
+  case Intrinsic::nvvm_vote_##Mode##_sync:                                     \
+    return VoteForm{EnzymeCudaEmuVote##Value, true};                           \
+  case Intrinsic::nvvm_vote_##Mode:                                            \
+    return VoteForm{EnzymeCudaEmuVote##Value, false};
+    VOTE(all, All)
+    VOTE(any, Any)
+    VOTE(uni, Uni)
+    VOTE(ballot, Ballot)
+#undef VOTE
+  default:
+    return std::nullopt;
+  }
+}
+
 class DeviceCallLowering {
 public:
   DeviceCallLowering(Module &M, DiagnosticList &Diags)
@@ -80,8 +172,7 @@ private:
 
   FunctionCallee runtime(StringRef Name, Type *Result, ArrayRef<Type *> Params);
   Value *readRegister(IRBuilder<> &B, EnzymeCudaEmuRegister Register);
-  Value *shuffle(IRBuilder<> &B, CallInst &Call, EnzymeCudaEmuShuffleMode Mode,
-                 bool Sync, bool WithPredicate);
+  Value *shuffle(IRBuilder<> &B, CallInst &Call, const ShuffleForm &Form);
   Value *vote(IRBuilder<> &B, CallInst &Call, EnzymeCudaEmuVoteMode Mode,
               bool Sync);
   void replace(CallInst &Call, Value *With);
@@ -118,19 +209,18 @@ void DeviceCallLowering::replace(CallInst &Call, Value *With) {
 /// `shfl[.sync].mode.{i32,f32}[p]`: the runtime exchanges 32-bit lanes and
 /// returns the PTX predicate beside the value.
 Value *DeviceCallLowering::shuffle(IRBuilder<> &B, CallInst &Call,
-                                   EnzymeCudaEmuShuffleMode Mode, bool Sync,
-                                   bool WithPredicate) {
-  unsigned First = Sync ? 1 : 0;
-  Value *Mask = Sync ? Call.getArgOperand(0) : B.getInt32(0xffffffff);
+                                   const ShuffleForm &Form) {
+  unsigned First = Form.Sync ? 1 : 0;
+  Value *Mask = Form.Sync ? Call.getArgOperand(0) : B.getInt32(0xffffffff);
   Value *Operand = Call.getArgOperand(First);
   Type *ValueType = Operand->getType();
   Value *Bits = B.CreateBitCast(Operand, I32);
-  Value *Packed =
-      B.CreateCall(runtime("__cudaemu_shuffle", I64, {I32, I32, I32, I32, I32}),
-                   {B.getInt32(Mode), Mask, Bits, Call.getArgOperand(First + 1),
-                    Call.getArgOperand(First + 2)});
+  Value *Packed = B.CreateCall(
+      runtime("__cudaemu_shuffle", I64, {I32, I32, I32, I32, I32}),
+      {B.getInt32(Form.Mode), Mask, Bits, Call.getArgOperand(First + 1),
+       Call.getArgOperand(First + 2)});
   Value *Result = B.CreateBitCast(B.CreateTrunc(Packed, I32), ValueType);
-  if (!WithPredicate)
+  if (!Form.WithPredicate)
     return Result;
   Value *Predicate = B.CreateTrunc(B.CreateLShr(Packed, 32), I1);
   Value *Pair =
@@ -220,53 +310,18 @@ bool DeviceCallLowering::lowerNvvmIntrinsic(CallInst &Call, Intrinsic::ID ID) {
     return true;
   };
 
+  if (std::optional<EnzymeCudaEmuRegister> R = specialRegister(ID))
+    return Register(*R);
+  if (std::optional<ShuffleForm> Form = shuffleForm(ID)) {
+    replace(Call, shuffle(B, Call, *Form));
+    return true;
+  }
+  if (std::optional<VoteForm> Form = voteForm(ID)) {
+    replace(Call, vote(B, Call, Form->Mode, Form->Sync));
+    return true;
+  }
+
   switch (ID) {
-  case Intrinsic::nvvm_read_ptx_sreg_tid_x:
-    return Register(EnzymeCudaEmuTidX);
-  case Intrinsic::nvvm_read_ptx_sreg_tid_y:
-    return Register(EnzymeCudaEmuTidY);
-  case Intrinsic::nvvm_read_ptx_sreg_tid_z:
-    return Register(EnzymeCudaEmuTidZ);
-  case Intrinsic::nvvm_read_ptx_sreg_ntid_x:
-    return Register(EnzymeCudaEmuNTidX);
-  case Intrinsic::nvvm_read_ptx_sreg_ntid_y:
-    return Register(EnzymeCudaEmuNTidY);
-  case Intrinsic::nvvm_read_ptx_sreg_ntid_z:
-    return Register(EnzymeCudaEmuNTidZ);
-  case Intrinsic::nvvm_read_ptx_sreg_ctaid_x:
-    return Register(EnzymeCudaEmuCtaIdX);
-  case Intrinsic::nvvm_read_ptx_sreg_ctaid_y:
-    return Register(EnzymeCudaEmuCtaIdY);
-  case Intrinsic::nvvm_read_ptx_sreg_ctaid_z:
-    return Register(EnzymeCudaEmuCtaIdZ);
-  case Intrinsic::nvvm_read_ptx_sreg_nctaid_x:
-    return Register(EnzymeCudaEmuNCtaIdX);
-  case Intrinsic::nvvm_read_ptx_sreg_nctaid_y:
-    return Register(EnzymeCudaEmuNCtaIdY);
-  case Intrinsic::nvvm_read_ptx_sreg_nctaid_z:
-    return Register(EnzymeCudaEmuNCtaIdZ);
-  case Intrinsic::nvvm_read_ptx_sreg_laneid:
-    return Register(EnzymeCudaEmuLaneId);
-  case Intrinsic::nvvm_read_ptx_sreg_warpid:
-    return Register(EnzymeCudaEmuWarpId);
-  case Intrinsic::nvvm_read_ptx_sreg_nwarpid:
-    return Register(EnzymeCudaEmuNWarpId);
-  case Intrinsic::nvvm_read_ptx_sreg_warpsize:
-    return Register(EnzymeCudaEmuWarpSize);
-  case Intrinsic::nvvm_read_ptx_sreg_lanemask_eq:
-    return Register(EnzymeCudaEmuLaneMaskEq);
-  case Intrinsic::nvvm_read_ptx_sreg_lanemask_lt:
-    return Register(EnzymeCudaEmuLaneMaskLt);
-  case Intrinsic::nvvm_read_ptx_sreg_lanemask_le:
-    return Register(EnzymeCudaEmuLaneMaskLe);
-  case Intrinsic::nvvm_read_ptx_sreg_lanemask_gt:
-    return Register(EnzymeCudaEmuLaneMaskGt);
-  case Intrinsic::nvvm_read_ptx_sreg_lanemask_ge:
-    return Register(EnzymeCudaEmuLaneMaskGe);
-  case Intrinsic::nvvm_read_ptx_sreg_smid:
-    return Register(EnzymeCudaEmuSmId);
-  case Intrinsic::nvvm_read_ptx_sreg_nsmid:
-    return Register(EnzymeCudaEmuNSmId);
   case Intrinsic::nvvm_read_ptx_sreg_clock:
   case Intrinsic::nvvm_read_ptx_sreg_clock64:
   case Intrinsic::nvvm_read_ptx_sreg_globaltimer: {
@@ -306,81 +361,6 @@ bool DeviceCallLowering::lowerNvvmIntrinsic(CallInst &Call, Intrinsic::ID ID) {
     return true;
   case Intrinsic::nvvm_activemask:
     replace(Call, B.CreateCall(runtime("__cudaemu_active_mask", I32, {}), {}));
-    return true;
-
-  case Intrinsic::nvvm_shfl_sync_idx_i32:
-  case Intrinsic::nvvm_shfl_sync_idx_f32:
-    replace(Call, shuffle(B, Call, EnzymeCudaEmuShuffleIdx, true, false));
-    return true;
-  case Intrinsic::nvvm_shfl_sync_up_i32:
-  case Intrinsic::nvvm_shfl_sync_up_f32:
-    replace(Call, shuffle(B, Call, EnzymeCudaEmuShuffleUp, true, false));
-    return true;
-  case Intrinsic::nvvm_shfl_sync_down_i32:
-  case Intrinsic::nvvm_shfl_sync_down_f32:
-    replace(Call, shuffle(B, Call, EnzymeCudaEmuShuffleDown, true, false));
-    return true;
-  case Intrinsic::nvvm_shfl_sync_bfly_i32:
-  case Intrinsic::nvvm_shfl_sync_bfly_f32:
-    replace(Call, shuffle(B, Call, EnzymeCudaEmuShuffleBfly, true, false));
-    return true;
-  case Intrinsic::nvvm_shfl_sync_idx_i32p:
-  case Intrinsic::nvvm_shfl_sync_idx_f32p:
-    replace(Call, shuffle(B, Call, EnzymeCudaEmuShuffleIdx, true, true));
-    return true;
-  case Intrinsic::nvvm_shfl_sync_up_i32p:
-  case Intrinsic::nvvm_shfl_sync_up_f32p:
-    replace(Call, shuffle(B, Call, EnzymeCudaEmuShuffleUp, true, true));
-    return true;
-  case Intrinsic::nvvm_shfl_sync_down_i32p:
-  case Intrinsic::nvvm_shfl_sync_down_f32p:
-    replace(Call, shuffle(B, Call, EnzymeCudaEmuShuffleDown, true, true));
-    return true;
-  case Intrinsic::nvvm_shfl_sync_bfly_i32p:
-  case Intrinsic::nvvm_shfl_sync_bfly_f32p:
-    replace(Call, shuffle(B, Call, EnzymeCudaEmuShuffleBfly, true, true));
-    return true;
-  // The shuffles without a mask (before Volta) act on the whole warp.
-  case Intrinsic::nvvm_shfl_idx_i32:
-  case Intrinsic::nvvm_shfl_idx_f32:
-    replace(Call, shuffle(B, Call, EnzymeCudaEmuShuffleIdx, false, false));
-    return true;
-  case Intrinsic::nvvm_shfl_up_i32:
-  case Intrinsic::nvvm_shfl_up_f32:
-    replace(Call, shuffle(B, Call, EnzymeCudaEmuShuffleUp, false, false));
-    return true;
-  case Intrinsic::nvvm_shfl_down_i32:
-  case Intrinsic::nvvm_shfl_down_f32:
-    replace(Call, shuffle(B, Call, EnzymeCudaEmuShuffleDown, false, false));
-    return true;
-  case Intrinsic::nvvm_shfl_bfly_i32:
-  case Intrinsic::nvvm_shfl_bfly_f32:
-    replace(Call, shuffle(B, Call, EnzymeCudaEmuShuffleBfly, false, false));
-    return true;
-
-  case Intrinsic::nvvm_vote_all_sync:
-    replace(Call, vote(B, Call, EnzymeCudaEmuVoteAll, true));
-    return true;
-  case Intrinsic::nvvm_vote_any_sync:
-    replace(Call, vote(B, Call, EnzymeCudaEmuVoteAny, true));
-    return true;
-  case Intrinsic::nvvm_vote_uni_sync:
-    replace(Call, vote(B, Call, EnzymeCudaEmuVoteUni, true));
-    return true;
-  case Intrinsic::nvvm_vote_ballot_sync:
-    replace(Call, vote(B, Call, EnzymeCudaEmuVoteBallot, true));
-    return true;
-  case Intrinsic::nvvm_vote_all:
-    replace(Call, vote(B, Call, EnzymeCudaEmuVoteAll, false));
-    return true;
-  case Intrinsic::nvvm_vote_any:
-    replace(Call, vote(B, Call, EnzymeCudaEmuVoteAny, false));
-    return true;
-  case Intrinsic::nvvm_vote_uni:
-    replace(Call, vote(B, Call, EnzymeCudaEmuVoteUni, false));
-    return true;
-  case Intrinsic::nvvm_vote_ballot:
-    replace(Call, vote(B, Call, EnzymeCudaEmuVoteBallot, false));
     return true;
 
   case Intrinsic::nvvm_match_any_sync_i32:

@@ -158,8 +158,11 @@ planCudaEmulation(const CudaEmulationRequest &R) {
         Arg == "-fgpu-rdc" || Arg == "--offload-new-driver")
       return createStringError(
           "-fcuda-emulate builds the host and device code of each CUDA file "
-          "together and does not support '%s'",
-          Arg.str().c_str());
+          "together and does not support '%s'%s",
+          Arg.str().c_str(),
+          Arg == "-fgpu-rdc" ? " (relocatable device code: device code "
+                               "split across files, dynamic parallelism)"
+                             : "");
   if (Scan.Output && !Links && Scan.NumSourceInputs > 1)
     return createStringError(
         "cannot specify -o when generating multiple output files");

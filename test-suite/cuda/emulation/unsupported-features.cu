@@ -64,6 +64,13 @@ __global__ void gradient(double *X, double *DX, double *Y, double *DY) {
 }
 #endif
 
-// RDC: error: -fcuda-emulate builds the host and device code of each CUDA file together and does not support '-fgpu-rdc'
-// DEVICE_ONLY: error: -fcuda-emulate {{.*}} does not support '--cuda-device-only'
+// RDC: error: -fcuda-emulate builds the host and device code of each CUDA file together and does not support '-fgpu-rdc' (relocatable device code: device code split across files, dynamic parallelism)
+// DEVICE_ONLY: error: -fcuda-emulate {{.*}} does not support '--cuda-device-only'{{$}}
+// Dynamic parallelism without relocatable device code is clang's own error.
+// RUN: not %clangxx_enzyme -fcuda-emulate -O2 -DDYNAMIC -c %s -o %t.o 2>&1 | FileCheck %s --check-prefix=DYNAMIC
+#ifdef DYNAMIC
+__global__ void child(int *X) { X[0] = 1; }
+// DYNAMIC: unsupported-features.cu:[[#@LINE+1]]:{{[0-9]+}}: error: reference to __global__ function 'child' in __global__ function
+__global__ void parent(int *X) { child<<<1, 1>>>(X); }
+#endif
 __global__ void fine(int *X) { X[threadIdx.x] = threadIdx.x; }

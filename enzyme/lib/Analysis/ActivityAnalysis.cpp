@@ -567,7 +567,12 @@ namespace {
 struct LocalWrite {
   std::optional<uint64_t> Offset;
   uint64_t Size;
+  /// The value stored; null when a call stored what it read at \p LoadedAt
+  /// in the object \p LoadedFrom points to (a copy constructor).
   const Value *Stored;
+  Type *StoredType;
+  const Value *LoadedFrom = nullptr;
+  uint64_t LoadedAt = 0;
 };
 } // namespace
 
@@ -595,7 +600,8 @@ static bool collectLocalWrites(const AllocaInst &Slot, const DataLayout &DL,
         if (U.getOperandNo() != 1)
           return false;
         const Value *Val = Store->getValueOperand();
-        Writes.push_back({Offset, DL.getTypeStoreSize(Val->getType()), Val});
+        Writes.push_back(
+            {Offset, DL.getTypeStoreSize(Val->getType()), Val, Val->getType()});
         continue;
       }
       const auto *Call = dyn_cast<CallBase>(Usr);
@@ -608,7 +614,8 @@ static bool collectLocalWrites(const AllocaInst &Slot, const DataLayout &DL,
                               ReturnedAt))
         return false;
       for (const ParameterWrites::CallerWrite &W : ByCall)
-        Writes.push_back({*Offset + W.Offset, W.Size, W.Stored});
+        Writes.push_back({*Offset + W.Offset, W.Size, W.Stored, W.StoredType,
+                          W.LoadedFrom, W.LoadedAt});
       if (ReturnedAt)
         Work.emplace_back(Call, *Offset + *ReturnedAt);
     }
@@ -639,7 +646,8 @@ bool ActivityAnalysis::readsUnshadowedField(const Value *Ptr) const {
 }
 
 bool ActivityAnalysis::fieldHoldsUnshadowedPointer(const Value *Base,
-                                                   uint64_t Field) const {
+                                                   uint64_t Field,
+                                                   unsigned Depth) const {
   if (const auto *Arg = dyn_cast<Argument>(Base)) {
     auto It = ArgUnshadowedFields.find(Arg);
     return It != ArgUnshadowedFields.end() && is_contained(It->second, Field);
@@ -655,8 +663,21 @@ bool ActivityAnalysis::fieldHoldsUnshadowedPointer(const Value *Base,
       return false;
     if (*W.Offset + W.Size <= Field || Field + PtrBytes <= *W.Offset)
       continue;
-    if (*W.Offset != Field || !W.Stored->getType()->isPointerTy() ||
-        isShadowed(W.Stored) || isActive(W.Stored))
+    if (*W.Offset != Field || !W.StoredType->isPointerTy())
+      return false;
+    if (!W.Stored) {
+      // A copy of another object's field: unshadowed when that one is.
+      APInt At(DL.getIndexTypeSizeInBits(W.LoadedFrom->getType()), 0);
+      const Value *Source = W.LoadedFrom->stripAndAccumulateConstantOffsets(
+          DL, At, /*AllowNonInbounds=*/true);
+      if (Depth >= 4 || At.isNegative() || Source == Base ||
+          !fieldHoldsUnshadowedPointer(Source, At.getZExtValue() + W.LoadedAt,
+                                       Depth + 1))
+        return false;
+      Filled = true;
+      continue;
+    }
+    if (isShadowed(W.Stored) || isActive(W.Stored))
       return false;
     // Null's shadow (null) is right: a field only ever null (an end
     // iterator built at -O0) needs no telling.
@@ -686,8 +707,9 @@ ActivityAnalysis::unshadowedFieldsOf(const Value *Arg) const {
     SmallVector<LocalWrite, 8> Writes;
     if (collectLocalWrites(*Slot, DL, &CallWrites, Writes))
       for (const LocalWrite &W : Writes)
-        if (W.Offset && W.Stored->getType()->isPointerTy() &&
-            !isShadowed(W.Stored) && !is_contained(Candidates, *W.Offset))
+        if (W.Offset && W.StoredType->isPointerTy() &&
+            (!W.Stored || !isShadowed(W.Stored)) &&
+            !is_contained(Candidates, *W.Offset))
           Candidates.push_back(*W.Offset);
   }
   for (uint64_t Field : Candidates) {

@@ -199,8 +199,10 @@ private:
   /// the caller named (UnshadowedFieldOffsets), or a field of a local that
   /// every store there fills with one and that no call can write.
   bool readsUnshadowedField(const llvm::Value *Ptr) const;
-  bool fieldHoldsUnshadowedPointer(const llvm::Value *Base,
-                                   uint64_t Field) const;
+  /// Copies of a field from another object (a copy constructor at -O0)
+  /// ask about that object's field, \p Depth copies deep.
+  bool fieldHoldsUnshadowedPointer(const llvm::Value *Base, uint64_t Field,
+                                   unsigned Depth = 0) const;
   /// \p Ptr points into a local whose every store puts there a value
   /// without a derivative or a shadow that \p Storable accepts, and that no
   /// call can write.

@@ -11,8 +11,9 @@
 #include "llvm/IR/DataLayout.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/Instructions.h"
-#include "llvm/IR/Operator.h"
 #include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IR/Operator.h"
 
 using namespace llvm;
 
@@ -74,6 +75,8 @@ namespace {
 struct StoredSource {
   const Constant *Value = nullptr;
   unsigned Parameter = 0;
+  /// The value at this offset in the object the parameter points to.
+  std::optional<uint64_t> LoadedAt;
 };
 } // namespace
 
@@ -113,6 +116,24 @@ static std::optional<StoredSource> storedSource(const Value *V, unsigned Depth,
   V = V->stripPointerCasts();
   if (const auto *GEP = dyn_cast<GEPOperator>(V); GEP && ThroughArithmetic)
     return storedSource(GEP->getPointerOperand(), Depth + 1, ThroughArithmetic);
+  // A value read from a parameter's object, at a constant offset (a copy
+  // constructor's `Data(Other.Data)`): a pointer read so is shadowed when
+  // that field is.
+  if (const auto *Load = dyn_cast<LoadInst>(V);
+      Load && ThroughArithmetic && !Load->isVolatile() &&
+      !isa<AllocaInst>(Load->getPointerOperand())) {
+    const DataLayout &DL = Load->getModule()->getDataLayout();
+    APInt Offset(DL.getIndexTypeSizeInBits(Load->getPointerOperandType()), 0);
+    const Value *Object =
+        Load->getPointerOperand()->stripAndAccumulateConstantOffsets(
+            DL, Offset, /*AllowNonInbounds=*/true);
+    std::optional<StoredSource> Base =
+        storedSource(Object, Depth + 1, /*ThroughArithmetic=*/false);
+    if (!Base || Base->Value || Base->LoadedAt || Offset.isNegative())
+      return std::nullopt;
+    Base->LoadedAt = Offset.getZExtValue();
+    return Base;
+  }
   if (const auto *C = dyn_cast<Constant>(V))
     return StoredSource{C, 0};
   if (const auto *A = dyn_cast<Argument>(V))
@@ -150,11 +171,23 @@ static std::optional<unsigned> returnedParameter(const Function &F,
         Ret->getReturnValue() ? storedSource(Ret->getReturnValue(), Depth,
                                              /*ThroughArithmetic=*/false)
                               : std::nullopt;
-    if (!S || S->Value || (Returned && *Returned != S->Parameter))
+    if (!S || S->Value || S->LoadedAt ||
+        (Returned && *Returned != S->Parameter))
       return std::nullopt;
     Returned = S->Parameter;
   }
   return Returned;
+}
+
+/// A value read from parameter \p Source's object is the one the caller
+/// put there when \p F writes nothing through \p Source (its summary has
+/// no writes) and \p Source is not the object being written, \p Written.
+bool ParameterWrites::onlyReadsThrough(const Function &F, unsigned Source,
+                                       unsigned Written) {
+  if (Source == Written)
+    return false;
+  const Summary *S = through(F, Source);
+  return S && S->Writes.empty();
 }
 
 const ParameterWrites::Summary *ParameterWrites::through(const Function &F,
@@ -209,10 +242,12 @@ ParameterWrites::summarise(const Function &F, unsigned ArgNo, unsigned Depth) {
           std::optional<StoredSource> S =
               Offset ? storedSource(Val, 0, /*ThroughArithmetic=*/true)
                      : std::nullopt;
-          if (!S || Store->isVolatile())
+          if (!S || Store->isVolatile() ||
+              (S->LoadedAt && !onlyReadsThrough(F, S->Parameter, ArgNo)))
             return std::nullopt;
           Result.Writes.push_back({*Offset, DL.getTypeStoreSize(Val->getType()),
-                                   S->Value, S->Parameter});
+                                   S->Value, S->Parameter, S->LoadedAt,
+                                   Val->getType()});
           continue;
         }
         // Spilled to a local that holds only the address: its reloads are
@@ -242,17 +277,25 @@ ParameterWrites::summarise(const Function &F, unsigned ArgNo, unsigned Depth) {
       if (Inner->ReturnedAt)
         Work.emplace_back(Call, *Offset + *Inner->ReturnedAt);
       for (const ParameterWrite &W : Inner->Writes) {
-        StoredSource S{W.StoredConstant, 0};
+        StoredSource S{W.StoredConstant, 0, std::nullopt};
         if (!W.StoredConstant) {
+          // A value read from the callee's parameter's object is read from
+          // the object that parameter's argument is, exactly (an offset
+          // would move the field).
           std::optional<StoredSource> Mapped =
               storedSource(Call->getArgOperand(W.StoredParameter), 0,
-                           /*ThroughArithmetic=*/true);
-          if (!Mapped)
+                           /*ThroughArithmetic=*/!W.StoredLoadedAt);
+          if (!Mapped ||
+              (W.StoredLoadedAt && (Mapped->Value || Mapped->LoadedAt)))
             return std::nullopt;
           S = *Mapped;
+          if (W.StoredLoadedAt)
+            S.LoadedAt = W.StoredLoadedAt;
+          if (S.LoadedAt && !onlyReadsThrough(F, S.Parameter, ArgNo))
+            return std::nullopt;
         }
-        Result.Writes.push_back(
-            {*Offset + W.Offset, W.Size, S.Value, S.Parameter});
+        Result.Writes.push_back({*Offset + W.Offset, W.Size, S.Value,
+                                 S.Parameter, S.LoadedAt, W.StoredType});
       }
     }
   }
@@ -268,11 +311,17 @@ bool ParameterWrites::ofCall(const CallBase &Call, unsigned ArgNo,
   const Summary *S = through(*Callee, ArgNo);
   if (!S)
     return false;
-  for (const ParameterWrite &W : S->Writes)
-    Writes.push_back({W.Offset, W.Size,
-                      W.StoredConstant
-                          ? W.StoredConstant
-                          : Call.getArgOperand(W.StoredParameter)});
+  for (const ParameterWrite &W : S->Writes) {
+    const Value *Argument =
+        W.StoredConstant ? nullptr : Call.getArgOperand(W.StoredParameter);
+    if (W.StoredLoadedAt)
+      Writes.push_back({W.Offset, W.Size, nullptr, Argument, *W.StoredLoadedAt,
+                        W.StoredType});
+    else
+      Writes.push_back({W.Offset, W.Size,
+                        W.StoredConstant ? W.StoredConstant : Argument, nullptr,
+                        0, W.StoredType});
+  }
   ReturnedAt = S->ReturnedAt;
   return true;
 }

@@ -25,6 +25,7 @@
 
 namespace llvm {
 class CallBase;
+class Type;
 class Constant;
 class DataLayout;
 class Function;
@@ -61,12 +62,17 @@ AddressUse classifyAddressUse(const llvm::User &Usr,
 
 /// One store through a parameter: \p Size bytes at \p Offset from the
 /// address the parameter holds, of a constant or of one of the function's
-/// parameters (or a pointer computed from it, into the same object).
+/// parameters (or a pointer computed from it, into the same object). With
+/// \p StoredLoadedAt, what is stored is the value at that offset in the
+/// object the parameter points to, which the function only reads (a copy
+/// constructor's `Data(Other.Data)`).
 struct ParameterWrite {
   uint64_t Offset;
   uint64_t Size;
   const llvm::Constant *StoredConstant;
   unsigned StoredParameter;
+  std::optional<uint64_t> StoredLoadedAt;
+  llvm::Type *StoredType;
 };
 
 /// Summaries of what functions store through their pointer parameters,
@@ -89,13 +95,19 @@ public:
   const Summary *through(const llvm::Function &F, unsigned ArgNo);
 
   /// The stores \p Call makes through its argument \p ArgNo, with the
-  /// values in the caller's terms: the constant, or the argument passed
-  /// for the parameter stored. False when there is no summary; sets
-  /// \p ReturnedAt when the call returns the argument's address.
+  /// values in the caller's terms: the constant, the argument passed for
+  /// the parameter stored, or the argument whose object it was read from. False
+  /// when there is no summary; sets \p ReturnedAt when the call returns the
+  /// argument's address.
   struct CallerWrite {
     uint64_t Offset;
     uint64_t Size;
+    /// The value stored, or null when it is the one at \p LoadedAt in the
+    /// object \p LoadedFrom points to.
     const llvm::Value *Stored;
+    const llvm::Value *LoadedFrom;
+    uint64_t LoadedAt;
+    llvm::Type *StoredType;
   };
   bool ofCall(const llvm::CallBase &Call, unsigned ArgNo,
               llvm::SmallVectorImpl<CallerWrite> &Writes,
@@ -104,6 +116,8 @@ public:
 private:
   std::optional<Summary> summarise(const llvm::Function &F, unsigned ArgNo,
                                    unsigned Depth);
+  bool onlyReadsThrough(const llvm::Function &F, unsigned Source,
+                        unsigned Written);
   const Summary *through(const llvm::Function &F, unsigned ArgNo,
                          unsigned Depth);
 

@@ -116,6 +116,10 @@ static dim3 unflatten(uint64_t Linear, dim3 Shape) {
 
 cudaError_t launchKernel(const KernelHandle &Kernel, dim3 Grid, dim3 Block,
                          void **Args, size_t DynamicSharedBytes) {
+  // One launch at a time: host threads that launch at once (one per
+  // stream, say) share the pool, and kernels may run in any order.
+  static std::mutex OneLaunch;
+  std::lock_guard<std::mutex> Serial(OneLaunch);
   LaunchState Launch;
   Launch.Kernel = Kernel;
   Launch.Args = Args;

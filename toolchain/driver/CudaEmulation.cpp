@@ -129,6 +129,19 @@ bool referencesRegistration(const object::Binary &File) {
 
 } // namespace
 
+std::vector<std::string>
+withoutCudaRuntimeLibraries(const CommandLineScan &Scan) {
+  return rebuildArguments(Scan, {&Scan.CudaRuntimeLibraries},
+                          [](const InputArgument &Input) {
+                            return std::vector<std::string>{Input.Path};
+                          });
+}
+
+std::vector<std::string>
+emulationRuntimeLinkArguments(const std::string &RuntimeLibrary) {
+  return {RuntimeLibrary, "-lstdc++", "-lm", "-lpthread"};
+}
+
 bool linksEmulatedObjects(const CommandLineScan &Scan) {
   for (const InputArgument &Input : Scan.Inputs) {
     if (Input.Cuda)
@@ -256,7 +269,7 @@ planCudaEmulation(const CudaEmulationRequest &R) {
         return std::vector<std::string>{Objects[&Input - Scan.Inputs.data()]};
       });
   if (Links)
-    Final.After = {R.RuntimeLibrary, "-lstdc++", "-lm", "-lpthread"};
+    Final.After = emulationRuntimeLinkArguments(R.RuntimeLibrary);
   Steps.push_back(std::move(Final));
   return Steps;
 }

@@ -52,6 +52,17 @@ struct CudaEmulationRequest {
 /// as on the link lines CMake writes for CUDA.
 bool linksEmulatedObjects(const CommandLineScan &Scan);
 
+/// The user's arguments without the CUDA runtime libraries (`-lcudart`,
+/// `-lcudart_static`, `-lcudadevrt`, `-lcuda`), which an emulated program
+/// does not link.
+std::vector<std::string>
+withoutCudaRuntimeLibraries(const CommandLineScan &Scan);
+
+/// What the link of an emulated program adds after the user's arguments:
+/// the emulation runtime \p RuntimeLibrary and what it needs.
+std::vector<std::string>
+emulationRuntimeLinkArguments(const std::string &RuntimeLibrary);
+
 /// The commands to run, in order; each must succeed before the next.
 llvm::Expected<std::vector<ClangCommand>>
 planCudaEmulation(const CudaEmulationRequest &Request);

@@ -180,14 +180,10 @@ Expected<ClangCommand> Driver::plan(const CommandLineScan &Scan) const {
   // instead of the CUDA runtime library, with or without the flag.
   if (!Scan.CompilesCuda && Scan.links() &&
       (Scan.CudaEmulate || linksEmulatedObjects(Scan))) {
-    Command.User.clear();
-    for (size_t I = 0; I < Scan.ClangArgs.size(); ++I)
-      if (none_of(Scan.CudaRuntimeLibraries, [&](const ArgumentSpan &Span) {
-            return I >= Span.Begin && I < Span.End;
-          }))
-        Command.User.push_back(Scan.ClangArgs[I]);
-    Command.After.insert(Command.After.end(), {Tools.cudaEmulationLibrary(),
-                                               "-lstdc++", "-lm", "-lpthread"});
+    Command.User = withoutCudaRuntimeLibraries(Scan);
+    std::vector<std::string> Runtime =
+        emulationRuntimeLinkArguments(Tools.cudaEmulationLibrary());
+    Command.After.insert(Command.After.end(), Runtime.begin(), Runtime.end());
   }
 
   if (Scan.CompilesCuda) {
@@ -273,6 +269,10 @@ int Driver::runCudaEmulation(const CommandLineScan &Scan) const {
   if (CPlusPlus)
     Request.Base.Before.push_back("--driver-mode=g++");
 
+  // The sources the final command compiles itself, beside the CUDA ones.
+  unsigned OtherSources = count_if(Scan.Inputs, [](const InputArgument &Input) {
+    return !Input.Cuda && Input.CFamily;
+  });
   if (Scan.EnzymeEnabled) {
     // The device step keeps line tables for the retargeting tool's errors
     // (it drops them unless the user asked for debug information) and stops
@@ -287,14 +287,12 @@ int Driver::runCudaEmulation(const CommandLineScan &Scan) const {
       return error(toString(std::move(E)));
     if (Error E = addEnzymeArguments(CompileScan, *Clang, Host))
       return error(toString(std::move(E)));
-    // The link step compiles only the inputs that are not CUDA.
-    CommandLineScan LinkScan = Scan;
-    LinkScan.NumSourceInputs = count_if(Scan.Inputs, [](const auto &Input) {
-      return !Input.Cuda && Input.CFamily;
-    });
-    if (Scan.links())
+    if (Scan.links()) {
+      CommandLineScan LinkScan = Scan;
+      LinkScan.NumSourceInputs = OtherSources;
       if (Error E = addEnzymeArguments(LinkScan, *Clang, Link))
         return error(toString(std::move(E)));
+    }
     Request.DeviceCompileArgs = Device.Before;
     Request.HostCompileArgs = Host.Before;
     Request.LinkArgs = Link.Before;
@@ -307,9 +305,7 @@ int Driver::runCudaEmulation(const CommandLineScan &Scan) const {
     return error(toString(Attributes.takeError()));
   Request.DeviceCompileArgs.push_back(*Attributes);
   Request.HostCompileArgs.push_back(*Attributes);
-  if (any_of(Scan.Inputs, [](const InputArgument &Input) {
-        return !Input.Cuda && Input.CFamily;
-      }))
+  if (OtherSources)
     Request.LinkArgs.push_back(*Attributes);
   if (Scan.links())
     for (auto *Args : {&Request.DeviceCompileArgs, &Request.HostCompileArgs})

@@ -25,10 +25,10 @@
 
 namespace llvm {
 class CallBase;
-class Type;
 class Constant;
 class DataLayout;
 class Function;
+class Type;
 class User;
 class Value;
 } // namespace llvm

@@ -280,9 +280,6 @@ void EnzymePass::serveRequests(Module &M, ModuleAnalysisManager &MAM) {
     Cleanup.emplace(PB->buildFunctionSimplificationPipeline(
         Level, ThinOrFullLTOPhase::None));
   UserRegistrations Registrations(M);
-  // One reverse generator per level of higher-order nesting: the tape
-  // accesses of an inner derivative are user memory to the outer one, which
-  // must not take them for its own tape's (RequestOrder.cpp).
   // Requests whose callees are not all here wait for link time, where
   // every -fenzyme module's bitcode is present. GPU device code has no link
   // step that runs the engine (clang compiles each file's device code
@@ -290,6 +287,9 @@ void EnzymePass::serveRequests(Module &M, ModuleAnalysisManager &MAM) {
   Triple Target(M.getTargetTriple());
   bool AllowDeferral =
       isCompileTimePoint(Point) && !Target.isNVPTX() && !Target.isAMDGPU();
+  // One reverse generator per level of higher-order nesting: the tape
+  // accesses of an inner derivative are user memory to the outer one, which
+  // must not take them for its own tape's (RequestOrder.cpp).
   std::vector<std::unique_ptr<ReverseModeGenerator>> Generators;
   auto GeneratorAt = [&](unsigned Level) -> ReverseModeGenerator & {
     while (Generators.size() <= Level) {

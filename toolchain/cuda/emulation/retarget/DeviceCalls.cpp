@@ -51,13 +51,12 @@ const StringSet<> &libdeviceFunctions() {
 /// whose names tell more than "no definition".
 std::optional<StringRef> unsupportedRuntimeFeature(StringRef Name) {
   if (Name.starts_with("cudaLaunchDevice") ||
-      Name.starts_with("cudaGetParameterBuffer") ||
-      Name == "cudaCGGetIntrinsicHandle" || Name == "cudaCGSynchronizeGrid" ||
+      Name.starts_with("cudaGetParameterBuffer"))
+    return StringRef("dynamic parallelism (a kernel launched from device "
+                     "code)");
+  if (Name == "cudaCGGetIntrinsicHandle" || Name == "cudaCGSynchronizeGrid" ||
       Name.starts_with("__cudaCGS"))
-    return Name.starts_with("cudaCG") || Name.starts_with("__cudaCG")
-               ? StringRef("grid-wide cooperative-groups synchronisation")
-               : StringRef("dynamic parallelism (a kernel launched from "
-                           "device code)");
+    return StringRef("grid-wide cooperative-groups synchronisation");
   return std::nullopt;
 }
 

@@ -85,13 +85,20 @@ SharedMemoryLayout lowerSharedMemory(Module &M, ArrayRef<Function *> Kernels,
   });
   convertUsersOfConstantsToInstructions(All);
 
+  // Where a layout that ends at \p End puts \p G, and where it then ends.
+  auto Place = [&](uint64_t End, const GlobalVariable &G) {
+    uint64_t Offset = alignTo(
+        End, DL.getValueOrABITypeAlignment(G.getAlign(), G.getValueType()));
+    return std::make_pair(Offset,
+                          Offset + DL.getTypeAllocSize(G.getValueType()));
+  };
+
   SmallVector<std::pair<GlobalVariable *, uint64_t>, 8> Offsets;
   uint64_t End = 0;
   for (GlobalVariable *G : Static) {
-    Align A = DL.getValueOrABITypeAlignment(G->getAlign(), G->getValueType());
-    uint64_t Offset = alignTo(End, A);
+    auto [Offset, Next] = Place(End, *G);
     Offsets.emplace_back(G, Offset);
-    End = Offset + DL.getTypeAllocSize(G->getValueType());
+    End = Next;
   }
   Layout.StaticBytes = alignTo(End, DynamicSharedAlignment);
   for (GlobalVariable *G : Dynamic)
@@ -103,9 +110,7 @@ SharedMemoryLayout lowerSharedMemory(Module &M, ArrayRef<Function *> Kernels,
     uint64_t Bytes = 0;
     for (GlobalVariable *G : Static)
       if (isUsedBy(*G, Reached))
-        Bytes = alignTo(Bytes, DL.getValueOrABITypeAlignment(
-                                   G->getAlign(), G->getValueType())) +
-                DL.getTypeAllocSize(G->getValueType());
+        Bytes = Place(Bytes, *G).second;
     Layout.KernelStaticBytes[Kernel] = Bytes;
   }
 

@@ -14,9 +14,13 @@
 
 namespace enzyme::cuda_emulation {
 
-void BlockSync::reset(unsigned Threads, std::string Describe) {
+void BlockSync::reset(unsigned Threads, const char *KernelName, unsigned X,
+                      unsigned Y, unsigned Z) {
   std::lock_guard<std::mutex> Guard(Lock);
-  Description = std::move(Describe);
+  Kernel = KernelName;
+  BlockIndex[0] = X;
+  BlockIndex[1] = Y;
+  BlockIndex[2] = Z;
   Live = Threads;
   Waiting = 0;
   BarrierArrived = BarrierWaiters = 0;
@@ -28,6 +32,13 @@ void BlockSync::reset(unsigned Threads, std::string Describe) {
   if (Threads % WarpSize)
     LiveLaneMasks.back() = (1u << (Threads % WarpSize)) - 1;
   Warps.assign(NumWarps, {});
+}
+
+std::string BlockSync::describe() const {
+  char Text[256];
+  std::snprintf(Text, sizeof Text, "kernel '%s', block (%u,%u,%u)", Kernel,
+                BlockIndex[0], BlockIndex[1], BlockIndex[2]);
+  return Text;
 }
 
 void BlockSync::completeBarrier() {
@@ -70,7 +81,7 @@ void BlockSync::checkDeadlock() {
         "can release the others; a barrier is inside a branch that some "
         "threads do not take, or a warp mask names lanes that never get "
         "there%s",
-        Description.c_str(), Live, BarrierWaiters, Waiting - BarrierWaiters,
+        describe().c_str(), Live, BarrierWaiters, Waiting - BarrierWaiters,
         Warp.c_str());
 }
 
@@ -112,7 +123,7 @@ uint32_t BlockSync::gather(unsigned Thread, uint32_t Mask, uint64_t Value,
   if (!(Mask & Lane))
     fatal("in %s, thread %u runs a warp operation whose mask 0x%08x does "
           "not include its own lane %u",
-          Description.c_str(), Thread, Mask, Thread % WarpSize);
+          describe().c_str(), Thread, Mask, Thread % WarpSize);
 
   std::unique_lock<std::mutex> Guard(Lock);
   std::list<Rendezvous> &Pending = Warps[Warp];

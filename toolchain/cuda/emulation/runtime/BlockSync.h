@@ -33,9 +33,10 @@ inline constexpr unsigned WarpSize = 32;
 
 class BlockSync {
 public:
-  /// Prepares for a block of \p Threads threads; \p Describe names the
-  /// kernel and block in deadlock reports.
-  void reset(unsigned Threads, std::string Describe);
+  /// Prepares for block (\p X, \p Y, \p Z) of \p Kernel, of \p Threads
+  /// threads; the names only appear in reports.
+  void reset(unsigned Threads, const char *Kernel, unsigned X, unsigned Y,
+             unsigned Z);
 
   /// `__syncthreads` and its reducing forms; returns the popc/and/or result.
   uint32_t barrier(uint32_t Kind, bool Predicate);
@@ -68,10 +69,13 @@ private:
   void complete(Rendezvous &R);
   /// Called with the lock held by a thread about to wait.
   void checkDeadlock();
+  /// "kernel 'name', block (x,y,z)", formatted only for a report.
+  std::string describe() const;
 
   std::mutex Lock;
   std::condition_variable Released;
-  std::string Description;
+  const char *Kernel = "";
+  unsigned BlockIndex[3] = {};
   unsigned Live = 0;
   unsigned Waiting = 0;
 

@@ -7,11 +7,9 @@
 #include "Launch.h"
 
 #include <condition_variable>
-#include <cstdio>
 #include <cstring>
 #include <functional>
 #include <mutex>
-#include <string>
 #include <thread>
 
 namespace enzyme::cuda_emulation {
@@ -142,11 +140,9 @@ cudaError_t launchKernel(const KernelHandle &Kernel, dim3 Grid, dim3 Block,
     // Shared memory starts out as garbage on a GPU; all-ones bytes (NaN,
     // -1) make a read before the first write visible.
     std::memset(Launch.SharedMemory.data(), 0xff, Launch.SharedMemory.size());
-    char Describe[256];
-    std::snprintf(Describe, sizeof Describe, "kernel '%s', block (%u,%u,%u)",
-                  Kernel.Kernel->Name, Launch.BlockIndex.x, Launch.BlockIndex.y,
-                  Launch.BlockIndex.z);
-    Launch.Sync.reset(Launch.ThreadsPerBlock, Describe);
+    Launch.Sync.reset(Launch.ThreadsPerBlock, Kernel.Kernel->Name,
+                      Launch.BlockIndex.x, Launch.BlockIndex.y,
+                      Launch.BlockIndex.z);
   };
 
   pool().run(Launch.ThreadsPerBlock, [&](unsigned Linear) {

@@ -444,7 +444,7 @@ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *NumBlocks,
 // Errors.
 
 cudaError_t cudaGetLastError(void) {
-  cudaError_t Error = Sticky != cudaSuccess ? Sticky.load() : LastError;
+  cudaError_t Error = cudaPeekAtLastError();
   LastError = cudaSuccess;
   return Error;
 }

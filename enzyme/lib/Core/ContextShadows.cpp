@@ -11,6 +11,7 @@
 #include "Core/Diagnostics.h"
 #include "Core/GlobalShadows.h"
 #include "Core/LibcCalls.h"
+#include "Core/ReusableFunctions.h"
 #include "Core/UserRegistrations.h"
 
 #include "llvm/ADT/StringSwitch.h"
@@ -129,10 +130,9 @@ static StructType *entryType(LLVMContext &Ctx) {
 /// or nullptr when the module already defines it.
 static Function *startRuntimeFunction(Module &M, StringRef Name,
                                       FunctionType *FT, Function *&Existing) {
-  Existing = M.getFunction(Name);
-  if (Existing && !Existing->isDeclaration())
+  if ((Existing = findReusableFunction(M, Name, FT)))
     return nullptr;
-  Function *F = Existing;
+  Function *F = Existing = M.getFunction(Name);
   if (!F)
     F = Function::Create(FT, GlobalValue::LinkOnceODRLinkage, Name, M);
   F->setLinkage(GlobalValue::LinkOnceODRLinkage);

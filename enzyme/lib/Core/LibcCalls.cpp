@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Core/LibcCalls.h"
+#include "Core/GpuTarget.h"
 
 #include "llvm/Analysis/TargetLibraryInfo.h"
 #include "llvm/IR/Module.h"
@@ -40,9 +41,23 @@ static FunctionCallee declare(IRBuilder<> &B, StringRef Name, Type *Ret,
 Value *emitCalloc(IRBuilder<> &B, Value *Count, Value *Size,
                   const Twine &Name) {
   Type *I64 = B.getInt64Ty();
+  if (isGpuModule(*B.GetInsertBlock()->getModule())) {
+    // Device code has malloc but no calloc.
+    Value *Bytes = B.CreateMul(B.CreateZExtOrTrunc(Count, I64),
+                               B.CreateZExtOrTrunc(Size, I64));
+    Value *Ptr = emitMalloc(B, Bytes, Name);
+    B.CreateMemSet(Ptr, B.getInt8(0), Bytes, MaybeAlign());
+    return Ptr;
+  }
   return B.CreateCall(
       declare(B, "calloc", B.getPtrTy(), {I64, I64}),
       {B.CreateZExtOrTrunc(Count, I64), B.CreateZExtOrTrunc(Size, I64)}, Name);
+}
+
+Value *emitMalloc(IRBuilder<> &B, Value *Size, const Twine &Name) {
+  Type *I64 = B.getInt64Ty();
+  return B.CreateCall(declare(B, "malloc", B.getPtrTy(), {I64}),
+                      {B.CreateZExtOrTrunc(Size, I64)}, Name);
 }
 
 Value *emitRealloc(IRBuilder<> &B, Value *Ptr, Value *Size) {

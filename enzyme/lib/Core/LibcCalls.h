@@ -17,10 +17,13 @@
 
 namespace enzyme {
 
-/// `calloc(Count, Size)`: zeroed memory.
+/// `calloc(Count, Size)`: zeroed memory (malloc and memset on GPUs).
 llvm::Value *emitCalloc(llvm::IRBuilder<> &B, llvm::Value *Count,
                         llvm::Value *Size, const llvm::Twine &Name = "");
-/// `realloc(Ptr, Size)`.
+/// `malloc(Size)`.
+llvm::Value *emitMalloc(llvm::IRBuilder<> &B, llvm::Value *Size,
+                        const llvm::Twine &Name = "");
+/// `realloc(Ptr, Size)` (not in GPU device code).
 llvm::Value *emitRealloc(llvm::IRBuilder<> &B, llvm::Value *Ptr,
                          llvm::Value *Size);
 /// `free(Ptr)`.

@@ -7,6 +7,8 @@
 #include "Core/RuntimeLibrary.h"
 
 #include "Core/Diagnostics.h"
+#include "Core/GpuTarget.h"
+#include "Core/ReusableFunctions.h"
 
 #include "llvm/AsmParser/Parser.h"
 #include "llvm/IR/IRBuilder.h"
@@ -42,7 +44,7 @@ std::pair<Value *, Value *> createReportSubject(IRBuilderBase &B,
 
 bool canLinkRuntime(const Module &M) {
   Triple T(M.getTargetTriple());
-  return T.isArch64Bit() && !T.isNVPTX() && !T.isAMDGPU() && !T.isSPIRV();
+  return T.isArch64Bit() && !isGpuTarget(T);
 }
 
 namespace {
@@ -103,7 +105,10 @@ static std::unique_ptr<Module> parseRuntime(Module &M,
 }
 
 Function *getRuntimeFunction(Module &M, StringRef Name) {
-  if (Function *F = M.getFunction(Name); F && !F->isDeclaration())
+  // What an earlier run linked stays as it is, unless it has been
+  // internalised since (at link time), when the optimiser may have changed it.
+  if (Function *F = M.getFunction(Name);
+      F && !F->isDeclaration() && !F->hasLocalLinkage())
     return F;
   std::unique_ptr<Module> Runtime;
   Function *Definition = nullptr;
@@ -116,6 +121,9 @@ Function *getRuntimeFunction(Module &M, StringRef Name) {
   }
   if (!Definition)
     report_fatal_error("internal error: no run-time function " + Name);
+  if (Function *F =
+          findReusableFunction(M, Name, Definition->getFunctionType()))
+    return F;
   // Only what M refers to is linked: declare it first.
   M.getOrInsertFunction(Name, Definition->getFunctionType());
   if (Linker::linkModules(M, std::move(Runtime), Linker::LinkOnlyNeeded))

@@ -6,6 +6,7 @@
 
 #include "Core/ShadowMemory.h"
 #include "Core/LibcCalls.h"
+#include "Core/ReusableFunctions.h"
 #include "Core/RuntimeLibrary.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
@@ -83,12 +84,12 @@ Value *createZeroedShadowMemory(IRBuilder<> &B, Value *Bytes,
 }
 
 Function *getShadowRealloc(Module &M) {
-  if (Function *F = M.getFunction("enzyme.shadow.realloc"))
-    return F;
   LLVMContext &Ctx = M.getContext();
   Type *Ptr = PointerType::getUnqual(Ctx), *I64 = Type::getInt64Ty(Ctx);
-  auto *F = Function::Create(FunctionType::get(Ptr, {Ptr, I64}, false),
-                             GlobalValue::InternalLinkage,
+  auto *FT = FunctionType::get(Ptr, {Ptr, I64}, false);
+  if (Function *F = findReusableFunction(M, "enzyme.shadow.realloc", FT))
+    return F;
+  auto *F = Function::Create(FT, GlobalValue::InternalLinkage,
                              "enzyme.shadow.realloc", M);
   F->addFnAttr(Attribute::NoUnwind);
   IRBuilder<> B(BasicBlock::Create(Ctx, "entry", F));

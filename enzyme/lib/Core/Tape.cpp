@@ -5,7 +5,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "Core/Tape.h"
+#include "Core/GpuTarget.h"
 #include "Core/LibcCalls.h"
+#include "Core/ReusableFunctions.h"
 
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/IntrinsicInst.h"
@@ -78,10 +80,7 @@ uint64_t TapeBuilder::slotSize(Type *Ty) const {
 }
 
 /// GPU targets have no thread-local storage: their tapes are not reused.
-static bool canReuseStorage(const Module &M) {
-  Triple T(M.getTargetTriple());
-  return !T.isNVPTX() && !T.isAMDGPU() && !T.isSPIR() && !T.isSPIRV();
-}
+static bool canReuseStorage(const Module &M) { return !isGpuModule(M); }
 
 /// `{ptr data, i64 capacity}`, thread-local: the storage of the last tape
 /// this thread destroyed, kept for its next gradient so that repeated
@@ -193,14 +192,14 @@ void TapeBuilder::destroyHeapTape(IRBuilder<> &B, Value *Tape) const {
 /// `void enzyme.tape.grow(ptr tape, i64 needed)`: the cold path of a push,
 /// kept out of line so the hot path stays a compare and a few stores.
 Function *TapeBuilder::getOrCreateGrowFunction() const {
-  if (Function *F = M.getFunction("enzyme.tape.grow"))
-    return F;
   LLVMContext &Ctx = M.getContext();
   Type *I64 = Type::getInt64Ty(Ctx);
   Type *Ptr = PointerType::getUnqual(Ctx);
-  auto *F = Function::Create(
-      FunctionType::get(Type::getVoidTy(Ctx), {Ptr, I64}, false),
-      GlobalValue::InternalLinkage, "enzyme.tape.grow", M);
+  auto *FT = FunctionType::get(Type::getVoidTy(Ctx), {Ptr, I64}, false);
+  if (Function *F = findReusableFunction(M, "enzyme.tape.grow", FT))
+    return F;
+  auto *F =
+      Function::Create(FT, GlobalValue::InternalLinkage, "enzyme.tape.grow", M);
   F->addFnAttr(Attribute::NoInline);
   F->addFnAttr(Attribute::Cold);
   F->addFnAttr(Attribute::NoUnwind);
@@ -213,7 +212,17 @@ Function *TapeBuilder::getOrCreateGrowFunction() const {
   Value *NewCap = B.CreateBinaryIntrinsic(Intrinsic::umax, Doubled, Needed);
   NewCap = B.CreateBinaryIntrinsic(Intrinsic::umax, NewCap,
                                    B.getInt64(InitialCapacity));
-  Value *NewData = emitRealloc(B, B.CreateLoad(Ptr, DataPtr), NewCap);
+  Value *OldData = B.CreateLoad(Ptr, DataPtr);
+  Value *NewData;
+  if (isGpuModule(M)) {
+    // Device code has no realloc: move the bytes pushed so far.
+    NewData = emitMalloc(B, NewCap);
+    Value *Size = B.CreateLoad(I64, B.CreateStructGEP(TapeTy, Tape, 1));
+    B.CreateMemCpy(NewData, MaybeAlign(8), OldData, MaybeAlign(8), Size);
+    emitFree(B, OldData);
+  } else {
+    NewData = emitRealloc(B, OldData, NewCap);
+  }
   B.CreateStore(NewData, DataPtr);
   B.CreateStore(NewCap, CapPtr);
   B.CreateRetVoid();

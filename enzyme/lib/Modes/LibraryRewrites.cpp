@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Modes/LibraryRewrites.h"
+#include "Core/ReusableFunctions.h"
 #include "Core/RuntimeLibrary.h"
 #include "Rules/MathRules.h"
 
@@ -201,14 +202,13 @@ static ListLink listLinkKind(const CallInst &Call) {
 static Function *listLinkFunction(Module &M, ListLink Kind) {
   StringRef Name =
       Kind == ListLink::Hook ? "enzyme.list.hook" : "enzyme.list.unhook";
-  if (Function *F = M.getFunction(Name))
-    return F;
   LLVMContext &Ctx = M.getContext();
   Type *PtrTy = PointerType::getUnqual(Ctx);
   SmallVector<Type *, 2> Params(Kind == ListLink::Hook ? 2 : 1, PtrTy);
-  Function *F =
-      Function::Create(FunctionType::get(Type::getVoidTy(Ctx), Params, false),
-                       GlobalValue::InternalLinkage, Name, M);
+  auto *FT = FunctionType::get(Type::getVoidTy(Ctx), Params, false);
+  if (Function *F = findReusableFunction(M, Name, FT))
+    return F;
+  Function *F = Function::Create(FT, GlobalValue::InternalLinkage, Name, M);
   F->addFnAttr(Attribute::NoUnwind);
   IRBuilder<> B(BasicBlock::Create(Ctx, "entry", F));
   Align A = M.getDataLayout().getPointerABIAlignment(0);
@@ -341,8 +341,6 @@ static Function *complexPartsFunction(Function &Callee, Type *PartTy,
                                       ComplexPassing Result) {
   Module &M = *Callee.getParent();
   std::string Name = ("enzyme.complex." + Callee.getName()).str();
-  if (Function *F = M.getFunction(Name))
-    return F;
   LLVMContext &Ctx = M.getContext();
   auto *PairTy = StructType::get(PartTy, PartTy);
   SmallVector<Type *, 4> Params;
@@ -350,6 +348,8 @@ static Function *complexPartsFunction(Function &Callee, Type *PartTy,
     Params.append(How == ComplexPassing::Part ? 1 : 2, PartTy);
   auto *FTy = FunctionType::get(
       Result == ComplexPassing::Part ? PartTy : (Type *)PairTy, Params, false);
+  if (Function *F = findReusableFunction(M, Name, FTy))
+    return F;
   Function *F = Function::Create(FTy, GlobalValue::InternalLinkage, Name, M);
   F->addFnAttr("enzyme_math", RuleName);
   F->addFnAttr(Attribute::AlwaysInline);

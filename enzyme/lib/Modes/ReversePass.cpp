@@ -26,6 +26,7 @@
 #include "Analysis/TripCount.h"
 #include "Core/GlobalShadows.h"
 #include "Core/LibcCalls.h"
+#include "Core/ReusableFunctions.h"
 #include "Core/ShadowMemory.h"
 #include "Rules/MathRules.h"
 
@@ -230,13 +231,12 @@ static void moveElementAdjoint(IRBuilder<> &B, Type *Ty, Value *DstShadow,
 static Function *getMemcpyAdjoint(Module &M, Type *ElemTy) {
   std::string Name = "enzyme.memcpy.adjoint.";
   raw_string_ostream(Name) << *ElemTy;
-  if (Function *F = M.getFunction(Name))
-    return F;
   LLVMContext &Ctx = M.getContext();
   Type *Ptr = PointerType::getUnqual(Ctx), *I64 = Type::getInt64Ty(Ctx);
-  auto *F = Function::Create(
-      FunctionType::get(Type::getVoidTy(Ctx), {Ptr, Ptr, I64}, false),
-      GlobalValue::InternalLinkage, Name, M);
+  auto *FT = FunctionType::get(Type::getVoidTy(Ctx), {Ptr, Ptr, I64}, false);
+  if (Function *F = findReusableFunction(M, Name, FT))
+    return F;
+  auto *F = Function::Create(FT, GlobalValue::InternalLinkage, Name, M);
   F->addFnAttr(Attribute::NoUnwind);
   auto *Entry = BasicBlock::Create(Ctx, "entry", F);
   auto *Loop = BasicBlock::Create(Ctx, "loop", F);

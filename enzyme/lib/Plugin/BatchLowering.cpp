@@ -29,6 +29,7 @@
 #include "Plugin/BatchLowering.h"
 
 #include "Core/Diagnostics.h"
+#include "Core/ReusableFunctions.h"
 #include "Plugin/LaneResults.h"
 #include "Plugin/LoweringSupport.h"
 
@@ -112,8 +113,7 @@ static Function *getOrCreateBatchFunction(const DiffRequest &Request,
   Type *RetTy = F.getReturnType();
   Type *BatchRetTy = RetTy->isVoidTy() ? RetTy : lanesType(RetTy, N);
   auto *FT = FunctionType::get(BatchRetTy, Params, /*isVarArg=*/false);
-  if (Function *Existing = M.getFunction(Name);
-      Existing && Existing->getFunctionType() == FT)
+  if (Function *Existing = findReusableFunction(M, Name, FT))
     return Existing;
 
   Function *Batch =

@@ -8,6 +8,7 @@
 #include "Core/CompileTimeBodies.h"
 #include "Core/ContextShadows.h"
 #include "Core/Diagnostics.h"
+#include "Core/GpuTarget.h"
 #include "Core/UserRegistrations.h"
 #include "Modes/ForwardModeGenerator.h"
 #include "Modes/ReverseModeGenerator.h"
@@ -30,7 +31,6 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/raw_ostream.h"
-#include "llvm/TargetParser/Triple.h"
 #include <memory>
 #include <vector>
 
@@ -284,9 +284,7 @@ void EnzymePass::serveRequests(Module &M, ModuleAnalysisManager &MAM) {
   // every -fenzyme module's bitcode is present. GPU device code has no link
   // step that runs the engine (clang compiles each file's device code
   // completely), so there the compile-time run is the last chance.
-  Triple Target(M.getTargetTriple());
-  bool AllowDeferral =
-      isCompileTimePoint(Point) && !Target.isNVPTX() && !Target.isAMDGPU();
+  bool AllowDeferral = isCompileTimePoint(Point) && !isGpuModule(M);
   // One reverse generator per level of higher-order nesting: the tape
   // accesses of an inner derivative are user memory to the outer one, which
   // must not take them for its own tape's (RequestOrder.cpp).

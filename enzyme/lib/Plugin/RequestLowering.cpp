@@ -23,6 +23,7 @@
 
 #include "Core/ContextShadows.h"
 #include "Core/Diagnostics.h"
+#include "Core/GpuTarget.h"
 #include "Core/Lanes.h"
 #include "Core/ShadowMemory.h"
 #include "Modes/ReverseModeGenerator.h"
@@ -62,7 +63,18 @@ static Function *createGradientFunction(const DiffRequest &Request,
   // Shadows of blocks freed away from their allocator are freed after the
   // reverse pass (Core/ShadowMemory.h).
   Value *SweepMark = handsOverShadows(*Pair.Reverse) ? beginSweep(B) : nullptr;
-  Value *Tape = Gen.tape().createTape(B);
+  Value *Tape;
+  if (Sig.FixedTape) {
+    // The thread's local memory holds the whole tape (GPU device code).
+    IRBuilder<> Entry(&Grad->getEntryBlock(), Grad->getEntryBlock().begin());
+    uint64_t Bytes = std::max<uint64_t>(*Gen.fixedTapeBytes(Sig), 1);
+    AllocaInst *Buffer = Entry.CreateAlloca(
+        ArrayType::get(Entry.getInt8Ty(), Bytes), nullptr, "tape");
+    Buffer->setAlignment(Align(16));
+    Tape = Buffer;
+  } else {
+    Tape = Gen.tape().createTape(B);
+  }
   SmallVector<Value *, 8> Args;
   for (Argument &A : Grad->args())
     Args.push_back(&A);
@@ -85,7 +97,8 @@ static Function *createGradientFunction(const DiffRequest &Request,
   }
   RevArgs.push_back(Tape);
   CallInst *Rev = B.CreateCall(Pair.Reverse, RevArgs);
-  Gen.tape().destroyTape(B, Tape);
+  if (!Sig.FixedTape)
+    Gen.tape().destroyTape(B, Tape);
   if (SweepMark)
     endSweep(B, SweepMark, /*Gradient=*/true);
   if (Rev->getType()->isVoidTy())
@@ -128,8 +141,21 @@ LoweringResult lowerReverseRequest(const DiffRequest &Request,
   Sig.Width = Request.Width;
   Sig.ContextShadows = Request.Context != nullptr;
 
+  // In GPU device code the tape lives in the thread's local memory when its
+  // size is fixed at compile time (no values recorded in loops or
+  // recursion): the device heap is small and slow. Otherwise it grows on
+  // the device heap.
+  const ReversePair *Pair = nullptr;
+  if (isGpuModule(*Request.Fn->getParent())) {
+    ReverseSignature Fixed = Sig;
+    Fixed.FixedTape = true;
+    DifferentiationFailure NoFixedLayout;
+    if ((Pair = Gen.getOrCreate(Fixed, NoFixedLayout)))
+      Sig = Fixed;
+  }
   DifferentiationFailure Failure;
-  const ReversePair *Pair = Gen.getOrCreate(Sig, Failure);
+  if (!Pair)
+    Pair = Gen.getOrCreate(Sig, Failure);
   if (!Pair)
     return handleGenerationFailure(Request, Failure, AllowDeferral);
 

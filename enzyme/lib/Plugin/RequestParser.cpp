@@ -19,6 +19,7 @@
 #include "Analysis/ActivityAnalysis.h"
 #include "Analysis/MemoryTypes.h"
 #include "Core/Diagnostics.h"
+#include "Core/GpuTarget.h"
 #include "Modes/ForwardModeGenerator.h" // shadowType
 
 #include "llvm/ADT/StringSwitch.h"
@@ -28,7 +29,6 @@
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/raw_ostream.h"
-#include "llvm/TargetParser/Triple.h"
 
 #include <optional>
 
@@ -66,8 +66,11 @@ enum class Marker {
 /// the value of a global (`int enzyme_dup;`) or as its address.
 std::optional<std::pair<Marker, StringRef>> markerOf(Value *V) {
   GlobalVariable *GV = nullptr;
+  // A `__device__` marker lives in the global address space and is read
+  // through an address-space cast to the generic one.
   if (auto *Load = dyn_cast<LoadInst>(V))
-    GV = dyn_cast<GlobalVariable>(Load->getPointerOperand());
+    GV = dyn_cast<GlobalVariable>(
+        Load->getPointerOperand()->stripPointerCasts());
   else
     GV = dyn_cast<GlobalVariable>(V->stripPointerCasts());
   if (!GV || !GV->getName().starts_with("enzyme_"))
@@ -349,8 +352,7 @@ bool Parser::parseOptions() {
       if (!Ctx->getType()->isPointerTy() || markerOf(Ctx))
         return error("'enzyme_context' must be followed by the context "
                      "(from __enzyme_context())");
-      Triple T(Call.getModule()->getTargetTriple());
-      if (T.isNVPTX() || T.isAMDGPU())
+      if (isGpuModule(*Call.getModule()))
         return error("'enzyme_context' is not supported in GPU device code; "
                      "declare shadows for the globals (enzyme_shadow)");
       Request.Context = Ctx;

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Rules/SpecialFunctions.h"
+#include "Core/ReusableFunctions.h"
 #include "Rules/DerivativeExpr.h"
 
 #include "llvm/IR/Module.h"
@@ -22,10 +23,10 @@ namespace enzyme::rules {
 static Function *getOrCreateDigamma(Module &M, Type *Ty) {
   std::string Name = "enzyme.digamma.";
   raw_string_ostream(Name) << *Ty;
-  if (Function *F = M.getFunction(Name))
+  auto *FT = FunctionType::get(Ty, {Ty}, false);
+  if (Function *F = findReusableFunction(M, Name, FT))
     return F;
-  auto *F = Function::Create(FunctionType::get(Ty, {Ty}, false),
-                             GlobalValue::InternalLinkage, Name, M);
+  auto *F = Function::Create(FT, GlobalValue::InternalLinkage, Name, M);
   F->addFnAttr(Attribute::NoUnwind);
   F->addFnAttr(Attribute::WillReturn);
   LLVMContext &Ctx = M.getContext();

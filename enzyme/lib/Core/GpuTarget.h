@@ -1,0 +1,33 @@
+//===- GpuTarget.h - Whether a module is GPU device code --------*- C++ -*-===//
+//
+// Part of the Enzyme toolchain.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// GPU device code differs from host code in what generated code may use:
+/// no thread-local storage, no C library beyond malloc/free/printf, no link
+/// step that runs the engine, and threads that share memory by default.
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef ENZYME_CORE_GPUTARGET_H
+#define ENZYME_CORE_GPUTARGET_H
+
+#include "llvm/IR/Module.h"
+#include "llvm/TargetParser/Triple.h"
+
+namespace enzyme {
+
+inline bool isGpuTarget(const llvm::Triple &T) {
+  return T.isNVPTX() || T.isAMDGPU() || T.isSPIR() || T.isSPIRV();
+}
+
+/// \p M is device code of a GPU (NVPTX, AMDGPU, SPIR-V).
+inline bool isGpuModule(const llvm::Module &M) {
+  return isGpuTarget(llvm::Triple(M.getTargetTriple()));
+}
+
+} // namespace enzyme
+
+#endif // ENZYME_CORE_GPUTARGET_H

@@ -1,0 +1,95 @@
+; Gradients in GPU device code keep their tape in the thread's local memory
+; when its size is fixed at compile time (no values recorded in loops or
+; recursion): the device heap is small and slow. A tape that must grow uses
+; the device heap through malloc, memcpy and free, since device code has no
+; realloc (nor calloc), and no thread-local storage to keep it in.
+; RUN: %opt_enzyme -passes=enzyme -S %s -o %t.ll
+; RUN: FileCheck %s --check-prefix=FIXED < %t.ll
+; RUN: FileCheck %s --check-prefix=HEAP < %t.ll
+; RUN: FileCheck %s --check-prefix=GROW < %t.ll
+
+target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
+target triple = "nvptx64-nvidia-cuda"
+
+declare double @__enzyme_autodiff(ptr, ...)
+
+; x[0] is overwritten after it is read: the reverse pass needs its old value.
+define void @square_in_place(ptr %x) {
+  %v = load double, ptr %x
+  %sq = fmul double %v, %v
+  store double %sq, ptr %x
+  ret void
+}
+
+; The callee's values live in the caller's buffer, at offsets fixed at
+; compile time.
+define void @square_twice(ptr %x) {
+  call void @square_in_place_noinline(ptr %x)
+  call void @square_in_place_noinline(ptr %x)
+  ret void
+}
+
+define void @square_in_place_noinline(ptr %x) noinline {
+  %v = load double, ptr %x
+  %sq = fmul double %v, %v
+  store double %sq, ptr %x
+  ret void
+}
+
+define void @power(ptr %x, i64 %n) {
+entry:
+  %v = load double, ptr %x
+  br label %loop
+
+loop:
+  %i = phi i64 [ 0, %entry ], [ %i.next, %loop ]
+  %s = phi double [ 1.0, %entry ], [ %s.next, %loop ]
+  %s.next = fmul double %s, %v
+  %i.next = add i64 %i, 1
+  %done = icmp eq i64 %i.next, %n
+  br i1 %done, label %exit, label %loop
+
+exit:
+  store double %s.next, ptr %x
+  ret void
+}
+
+define void @fixed(ptr %x, ptr %dx) {
+  call void (ptr, ...) @__enzyme_autodiff(ptr @square_in_place, ptr %x, ptr %dx)
+  ret void
+}
+
+define void @fixed_with_callees(ptr %x, ptr %dx) {
+  call void (ptr, ...) @__enzyme_autodiff(ptr @square_twice, ptr %x, ptr %dx)
+  ret void
+}
+
+define void @growing(ptr %x, ptr %dx, i64 %n) {
+  call void (ptr, ...) @__enzyme_autodiff(ptr @power, ptr %x, ptr %dx, i64 %n)
+  ret void
+}
+
+; GROW-LABEL: define internal void @enzyme.tape.grow(
+; GROW:         [[NEW:%.*]] = call ptr @malloc(i64
+; GROW:         call void @llvm.memcpy.p0.p0.i64(ptr align 8 [[NEW]], ptr align 8
+; GROW:         call void @free(
+; GROW-NOT:   realloc
+; GROW-NOT:   calloc
+
+; FIXED-LABEL: define internal void @square_in_place.grad(
+; FIXED-NOT:     call
+; FIXED:         ret void
+
+; FIXED-LABEL: define internal void @square_twice.grad(
+; FIXED:         %tape = alloca [16 x i8], align 16
+; FIXED:         call void @square_in_place_noinline.aug(ptr %0, ptr %1, ptr nonnull %tape)
+; FIXED:         [[SECOND:%.*]] = getelementptr inbounds i8, ptr %tape, i64 8
+; FIXED:         call void @square_in_place_noinline.aug(ptr %0, ptr %1, ptr nonnull [[SECOND]])
+; FIXED-NOT:     call {{.*}}@malloc
+; FIXED-NOT:     call {{.*}}@free
+; FIXED:         ret void
+
+; HEAP-LABEL: define internal void @power.grad(
+; HEAP:         %tape = alloca %enzyme.tape
+; HEAP-NOT:     threadlocal
+; HEAP:         call void @free(

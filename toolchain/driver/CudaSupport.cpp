@@ -357,6 +357,11 @@ Expected<CudaArguments> planCudaArguments(const CudaRequest &Request) {
                           Toolkit->Version.getMinor().value_or(0) * 10;
   if (Error E = checkToolkitFiles(*Toolkit, Request, NeedsCompat))
     return E;
+  if (!Request.Emulate &&
+      !hasArg(Args, {"-nocudalib", "-nogpulib", "--cuda-host-only",
+                     "--offload-host-only"}))
+    Result.Libdevice =
+        joinPath(Toolkit->Root, {"nvvm", "libdevice", "libdevice.10.bc"});
 
   // Clang does not read CUDA_PATH/CUDA_HOME; name the toolkit we validated so
   // the compilation and the link line use the same one.

@@ -54,6 +54,9 @@ struct CudaArguments {
   std::vector<std::pair<std::string, std::string>> Environment;
   /// The toolkit's version as CUDART_VERSION spells it (13000 for 13.0).
   unsigned EncodedVersion = 0;
+  /// The libdevice bitcode the device compilation links, or empty when it
+  /// links none (-nocudalib, emulation, host-only compilations).
+  std::string Libdevice;
 };
 
 /// Plans the extra arguments for \p Request. Returns an error with a one-line,

@@ -197,6 +197,11 @@ Expected<ClangCommand> Driver::plan(const CommandLineScan &Scan) const {
       return Cuda.takeError();
     Command.Before.insert(Command.Before.end(), Cuda->Compile.begin(),
                           Cuda->Compile.end());
+    // Derivatives of device math call libdevice functions the device code
+    // did not use before AD, which clang's link of libdevice left out.
+    if (Scan.EnzymeEnabled && !Cuda->Libdevice.empty())
+      Command.Before.insert(Command.Before.end(),
+                            {"-mllvm", "-enzyme-libdevice=" + Cuda->Libdevice});
     Command.After.insert(Command.After.end(), Cuda->Link.begin(),
                          Cuda->Link.end());
     Command.Environment.insert(Command.Environment.end(),

@@ -14,6 +14,7 @@
 #ifndef ENZYME_CORE_GPUTARGET_H
 #define ENZYME_CORE_GPUTARGET_H
 
+#include "llvm/IR/Instruction.h"
 #include "llvm/IR/Module.h"
 #include "llvm/TargetParser/Triple.h"
 
@@ -27,6 +28,14 @@ inline bool isGpuTarget(const llvm::Triple &T) {
 inline bool isGpuModule(const llvm::Module &M) {
   return isGpuTarget(llvm::Triple(M.getTargetTriple()));
 }
+
+/// \p I reads where its thread sits in the launch: a thread, block or lane
+/// index, or the size of a block, grid or warp. Such a value is the same
+/// wherever the thread reads it, so the reverse pass reads it again rather
+/// than recording it (which makes a derivative's reverse half depend on
+/// running in the same thread of a launch of the same shape as its forward
+/// half, as split mode across two launches does).
+bool readsThreadPosition(const llvm::Instruction &I);
 
 } // namespace enzyme
 

@@ -20,6 +20,7 @@
 #include "Analysis/TripCount.h"
 #include "Core/Diagnostics.h"
 #include "Core/GlobalShadows.h"
+#include "Core/GpuTarget.h"
 #include "Core/RuntimeLibrary.h"
 #include "Core/UserRegistrations.h"
 #include "Modes/InlineAsmLowering.h"
@@ -420,6 +421,8 @@ bool FunctionDifferentiator::isRecomputable(NeededValue V) {
     KeptAllocations.insert(Block);
     return true;
   }
+  case Instruction::Call:
+    return readsThreadPosition(*I);
   default:
     return isa<CastInst>(I);
   }

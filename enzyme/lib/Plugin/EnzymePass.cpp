@@ -7,6 +7,7 @@
 #include "Plugin/EnzymePass.h"
 #include "Core/CompileTimeBodies.h"
 #include "Core/ContextShadows.h"
+#include "Core/DeviceMathLibrary.h"
 #include "Core/Diagnostics.h"
 #include "Core/GpuTarget.h"
 #include "Core/UserRegistrations.h"
@@ -133,7 +134,8 @@ PreservedAnalyses EnzymePass::run(Module &M, ModuleAnalysisManager &MAM) {
       M.print(Out, nullptr);
   }
   serveRequests(M, MAM);
-  if (KeepCompileTimeBodies && isCompileTimePoint(Point) &&
+  // GPU device code has no link-time run to keep bodies for.
+  if (KeepCompileTimeBodies && isCompileTimePoint(Point) && !isGpuModule(M) &&
       laterPassesRewriteBodies(M, Level))
     keepBodiesForTheLink(M);
   if (Point == PipelinePoint::FullLinkTimeEarly)
@@ -270,6 +272,7 @@ void EnzymePass::serveRequests(Module &M, ModuleAnalysisManager &MAM) {
   SmallVector<DiffRequest, 4> Requests = collectRequests(M);
   if (Requests.empty()) {
     finishMemoryAnnotations(M, !isCompileTimePoint(Point));
+    finishDeviceMath(M);
     return;
   }
 
@@ -356,6 +359,7 @@ void EnzymePass::serveRequests(Module &M, ModuleAnalysisManager &MAM) {
   }
 
   finishMemoryAnnotations(M, !isCompileTimePoint(Point));
+  finishDeviceMath(M);
 
   // Declared markers nothing refers to any more need no definition. Ones
   // that only code outside requests still refers to (a sanitizer's check of

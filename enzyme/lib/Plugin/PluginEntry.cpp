@@ -13,6 +13,7 @@
 ///
 //===----------------------------------------------------------------------===//
 
+#include "Core/DeviceMathLibrary.h"
 #include "Core/UserRegistrations.h"
 #include "Plugin/EnzymePass.h"
 #include "Plugin/SanitizedMemoryEffects.h"
@@ -24,12 +25,15 @@ using namespace llvm;
 using namespace enzyme;
 
 namespace {
-/// Marks the functions that `__enzyme_*` registrations name noinline.
+/// Marks the functions that `__enzyme_*` registrations name noinline, and
+/// libdevice functions with derivative rules in device code that asks for
+/// derivatives.
 struct KeepRegisteredFunctionsPass
     : PassInfoMixin<KeepRegisteredFunctionsPass> {
   PreservedAnalyses run(Module &M, ModuleAnalysisManager &) {
     UserRegistrations::keepRegisteredFunctionsCallable(M);
     UserRegistrations::keepRegistrationsToTheLink(M);
+    keepDeviceMathCallable(M);
     return PreservedAnalyses::all();
   }
   static bool isRequired() { return true; }

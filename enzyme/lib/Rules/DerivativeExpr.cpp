@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Rules/DerivativeExpr.h"
+#include "Core/DeviceMathLibrary.h"
 
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/IR/Intrinsics.h"
@@ -111,13 +112,30 @@ static std::string libmName(StringRef Name, Type *Ty) {
 
 Value *emitMathCall(IRBuilder<> &B, StringRef Name, Type *Ty,
                     ArrayRef<Value *> Operands) {
-  Intrinsic::ID ID = intrinsicFor(Name);
-  if (ID != Intrinsic::not_intrinsic)
-    return B.CreateIntrinsic(ID, {Ty}, Operands);
   Module *M = B.GetInsertBlock()->getModule();
+  bool Device = usesDeviceMathLibrary(*M);
+  Intrinsic::ID ID = intrinsicFor(Name);
+  if (ID != Intrinsic::not_intrinsic &&
+      (!Device || isNativeDeviceMathIntrinsic(ID)))
+    return B.CreateIntrinsic(ID, {Ty}, Operands);
+  if (auto *VT = dyn_cast<FixedVectorType>(Ty)) {
+    // libdevice has scalar functions only.
+    Value *Result = PoisonValue::get(VT);
+    for (unsigned Lane = 0; Lane < VT->getNumElements(); ++Lane) {
+      SmallVector<Value *, 3> Scalars;
+      for (Value *Op : Operands)
+        Scalars.push_back(B.CreateExtractElement(Op, Lane));
+      Result = B.CreateInsertElement(
+          Result, emitMathCall(B, Name, VT->getElementType(), Scalars), Lane);
+    }
+    return Result;
+  }
   SmallVector<Type *, 3> ArgTys(Operands.size(), Ty);
-  FunctionCallee Callee = M->getOrInsertFunction(
-      libmName(Name, Ty), FunctionType::get(Ty, ArgTys, false));
+  std::string Callable = libmName(Name, Ty);
+  if (Device)
+    Callable = deviceMathName(Callable);
+  FunctionCallee Callee =
+      M->getOrInsertFunction(Callable, FunctionType::get(Ty, ArgTys, false));
   if (auto *F = dyn_cast<Function>(Callee.getCallee())) {
     F->setDoesNotThrow();
     F->setOnlyAccessesInaccessibleMemory();

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Rules/MathRules.h"
+#include "Core/DeviceMathLibrary.h"
 #include "Rules/SpecialFunctions.h"
 
 #include "llvm/ADT/StringMap.h"
@@ -362,6 +363,9 @@ const MathRule *findMathRule(const CallBase &Call) {
                Callee->getFnAttribute("enzyme_math").getValueAsString();
            !Like.empty())
     Name = Like; // __enzyme_function_like: behaves like that function.
+  else if (StringRef Libm = libmNameOfDeviceFunction(Callee->getName());
+           !Libm.empty())
+    Name = baseName(Libm, ruleType(Call)); // libdevice: its rule, not its body.
   else if (Callee->isDeclaration() || Callee->hasFnAttribute("enzyme_math"))
     Name = baseName(Callee->getName(), ruleType(Call));
   if (Name.empty())

@@ -21,7 +21,7 @@
 // CHECK: assert-and-errors.cu:[[#LINE:]]: {{.*}}checkPositive{{.*}}: block: [1,0,0], thread: [3,0,0] Assertion `Value > 0` failed.
 // CHECK: after the assert: cudaErrorAssert device-side assert triggered
 // CHECK: later calls: cudaErrorAssert cudaErrorAssert
-#include "Inputs/check.h"
+#include "../Inputs/check.h"
 #include <cassert>
 
 __global__ void count(int *Counter) { atomicAdd(Counter, 1); }

@@ -7,7 +7,7 @@
 // RUN: %if gpu %{ %clangxx_enzyme -O2 %s -o %t.gpu && %t.gpu | FileCheck %s %}
 // CHECK-NOT: FAIL
 // CHECK: all checks passed
-#include "Inputs/check.h"
+#include "../Inputs/check.h"
 
 constexpr int Threads = 96; // three warps
 constexpr int Blocks = 3;

@@ -6,7 +6,7 @@
 // RUN: not --crash %t 2>&1 | FileCheck %s
 // CHECK: CUDA emulation: deadlock in kernel '_Z8divergedPi', block (0,0,0): all 32 running threads wait (16 at __syncthreads, 16 at warp operations
 // CHECK: warp 0: a warp operation with mask 0xffffffff has lanes 0xffff0000 of 0xffffffff
-#include "Inputs/check.h"
+#include "../Inputs/check.h"
 
 __global__ void diverged(int *Out) {
   int Value = threadIdx.x;

@@ -10,7 +10,7 @@
 // CHECK-NOT: FAIL
 // CHECK: all checks passed
 // UNDEFINED: device-autodiff.cu:[[#@LINE+23]]:{{[0-9]+}}: error: cannot differentiate 'usesUndefined(double)': cannot differentiate a call to 'undefinedHere(double)': it has no definition
-#include "Inputs/check.h"
+#include "../Inputs/check.h"
 
 extern __device__ double __enzyme_autodiff(void *, double);
 extern __device__ double __enzyme_fwddiff(void *, double, double);

@@ -6,7 +6,7 @@
 // RUN: %if gpu %{ %clangxx_enzyme -O2 %s -o %t.gpu && %t.gpu | FileCheck %s %}
 // CHECK-NOT: FAIL
 // CHECK: all checks passed
-#include "Inputs/check.h"
+#include "../Inputs/check.h"
 
 __global__ void axpy(long N, double A, const double *X, double *Y, int *Hits) {
   long Block = blockIdx.y * gridDim.x + blockIdx.x;

@@ -5,7 +5,7 @@
 // RUN: %if gpu %{ %clangxx_enzyme -O2 %s -o %t.gpu -lpthread && %t.gpu | FileCheck %s %}
 // CHECK-NOT: FAIL
 // CHECK: all checks passed
-#include "Inputs/check.h"
+#include "../Inputs/check.h"
 #include <thread>
 #include <vector>
 

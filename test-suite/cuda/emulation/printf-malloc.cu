@@ -9,7 +9,7 @@
 // CHECK: string [enzyme] [  emu] pointer-is-null 1 percent %
 // CHECK-NOT: FAIL
 // CHECK: all checks passed
-#include "Inputs/check.h"
+#include "../Inputs/check.h"
 
 __global__ void formats(const char *Word) {
   if (threadIdx.x != 0)

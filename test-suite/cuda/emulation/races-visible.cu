@@ -8,7 +8,7 @@
 // RUN: %clangxx_enzyme -fcuda-emulate -O2 %s -o %t.O2 && %t.O2 | FileCheck %s
 // CHECK: without the barrier: thread 1 read a stale value
 // CHECK: with the barrier: thread 1 read 0
-#include "Inputs/check.h"
+#include "../Inputs/check.h"
 
 template <bool Barrier> __global__ void neighbour(float *Out) {
   __shared__ float Value[64];

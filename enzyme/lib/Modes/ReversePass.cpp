@@ -28,6 +28,7 @@
 #include "Core/LibcCalls.h"
 #include "Core/ReusableFunctions.h"
 #include "Core/ShadowMemory.h"
+#include "Modes/SharedAdjoints.h"
 #include "Rules/MathRules.h"
 
 #include "llvm/Analysis/ValueTracking.h"
@@ -38,33 +39,6 @@
 using namespace llvm;
 
 namespace enzyme {
-
-/// Adds two adjoints of the same type; non-floating parts are left alone.
-static Value *addAdjoints(IRBuilder<> &B, Value *A, Value *D) {
-  Type *Ty = A->getType();
-  if (Ty->isFPOrFPVectorTy())
-    return B.CreateFAdd(A, D);
-  if (auto *ST = dyn_cast<StructType>(Ty)) {
-    Value *R = A;
-    for (unsigned I = 0; I < ST->getNumElements(); ++I)
-      if (isDifferentiableType(ST->getElementType(I)))
-        R = B.CreateInsertValue(R,
-                                addAdjoints(B, B.CreateExtractValue(A, I),
-                                            B.CreateExtractValue(D, I)),
-                                I);
-    return R;
-  }
-  if (auto *AT = dyn_cast<ArrayType>(Ty)) {
-    Value *R = A;
-    for (unsigned I = 0; I < AT->getNumElements(); ++I)
-      R = B.CreateInsertValue(R,
-                              addAdjoints(B, B.CreateExtractValue(A, I),
-                                          B.CreateExtractValue(D, I)),
-                              I);
-    return R;
-  }
-  return A;
-}
 
 /// The additive identity of adjoints: -0.0, because x + -0.0 is x for
 /// every x (x + 0.0 is not, for x = -0.0), so accumulating into a fresh slot
@@ -215,21 +189,24 @@ Value *FunctionDifferentiator::materialize(NeededValue V, IRBuilder<> &B) {
 }
 
 /// Moves the adjoint of one copied element from the destination's shadow
-/// back to the source's: src' += dst', dst' = 0.
+/// back to the source's: src' += dst' (atomically when other threads may
+/// read the source too, SharedAdjoints.h), dst' = 0.
 static void moveElementAdjoint(IRBuilder<> &B, Type *Ty, Value *DstShadow,
-                               Value *SrcShadow, MaybeAlign DstAlign = {},
+                               Value *SrcShadow, bool Atomic,
+                               MaybeAlign DstAlign = {},
                                MaybeAlign SrcAlign = {}) {
   Value *D = B.CreateAlignedLoad(Ty, DstShadow, DstAlign);
   B.CreateAlignedStore(Constant::getNullValue(Ty), DstShadow, DstAlign);
-  Value *Old = B.CreateAlignedLoad(Ty, SrcShadow, SrcAlign);
-  B.CreateAlignedStore(B.CreateFAdd(Old, D), SrcShadow, SrcAlign);
+  accumulateAdjoint(B, Ty, SrcShadow, D, SrcAlign, Atomic);
 }
 
 /// `void enzyme.memcpy.adjoint.T(ptr dst', ptr src', i64 bytes)`: moves the
 /// adjoint of copied floating-point elements back from the destination to
-/// the source and clears the destination's.
-static Function *getMemcpyAdjoint(Module &M, Type *ElemTy) {
-  std::string Name = "enzyme.memcpy.adjoint.";
+/// the source and clears the destination's (`...adjoint.atomic.T` adds to
+/// the source's atomically).
+static Function *getMemcpyAdjoint(Module &M, Type *ElemTy, bool Atomic) {
+  std::string Name =
+      Atomic ? "enzyme.memcpy.adjoint.atomic." : "enzyme.memcpy.adjoint.";
   raw_string_ostream(Name) << *ElemTy;
   LLVMContext &Ctx = M.getContext();
   Type *Ptr = PointerType::getUnqual(Ctx), *I64 = Type::getInt64Ty(Ctx);
@@ -249,7 +226,7 @@ static Function *getMemcpyAdjoint(Module &M, Type *ElemTy) {
   PHINode *I = B.CreatePHI(I64, 2);
   I->addIncoming(B.getInt64(0), Entry);
   moveElementAdjoint(B, ElemTy, B.CreateGEP(ElemTy, F->getArg(0), I),
-                     B.CreateGEP(ElemTy, F->getArg(1), I));
+                     B.CreateGEP(ElemTy, F->getArg(1), I), Atomic);
   Value *Next = B.CreateAdd(I, B.getInt64(1));
   I->addIncoming(Next, Loop);
   B.CreateCondBr(B.CreateICmpULT(Next, Count), Loop, Exit);
@@ -275,6 +252,7 @@ void FunctionDifferentiator::reverseMemoryTransfer(CallBase &Call,
   if (UntypedCopies.count(&Mem))
     return; // The augmented function stopped the program at the copy.
   Value *Src = shadow(Mem.getSource());
+  bool Atomic = readIsShared(Mem.getSource(), *Prep.getParent());
   const CopyLayout &Layout = CopyLayouts.find(&Mem)->second;
   if (Layout.HasPointers && !Layout.HasFloats)
     return; // Only shadow pointers moved; no adjoints to return.
@@ -282,8 +260,9 @@ void FunctionDifferentiator::reverseMemoryTransfer(CallBase &Call,
     if (!Layout.HasPointers) {
       // Floats, or only integers (the plan proved one or the other).
       if (Layout.FloatTy)
-        B.CreateCall(getMemcpyAdjoint(*Prep.getParent(), Layout.FloatTy),
-                     {Lane[0], Lane[1], Len});
+        B.CreateCall(
+            getMemcpyAdjoint(*Prep.getParent(), Layout.FloatTy, Atomic),
+            {Lane[0], Lane[1], Len});
       return;
     }
     // Mixed contents (checked constant-sized in the forward pass): move the
@@ -293,7 +272,7 @@ void FunctionDifferentiator::reverseMemoryTransfer(CallBase &Call,
              Length, [](Type *T) { return T->isFloatingPointTy(); }))
       moveElementAdjoint(
           B, Ty, B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Lane[0], Offset),
-          B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Lane[1], Offset));
+          B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Lane[1], Offset), Atomic);
   });
 }
 
@@ -453,6 +432,7 @@ bool FunctionDifferentiator::reverseInstruction(Instruction &I,
                   B, Role.FloatTy,
                   B.CreateConstInBoundsGEP1_64(Role.FloatTy, Lane[0], E),
                   B.CreateConstInBoundsGEP1_64(Role.FloatTy, Lane[1], E),
+                  readIsShared(Load->getPointerOperand(), *Prep.getParent()),
                   Store->getAlign(), Load->getAlign());
           });
       return true;
@@ -585,12 +565,11 @@ bool FunctionDifferentiator::reverseInstruction(Instruction &I,
     } else if (auto *Load = dyn_cast<LoadInst>(Op(0))) {
       // A float read as an integer and reinterpreted: the adjoint goes to
       // the memory it was read from, as for a load of the float.
+      bool Atomic = readIsShared(Load->getPointerOperand(), *Prep.getParent());
       forEachLane(B, Width, {shadow(Load->getPointerOperand()), D},
                   [&](ArrayRef<Value *> Lane, unsigned) {
-                    Value *Old = B.CreateAlignedLoad(I.getType(), Lane[0],
-                                                     Load->getAlign());
-                    B.CreateAlignedStore(addAdjoints(B, Old, Lane[1]), Lane[0],
-                                         Load->getAlign());
+                    accumulateAdjoint(B, I.getType(), Lane[0], Lane[1],
+                                      Load->getAlign(), Atomic);
                   });
     }
     return true;
@@ -678,12 +657,11 @@ bool FunctionDifferentiator::reverseInstruction(Instruction &I,
     return reverseShuffle(cast<ShuffleVectorInst>(I), D, B);
   case Instruction::Load: {
     auto &Load = cast<LoadInst>(I);
+    bool Atomic = readIsShared(Load.getPointerOperand(), *Prep.getParent());
     forEachLane(B, Width, {shadow(Load.getPointerOperand()), D},
                 [&](ArrayRef<Value *> Lane, unsigned) {
-                  Value *Old = B.CreateAlignedLoad(Load.getType(), Lane[0],
-                                                   Load.getAlign());
-                  B.CreateAlignedStore(addAdjoints(B, Old, Lane[1]), Lane[0],
-                                       Load.getAlign());
+                  accumulateAdjoint(B, Load.getType(), Lane[0], Lane[1],
+                                    Load.getAlign(), Atomic);
                 });
     return true;
   }

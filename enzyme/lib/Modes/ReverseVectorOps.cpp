@@ -15,6 +15,7 @@
 
 #include "Modes/FunctionDifferentiator.h"
 
+#include "Modes/SharedAdjoints.h"
 #include "Rules/VectorIntrinsics.h"
 
 #include "llvm/IR/IntrinsicInst.h"
@@ -192,6 +193,10 @@ bool FunctionDifferentiator::reverseVectorIntrinsic(CallBase &Call,
     return true;
   }
   case VectorIntrinsic::MaskedLoad: {
+    if (readIsShared(Call.getArgOperand(0), *Prep.getParent()))
+      return fail(&Call, "cannot differentiate a masked load of memory that "
+                         "other GPU threads may read (its adjoints would need "
+                         "atomic additions lane by lane)");
     // Loaded lanes' adjoints go to the memory, the others' to passthru.
     auto *VecTy = cast<FixedVectorType>(Call.getType());
     Align Alignment = cast<ConstantInt>(Call.getArgOperand(1))->getAlignValue();

@@ -142,6 +142,8 @@ uint32_t __cudaemu_vote(uint32_t Mode, uint32_t Mask, uint32_t Predicate);
 uint64_t __cudaemu_match(uint32_t All, uint32_t Mask, uint64_t Value);
 uint32_t __cudaemu_redux(uint32_t Op, uint32_t Mask, uint32_t Value);
 void __cudaemu_nanosleep(uint32_t Nanoseconds);
+/// Whether \p Address is in the calling device thread's stack (`.local`).
+int32_t __cudaemu_is_local(const void *Address);
 int32_t __cudaemu_vprintf(const char *Format, const void *Arguments);
 void __cudaemu_assertfail(const char *Message, const char *File, uint32_t Line,
                           const char *Function, uint64_t CharSize);

@@ -413,6 +413,14 @@ bool DeviceCallLowering::lowerNvvmIntrinsic(CallInst &Call, Intrinsic::ID ID) {
                                       MaybeAlign(Align->getZExtValue())));
     return true;
   }
+  case Intrinsic::nvvm_isspacep_local:
+    // The derivative's check before an atomic adjoint update, or the
+    // program's __isLocal: whether it points into this thread's stack.
+    replace(Call, B.CreateICmpNE(
+                      B.CreateCall(runtime("__cudaemu_is_local", I32, {Ptr}),
+                                   {Call.getArgOperand(0)}),
+                      B.getInt32(0)));
+    return true;
   case Intrinsic::nvvm_nanosleep:
     B.CreateCall(runtime("__cudaemu_nanosleep", Void, {I32}),
                  {Call.getArgOperand(0)});

@@ -18,6 +18,7 @@
 #include <csetjmp>
 #include <cstdio>
 #include <cstring>
+#include <pthread.h>
 #include <string>
 #include <thread>
 
@@ -233,6 +234,25 @@ uint32_t __cudaemu_redux(uint32_t Op, uint32_t Mask, uint32_t Value) {
     }
   }
   return Result;
+}
+
+int32_t __cudaemu_is_local(const void *Address) {
+  // A device thread's local memory is the stack of the host thread that
+  // runs it; its bounds are looked up once per host thread.
+  static thread_local const char *Low = nullptr, *High = nullptr;
+  if (!High) {
+    pthread_attr_t Attributes;
+    void *Base = nullptr;
+    size_t Size = 0;
+    if (pthread_getattr_np(pthread_self(), &Attributes) == 0) {
+      pthread_attr_getstack(&Attributes, &Base, &Size);
+      pthread_attr_destroy(&Attributes);
+    }
+    Low = static_cast<const char *>(Base);
+    High = Low + Size;
+  }
+  auto *P = static_cast<const char *>(Address);
+  return P >= Low && P < High;
 }
 
 void __cudaemu_nanosleep(uint32_t Nanoseconds) {

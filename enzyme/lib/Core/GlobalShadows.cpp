@@ -13,6 +13,7 @@
 #include "llvm/IR/InstrTypes.h"
 #include "llvm/IR/Metadata.h"
 #include "llvm/IR/Module.h"
+#include "llvm/TargetParser/Triple.h"
 
 using namespace llvm;
 
@@ -68,6 +69,61 @@ bool mayTouchShadowedGlobals(const CallBase &Call) {
 bool hasConstantShadow(const Value *V) {
   auto *C = dyn_cast<Constant>(V);
   return C && constantShadow(const_cast<Constant *>(C));
+}
+
+/// On the shadows the engine made for shared memory.
+static constexpr const char *MadeForSharedMemory = "enzyme_shared_shadow";
+
+static bool holdsFloatingPoint(Type *Ty) {
+  if (Ty->isFPOrFPVectorTy())
+    return true;
+  if (auto *AT = dyn_cast<ArrayType>(Ty))
+    return holdsFloatingPoint(AT->getElementType());
+  if (auto *ST = dyn_cast<StructType>(Ty))
+    return any_of(ST->elements(), holdsFloatingPoint);
+  return false;
+}
+
+void createSharedMemoryShadows(Module &M) {
+  if (!Triple(M.getTargetTriple()).isNVPTX())
+    return;
+  constexpr unsigned SharedAddressSpace = 3;
+  SmallVector<GlobalVariable *, 4> Arrays;
+  for (GlobalVariable &GV : M.globals())
+    if (GV.getAddressSpace() == SharedAddressSpace && !GV.isConstant() &&
+        GV.hasInitializer() && !globalShadowOf(GV) &&
+        holdsFloatingPoint(GV.getValueType()))
+      Arrays.push_back(&GV);
+  for (GlobalVariable *GV : Arrays) {
+    auto *Shadow = new GlobalVariable(
+        M, GV->getValueType(), /*isConstant=*/false,
+        GlobalValue::InternalLinkage, UndefValue::get(GV->getValueType()),
+        GV->getName() + ".shadow", nullptr, GlobalValue::NotThreadLocal,
+        SharedAddressSpace);
+    Shadow->setAlignment(GV->getAlign());
+    Shadow->setMetadata(MadeForSharedMemory, MDNode::get(M.getContext(), {}));
+    setGlobalShadow(*GV, *Shadow);
+  }
+}
+
+bool shadowStartsUndefined(const GlobalVariable &GV) {
+  GlobalVariable *Shadow = globalShadowOf(GV);
+  return Shadow && Shadow->getMetadata(MadeForSharedMemory);
+}
+
+void removeUnusedSharedMemoryShadows(Module &M) {
+  SmallVector<GlobalVariable *, 4> Unused;
+  for (GlobalVariable &GV : M.globals())
+    if (shadowStartsUndefined(GV)) {
+      GlobalVariable *Shadow = globalShadowOf(GV);
+      Shadow->removeDeadConstantUsers();
+      if (Shadow->use_empty()) {
+        GV.setMetadata(ShadowKind, nullptr);
+        Unused.push_back(Shadow);
+      }
+    }
+  for (GlobalVariable *Shadow : Unused)
+    Shadow->eraseFromParent();
 }
 
 } // namespace enzyme

@@ -48,6 +48,21 @@ void markShadowedGlobalUsers(llvm::Module &M);
 /// through a pointer may, when the program declares any).
 bool mayTouchShadowedGlobals(const llvm::CallBase &Call);
 
+/// Gives each `__shared__` array of CUDA device code that holds
+/// floating-point data a shadow of its own in shared memory, unless the
+/// user declared one. (An `extern __shared__` array, sized at launch, gets
+/// none: its derivative is an error that says so.)
+void createSharedMemoryShadows(llvm::Module &M);
+
+/// \p GV's shadow is one createSharedMemoryShadows made: like shared memory,
+/// it holds garbage when a block starts, so the forward pass zeroes the
+/// shadow of each location where it writes the location.
+bool shadowStartsUndefined(const llvm::GlobalVariable &GV);
+
+/// Removes the shadows createSharedMemoryShadows made that no derivative
+/// used: shared memory is scarce.
+void removeUnusedSharedMemoryShadows(llvm::Module &M);
+
 } // namespace enzyme
 
 #endif // ENZYME_CORE_GLOBALSHADOWS_H

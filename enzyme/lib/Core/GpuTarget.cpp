@@ -50,4 +50,46 @@ bool readsThreadPosition(const Instruction &I) {
   }
 }
 
+bool isThreadBarrier(const Instruction &I) {
+  auto *Call = dyn_cast<IntrinsicInst>(&I);
+  if (!Call)
+    return false;
+  switch (Call->getIntrinsicID()) {
+  case Intrinsic::nvvm_barrier0:
+  case Intrinsic::nvvm_barrier0_popc:
+  case Intrinsic::nvvm_barrier0_and:
+  case Intrinsic::nvvm_barrier0_or:
+  case Intrinsic::nvvm_barrier:
+  case Intrinsic::nvvm_barrier_n:
+  case Intrinsic::nvvm_barrier_sync:
+  case Intrinsic::nvvm_barrier_sync_cnt:
+  case Intrinsic::nvvm_bar_sync:
+  case Intrinsic::nvvm_bar_warp_sync:
+  case Intrinsic::amdgcn_s_barrier:
+    return true;
+  default:
+    return false;
+  }
+}
+
+void emitMirroredBarrier(IRBuilder<> &B, const CallBase &Barrier,
+                         function_ref<Value *(Value *)> Primal) {
+  Intrinsic::ID ID = cast<IntrinsicInst>(Barrier).getIntrinsicID();
+  switch (ID) {
+  case Intrinsic::nvvm_barrier0_popc:
+  case Intrinsic::nvvm_barrier0_and:
+  case Intrinsic::nvvm_barrier0_or:
+    B.CreateIntrinsic(Intrinsic::nvvm_barrier0, {}, {});
+    return;
+  default: {
+    // The same barrier, with the same id, count or mask.
+    SmallVector<Value *, 2> Args;
+    for (Value *Arg : Barrier.args())
+      Args.push_back(Primal(Arg));
+    B.CreateIntrinsic(ID, {}, Args);
+    return;
+  }
+  }
+}
+
 } // namespace enzyme

@@ -14,6 +14,8 @@
 #ifndef ENZYME_CORE_GPUTARGET_H
 #define ENZYME_CORE_GPUTARGET_H
 
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instruction.h"
 #include "llvm/IR/Module.h"
 #include "llvm/TargetParser/Triple.h"
@@ -36,6 +38,16 @@ inline bool isGpuModule(const llvm::Module &M) {
 /// running in the same thread of a launch of the same shape as its forward
 /// half, as split mode across two launches does).
 bool readsThreadPosition(const llvm::Instruction &I);
+
+/// \p I waits for the other threads of its block or warp (__syncthreads,
+/// __syncwarp, a numbered barrier).
+bool isThreadBarrier(const llvm::Instruction &I);
+
+/// The barrier that mirrors \p Barrier in a reverse pass: the same threads
+/// wait at it (its result, a vote over the block, is not needed there).
+void emitMirroredBarrier(
+    llvm::IRBuilder<> &B, const llvm::CallBase &Barrier,
+    llvm::function_ref<llvm::Value *(llvm::Value *)> Primal);
 
 } // namespace enzyme
 

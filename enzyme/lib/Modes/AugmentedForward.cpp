@@ -28,6 +28,7 @@
 #include "Modes/UntypedCopyGuards.h"
 
 #include "llvm/ADT/PostOrderIterator.h"
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/CFG.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
@@ -317,6 +318,24 @@ forEachPointerField(Type *Ty, const DataLayout &DL, uint64_t Offset,
   }
 }
 
+void FunctionDifferentiator::zeroUndefinedShadowAt(StoreInst &Store) {
+  Value *Ptr = Store.getPointerOperand();
+  auto *GV =
+      dyn_cast<GlobalVariable>(getUnderlyingObject(Ptr, /*MaxLookup=*/0));
+  if (!GV || !shadowStartsUndefined(*GV) || !Activity.isShadowed(Ptr))
+    return;
+  // The location's adjoint starts at zero where its value is defined
+  // (GlobalShadows.h): what the reverse pass adds to it then is all there is.
+  auto *AugStore = cast<StoreInst>(AugValues[&Store]);
+  IRBuilder<> B(AugStore->getNextNode());
+  Type *Ty = Store.getValueOperand()->getType();
+  forEachLane(B, Sig.Width, {augmentedShadow(Ptr)},
+              [&](ArrayRef<Value *> Lane, unsigned) {
+                B.CreateAlignedStore(Constant::getNullValue(Ty), Lane[0],
+                                     AugStore->getAlign());
+              });
+}
+
 void FunctionDifferentiator::augmentStore(StoreInst &Store) {
   Value *Ptr = Store.getPointerOperand();
   Value *Val = Store.getValueOperand();
@@ -326,6 +345,7 @@ void FunctionDifferentiator::augmentStore(StoreInst &Store) {
         Prep.getDataLayout().getTypeStoreSize(Val->getType()), *Sig.Fn);
     return;
   }
+  zeroUndefinedShadowAt(Store);
   bool PointerAsInteger =
       integerStoreRole(Store).What == IntegerStoreRole::MirrorShadows;
   if (!(carriesPointers(Val->getType()) || PointerAsInteger) ||

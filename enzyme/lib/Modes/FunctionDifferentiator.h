@@ -209,6 +209,9 @@ private:
   /// false (with a diagnostic) when some choice is memory without one.
   bool checkChoiceOfShadows(llvm::Instruction &I);
   void augmentStore(llvm::StoreInst &Store);
+  /// A store to shared memory whose shadow starts as garbage zeroes the
+  /// stored location's shadow.
+  void zeroUndefinedShadowAt(llvm::StoreInst &Store);
   /// The integer \p Load reads, read from the shadow memory instead: how
   /// pointers that optimised code moves as integers get their shadows.
   llvm::Value *loadShadowBits(llvm::LoadInst &Load, llvm::IRBuilder<> &B);

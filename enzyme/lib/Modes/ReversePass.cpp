@@ -25,6 +25,7 @@
 #include "Analysis/MemoryTypes.h"
 #include "Analysis/TripCount.h"
 #include "Core/GlobalShadows.h"
+#include "Core/GpuTarget.h"
 #include "Core/LibcCalls.h"
 #include "Core/ReusableFunctions.h"
 #include "Core/ShadowMemory.h"
@@ -287,6 +288,13 @@ bool FunctionDifferentiator::reverseCall(CallBase &Call, IRBuilder<> &B) {
                     handOverShadow(B, Lane[0]);
                   });
   };
+  // The reverse pass of a GPU thread reads what other threads' reverse
+  // passes wrote (shared memory's adjoints) where the forward pass read
+  // what they wrote: it waits for them at the mirror of each barrier.
+  if (isThreadBarrier(Call)) {
+    emitMirroredBarrier(B, Call, [&](Value *V) { return primal(V); });
+    return true;
+  }
   switch (classifyCall(Call)) {
   case CallKind::Inactive:
     return true;

@@ -109,7 +109,8 @@ void accumulateAdjoint(IRBuilder<> &B, Type *Ty, Value *Ptr, Value *D,
   Module &M = *B.GetInsertBlock()->getModule();
   Align A = Alignment.value_or(M.getDataLayout().getABITypeAlign(Ty));
   if (!Triple(M.getTargetTriple()).isNVPTX() ||
-      Ptr->getType()->getPointerAddressSpace() != 0) {
+      Ptr->getType()->getPointerAddressSpace() != 0 ||
+      isa<GlobalVariable>(getUnderlyingObject(Ptr))) {
     atomicAdd(B, Ty, Ptr, D, A);
     return;
   }

@@ -9,6 +9,7 @@
 #include "Core/ContextShadows.h"
 #include "Core/DeviceMathLibrary.h"
 #include "Core/Diagnostics.h"
+#include "Core/GlobalShadows.h"
 #include "Core/GpuTarget.h"
 #include "Core/UserRegistrations.h"
 #include "Modes/ForwardModeGenerator.h"
@@ -282,6 +283,7 @@ void EnzymePass::serveRequests(Module &M, ModuleAnalysisManager &MAM) {
   if (PB && Level != OptimizationLevel::O0)
     Cleanup.emplace(PB->buildFunctionSimplificationPipeline(
         Level, ThinOrFullLTOPhase::None));
+  createSharedMemoryShadows(M);
   UserRegistrations Registrations(M);
   // Requests whose callees are not all here wait for link time, where
   // every -fenzyme module's bitcode is present. GPU device code has no link
@@ -360,6 +362,7 @@ void EnzymePass::serveRequests(Module &M, ModuleAnalysisManager &MAM) {
 
   finishMemoryAnnotations(M, !isCompileTimePoint(Point));
   finishDeviceMath(M);
+  removeUnusedSharedMemoryShadows(M);
 
   // Declared markers nothing refers to any more need no definition. Ones
   // that only code outside requests still refers to (a sanitizer's check of

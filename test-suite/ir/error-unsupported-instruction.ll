@@ -1,13 +1,14 @@
 ; An instruction without a derivative rule is a clear error naming it: here
-; an atomic read-modify-write on memory with derivatives (shufflevector, the
-; example this test had before, has a rule now: ir/rev-simd-masked-shuffle-reduce.ll).
+; an atomic maximum on memory with derivatives (shufflevector and atomic
+; fadd, the examples this test had before, have rules now:
+; ir/rev-simd-masked-shuffle-reduce.ll, ir/atomic-fadd.ll).
 ; RUN: not %opt_enzyme -passes=enzyme -disable-output %s 2>&1 | FileCheck %s
 
 target triple = "x86_64-unknown-linux-gnu"
 declare void @__enzyme_autodiff(ptr, ...)
 
 define void @f(double %x, ptr %acc) {
-  %old = atomicrmw fadd ptr %acc, double %x seq_cst
+  %old = atomicrmw fmax ptr %acc, double %x seq_cst
   ret void
 }
 

@@ -42,6 +42,12 @@ bool carriesPointers(Type *Ty) {
   return false;
 }
 
+bool isAtomicFloatAdd(const AtomicRMWInst &RMW) {
+  return (RMW.getOperation() == AtomicRMWInst::FAdd ||
+          RMW.getOperation() == AtomicRMWInst::FSub) &&
+         RMW.getType()->isFloatingPointTy();
+}
+
 std::string describeAtomicWithDerivative(const Instruction &I,
                                          bool OnShadowedMemory,
                                          bool ResultCarries) {
@@ -52,6 +58,9 @@ std::string describeAtomicWithDerivative(const Instruction &I,
   if (auto *RMW = dyn_cast<AtomicRMWInst>(&I);
       RMW && !ResultCarries && RMW->getType()->isIntegerTy() &&
       RMW->getOperation() != AtomicRMWInst::Xchg)
+    return "";
+  // Floating-point additions (atomicAdd) have a derivative.
+  if (auto *RMW = dyn_cast<AtomicRMWInst>(&I); RMW && isAtomicFloatAdd(*RMW))
     return "";
   return "cannot differentiate an atomic operation on memory with "
          "derivatives";

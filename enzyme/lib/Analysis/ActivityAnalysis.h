@@ -33,6 +33,7 @@
 
 namespace llvm {
 class Argument;
+class AtomicRMWInst;
 class CallBase;
 class DataLayout;
 class Function;
@@ -54,10 +55,14 @@ bool isDifferentiableType(llvm::Type *Ty);
 /// has its type, with shadows in place of the pointers.
 bool carriesPointers(llvm::Type *Ty);
 
+/// \p RMW adds (or subtracts) a floating-point value: CUDA's atomicAdd.
+bool isAtomicFloatAdd(const llvm::AtomicRMWInst &RMW);
+
 /// The error for an atomic read-modify-write or compare-exchange \p I that
 /// accesses memory with derivatives (\p OnShadowedMemory) or whose result
 /// carries one; empty when \p I is integer arithmetic (a reference count,
-/// as std::shared_ptr keeps one next to the data), which moves none.
+/// as std::shared_ptr keeps one next to the data), which moves none, or a
+/// floating-point addition, which the generators differentiate.
 std::string describeAtomicWithDerivative(const llvm::Instruction &I,
                                          bool OnShadowedMemory,
                                          bool ResultCarries);

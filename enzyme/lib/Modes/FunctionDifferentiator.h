@@ -226,6 +226,8 @@ private:
   bool buildReverse();
   void reverseBlock(llvm::BasicBlock &BB);
   bool reverseInstruction(llvm::Instruction &I, llvm::IRBuilder<> &B);
+  /// atomicAdd: the added value's adjoint is read from the shadow.
+  bool reverseAtomicAdd(llvm::AtomicRMWInst &RMW, llvm::IRBuilder<> &B);
   bool reverseCall(llvm::CallBase &Call, llvm::IRBuilder<> &B);
 
   // --- SIMD operations (ReverseVectorOps.cpp) ---------------------------

@@ -418,6 +418,38 @@ bool FunctionDifferentiator::reverseCall(CallBase &Call, IRBuilder<> &B) {
   return true;
 }
 
+bool FunctionDifferentiator::reverseAtomicAdd(AtomicRMWInst &RMW,
+                                              IRBuilder<> &B) {
+  Value *Ptr = RMW.getPointerOperand(), *Val = RMW.getValOperand();
+  // Anything else on memory with derivatives stopped the plan.
+  if (!Activity.isShadowed(Ptr) || !isAtomicFloatAdd(RMW))
+    return true;
+  Type *Ty = RMW.getType();
+  // *P = old + v: the new value's adjoint in memory is v's, and stays
+  // there for the old value.
+  if (Activity.isActive(Val)) {
+    bool Subtracts = RMW.getOperation() == AtomicRMWInst::FSub;
+    addAdjoint(Val,
+               mapLanes(B, Sig.Width, {shadow(Ptr)}, Ty,
+                        [&](ArrayRef<Value *> Lane) {
+                          Value *A =
+                              B.CreateAlignedLoad(Ty, Lane[0], RMW.getAlign());
+                          return Subtracts ? B.CreateFNeg(A) : A;
+                        }),
+               B);
+  }
+  // The result is a read of the old value.
+  if (Activity.isActive(&RMW)) {
+    Value *D = takeAdjoint(&RMW, B);
+    bool Atomic = readIsShared(Ptr, *Prep.getParent());
+    forEachLane(
+        B, Sig.Width, {shadow(Ptr), D}, [&](ArrayRef<Value *> Lane, unsigned) {
+          accumulateAdjoint(B, Ty, Lane[0], Lane[1], RMW.getAlign(), Atomic);
+        });
+  }
+  return true;
+}
+
 bool FunctionDifferentiator::reverseInstruction(Instruction &I,
                                                 IRBuilder<> &B) {
   if (isa<PHINode>(I) || I.isTerminator())
@@ -489,6 +521,8 @@ bool FunctionDifferentiator::reverseInstruction(Instruction &I,
                   });
     return true;
   }
+  if (auto *RMW = dyn_cast<AtomicRMWInst>(&I))
+    return reverseAtomicAdd(*RMW, B);
   if (!Activity.isActive(&I))
     return true;
 

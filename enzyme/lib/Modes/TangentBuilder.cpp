@@ -382,6 +382,9 @@ bool TangentBuilder::run(DifferentiationFailure &F) {
       } else if (auto *Load = dyn_cast<LoadInst>(&I)) {
         if (carries(Load))
           differentiateLoad(*Load, B);
+      } else if (auto *RMW = dyn_cast<AtomicRMWInst>(&I);
+                 RMW && isAtomicFloatAdd(*RMW)) {
+        differentiateAtomicAdd(*RMW, B);
       } else if (isa<AtomicRMWInst>(I) || isa<AtomicCmpXchgInst>(I)) {
         Value *Ptr = isa<AtomicRMWInst>(I)
                          ? cast<AtomicRMWInst>(I).getPointerOperand()

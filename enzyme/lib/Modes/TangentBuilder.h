@@ -99,6 +99,8 @@ private:
   void differentiateAlloca(llvm::AllocaInst &Alloca, llvm::IRBuilder<> &B);
   void differentiateLoad(llvm::LoadInst &Load, llvm::IRBuilder<> &B);
   bool differentiateStore(llvm::StoreInst &Store, llvm::IRBuilder<> &B);
+  /// atomicAdd: the same addition of the tangents in shadow memory.
+  void differentiateAtomicAdd(llvm::AtomicRMWInst &RMW, llvm::IRBuilder<> &B);
   /// A store of an integer to shadowed memory: a copy or clearing of
   /// floats or pointers that optimised code made an integer one.
   bool differentiateIntegerStore(llvm::StoreInst &Store, llvm::IRBuilder<> &B);

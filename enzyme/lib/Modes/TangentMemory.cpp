@@ -80,6 +80,23 @@ void TangentBuilder::differentiateLoad(LoadInst &Load, IRBuilder<> &B) {
                             }));
 }
 
+void TangentBuilder::differentiateAtomicAdd(AtomicRMWInst &RMW,
+                                            IRBuilder<> &B) {
+  Value *Ptr = RMW.getPointerOperand();
+  if (!Activity.isShadowed(Ptr))
+    return; // Then the result carries no tangent either.
+  // The tangents add up in shadow memory as the values do in memory; the
+  // old tangent is the result's.
+  Value *Old = perLane(B, {tangent(RMW.getValOperand()), tangent(Ptr)},
+                       RMW.getType(), [&](ArrayRef<Value *> L) {
+                         return B.CreateAtomicRMW(
+                             RMW.getOperation(), L[1], L[0], RMW.getAlign(),
+                             RMW.getOrdering(), RMW.getSyncScopeID());
+                       });
+  if (carries(&RMW))
+    setTangent(&RMW, Old);
+}
+
 bool TangentBuilder::differentiateStore(StoreInst &Store, IRBuilder<> &B) {
   Value *Ptr = Store.getPointerOperand();
   Value *Val = Store.getValueOperand();

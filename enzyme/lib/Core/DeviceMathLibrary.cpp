@@ -6,6 +6,7 @@
 
 #include "Core/DeviceMathLibrary.h"
 #include "Core/Diagnostics.h"
+#include "Core/GpuTarget.h"
 #include "Rules/MathRules.h"
 
 #include "llvm/ADT/MapVector.h"
@@ -153,6 +154,11 @@ void finishDeviceMath(Module &M) {
   linkDeviceMathLibrary(M);
   SmallVector<Function *, 8> Inlinable;
   for (Function &F : M) {
+    if (F.hasFnAttribute(InlinedAfterAD)) {
+      F.removeFnAttr(InlinedAfterAD);
+      Inlinable.push_back(&F);
+      continue;
+    }
     if (F.isDeclaration() || !F.getName().starts_with("__nv_"))
       continue;
     if (F.hasFnAttribute(KeptFromInliner)) {

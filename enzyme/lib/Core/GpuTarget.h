@@ -22,6 +22,10 @@
 
 namespace enzyme {
 
+/// On helpers the engine defines for device code (a shuffle of a double):
+/// inlined into their callers once AD is done.
+inline constexpr const char *InlinedAfterAD = "enzyme-inline-after-ad";
+
 inline bool isGpuTarget(const llvm::Triple &T) {
   return T.isNVPTX() || T.isAMDGPU() || T.isSPIR() || T.isSPIRV();
 }

@@ -112,6 +112,8 @@ private:
     MemorySet,
     /// A reduction or masked access (Rules/VectorIntrinsics.h).
     VectorIntrinsic,
+    /// A shuffle of a float or double between GPU lanes (WarpShuffles.h).
+    WarpShuffle,
     Differentiated,
   };
   CallKind classifyCall(llvm::CallBase &Call) const;

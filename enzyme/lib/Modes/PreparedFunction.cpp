@@ -17,6 +17,7 @@
 #include "Modes/FloatBitWebs.h"
 #include "Modes/FloatSignMasks.h"
 #include "Modes/LibraryRewrites.h"
+#include "Modes/WarpShuffles.h"
 
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
@@ -164,6 +165,7 @@ Function *prepareForDifferentiation(Function &F, FunctionAnalysisManager &FAM) {
   FPM.addPass(SimplifyCFGPass());
   FPM.run(*P, FAM);
   removeUnreachableBlocks(*P);
+  raiseDoubleShuffles(*P);
   foldFloatSignMasks(*P);
   moveVectorLanesAsFloats(*P);
   retypeFloatBitWebs(*P, &F);

@@ -30,6 +30,7 @@
 #include "Core/ReusableFunctions.h"
 #include "Core/ShadowMemory.h"
 #include "Modes/SharedAdjoints.h"
+#include "Modes/WarpShuffles.h"
 #include "Rules/MathRules.h"
 
 #include "llvm/Analysis/ValueTracking.h"
@@ -343,6 +344,20 @@ bool FunctionDifferentiator::reverseCall(CallBase &Call, IRBuilder<> &B) {
                     B.CreateMemSet(Lane[0], B.getInt8(0),
                                    primal(Mem.getLength()), MaybeAlign());
                   });
+    return true;
+  }
+  case CallKind::WarpShuffle: {
+    if (!Activity.isActive(&Call))
+      return true;
+    Value *D = takeAdjoint(&Call, B);
+    addAdjoint(Call.getArgOperand(1),
+               mapLanes(B, Sig.Width, {D}, Call.getType(),
+                        [&](ArrayRef<Value *> Lane) {
+                          return emitShuffleAdjoint(
+                              B, Call, Lane[0],
+                              [&](Value *V) { return primal(V); });
+                        }),
+               B);
     return true;
   }
   case CallKind::MathRule: {

@@ -24,6 +24,7 @@
 #include "Core/RuntimeLibrary.h"
 #include "Core/UserRegistrations.h"
 #include "Modes/InlineAsmLowering.h"
+#include "Modes/WarpShuffles.h"
 #include "Rules/MathRules.h"
 
 #include "llvm/Analysis/AliasAnalysis.h"
@@ -141,6 +142,8 @@ FunctionDifferentiator::classifyCall(CallBase &Call) const {
     return CallKind::MemorySet;
   if (classifyVectorIntrinsic(Call))
     return CallKind::VectorIntrinsic;
+  if (classifyWarpShuffle(Call))
+    return CallKind::WarpShuffle;
   if (rules::findMathRule(Call))
     return CallKind::MathRule;
   // Derivatives leave a call only through its result or through memory
@@ -243,6 +246,12 @@ void FunctionDifferentiator::collectNeeds(Instruction &I,
     return;
   case CallKind::VectorIntrinsic:
     collectVectorIntrinsicNeeds(*Call, *classifyVectorIntrinsic(*Call), Needs);
+    return;
+  case CallKind::WarpShuffle:
+    // The reverse shuffles use the mask, offset or lane, and clamp.
+    if (IsActive(Call))
+      for (unsigned A : {0u, 2u, 3u})
+        Needs.push_back(primalOf(Call->getArgOperand(A)));
     return;
   case CallKind::Deallocation:
     if (freesBlockAllocatedElsewhere(*Call))
@@ -590,6 +599,15 @@ bool FunctionDifferentiator::plan() {
                               "function '" +
                                   displayName(Callee->getName()) + "'");
         }
+      }
+      if (auto *Call = dyn_cast<CallBase>(&I)) {
+        if (classifyWarpShuffle(*Call) && Activity.isActive(Call))
+          if (std::string Why = describeUndifferentiableShuffle(*Call);
+              !Why.empty())
+            return fail(Call, Why);
+        if (Value * Float;
+            shufflesFloatBits(*Call, Float) && Activity.isActive(Float))
+          return fail(Call, UnseenShuffleOfFloatBits);
       }
       // The reverse pass has no adjoint for atomics (it dropped them).
       if (isa<AtomicRMWInst>(I) || isa<AtomicCmpXchgInst>(I)) {

@@ -21,6 +21,7 @@
 #include "Core/Diagnostics.h"
 #include "Core/UserRegistrations.h"
 #include "Modes/InlineAsmLowering.h"
+#include "Modes/WarpShuffles.h"
 #include "Rules/MathRules.h"
 
 using namespace llvm;
@@ -180,6 +181,22 @@ bool TangentBuilder::differentiateCall(CallBase &Call, IRBuilder<> &B) {
       return differentiateMathCall(Call, B);
     return true;
   }
+  if (classifyWarpShuffle(Call)) {
+    if (!carries(&Call))
+      return true;
+    if (std::string Why = describeUndifferentiableShuffle(Call); !Why.empty())
+      return fail(&Call, Why);
+    // The tangent moves between lanes as the value does.
+    setTangent(&Call, perLane(B, {tangent(Call.getArgOperand(1))},
+                              Call.getType(), [&](ArrayRef<Value *> L) {
+                                return emitShuffleLike(
+                                    B, Call, L[0],
+                                    [&](Value *V) { return primal(V); });
+                              }));
+    return true;
+  }
+  if (Value * Float; shufflesFloatBits(Call, Float) && carries(Float))
+    return fail(&Call, UnseenShuffleOfFloatBits);
   // Derivatives leave a call only through its result or through memory
   // that a shadowed pointer argument reaches.
   bool ShadowedArgument = any_of(Call.args(), [&](const Use &U) {

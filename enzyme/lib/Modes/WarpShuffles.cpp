@@ -1,0 +1,400 @@
+//===- WarpShuffles.cpp - Derivatives of warp shuffles --------------------===//
+//
+// Part of the Enzyme toolchain.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Modes/WarpShuffles.h"
+
+#include "Core/GpuTarget.h"
+
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/IntrinsicsNVPTX.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IR/PatternMatch.h"
+#include "llvm/Transforms/Utils/Local.h"
+
+using namespace llvm;
+using namespace llvm::PatternMatch;
+
+namespace enzyme {
+
+static constexpr unsigned WarpSize = 32;
+
+static StringRef modeName(ShuffleMode Mode) {
+  switch (Mode) {
+  case ShuffleMode::Down:
+    return "down";
+  case ShuffleMode::Up:
+    return "up";
+  case ShuffleMode::Xor:
+    return "bfly";
+  case ShuffleMode::Index:
+    return "idx";
+  }
+  llvm_unreachable("shuffle mode");
+}
+
+static Intrinsic::ID intrinsicFor(ShuffleMode Mode, bool Float) {
+  switch (Mode) {
+  case ShuffleMode::Down:
+    return Float ? Intrinsic::nvvm_shfl_sync_down_f32
+                 : Intrinsic::nvvm_shfl_sync_down_i32;
+  case ShuffleMode::Up:
+    return Float ? Intrinsic::nvvm_shfl_sync_up_f32
+                 : Intrinsic::nvvm_shfl_sync_up_i32;
+  case ShuffleMode::Xor:
+    return Float ? Intrinsic::nvvm_shfl_sync_bfly_f32
+                 : Intrinsic::nvvm_shfl_sync_bfly_i32;
+  case ShuffleMode::Index:
+    return Float ? Intrinsic::nvvm_shfl_sync_idx_f32
+                 : Intrinsic::nvvm_shfl_sync_idx_i32;
+  }
+  llvm_unreachable("shuffle mode");
+}
+
+static std::optional<ShuffleMode> modeOfIntrinsic(Intrinsic::ID ID,
+                                                  bool &Float) {
+  Float = true;
+  switch (ID) {
+  case Intrinsic::nvvm_shfl_sync_down_i32:
+    Float = false;
+    [[fallthrough]];
+  case Intrinsic::nvvm_shfl_sync_down_f32:
+    return ShuffleMode::Down;
+  case Intrinsic::nvvm_shfl_sync_up_i32:
+    Float = false;
+    [[fallthrough]];
+  case Intrinsic::nvvm_shfl_sync_up_f32:
+    return ShuffleMode::Up;
+  case Intrinsic::nvvm_shfl_sync_bfly_i32:
+    Float = false;
+    [[fallthrough]];
+  case Intrinsic::nvvm_shfl_sync_bfly_f32:
+    return ShuffleMode::Xor;
+  case Intrinsic::nvvm_shfl_sync_idx_i32:
+    Float = false;
+    [[fallthrough]];
+  case Intrinsic::nvvm_shfl_sync_idx_f32:
+    return ShuffleMode::Index;
+  default:
+    return std::nullopt;
+  }
+}
+
+static constexpr StringLiteral HelperPrefix = "enzyme.shfl.sync.";
+
+/// `double enzyme.shfl.sync.MODE.f64(i32 mask, double v, i32 b, i32 c)`:
+/// two 32-bit shuffles of v's halves, as CUDA's headers shuffle a double.
+static Function *doubleShuffleHelper(Module &M, ShuffleMode Mode) {
+  std::string Name = (HelperPrefix + modeName(Mode) + ".f64").str();
+  if (Function *F = M.getFunction(Name))
+    return F;
+  LLVMContext &Ctx = M.getContext();
+  Type *I32 = Type::getInt32Ty(Ctx), *F64 = Type::getDoubleTy(Ctx);
+  auto *F =
+      Function::Create(FunctionType::get(F64, {I32, F64, I32, I32}, false),
+                       GlobalValue::InternalLinkage, Name, M);
+  F->addFnAttr(Attribute::Convergent);
+  F->addFnAttr(Attribute::NoUnwind);
+  F->addFnAttr(InlinedAfterAD);
+  IRBuilder<> B(BasicBlock::Create(Ctx, "entry", F));
+  Value *Bits = B.CreateBitCast(F->getArg(1), B.getInt64Ty());
+  Value *Halves[2] = {B.CreateTrunc(Bits, I32),
+                      B.CreateTrunc(B.CreateLShr(Bits, 32), I32)};
+  for (Value *&Half : Halves)
+    Half = B.CreateIntrinsic(intrinsicFor(Mode, /*Float=*/false), {},
+                             {F->getArg(0), Half, F->getArg(2), F->getArg(3)});
+  Value *Joined =
+      B.CreateOr(B.CreateShl(B.CreateZExt(Halves[1], B.getInt64Ty()), 32),
+                 B.CreateZExt(Halves[0], B.getInt64Ty()));
+  B.CreateRet(B.CreateBitCast(Joined, F64));
+  return F;
+}
+
+std::optional<ShuffleMode> classifyWarpShuffle(const CallBase &Call) {
+  const Function *Callee = Call.getCalledFunction();
+  if (!Callee)
+    return std::nullopt;
+  bool Float;
+  if (std::optional<ShuffleMode> Mode =
+          modeOfIntrinsic(Callee->getIntrinsicID(), Float))
+    return Float ? Mode : std::nullopt;
+  StringRef Name = Callee->getName();
+  if (!Name.consume_front(HelperPrefix) || !Name.consume_back(".f64"))
+    return std::nullopt;
+  for (ShuffleMode Mode : {ShuffleMode::Down, ShuffleMode::Up, ShuffleMode::Xor,
+                           ShuffleMode::Index})
+    if (Name == modeName(Mode))
+      return Mode;
+  return std::nullopt;
+}
+
+/// The clamp operand of a shuffle over the whole warp.
+static unsigned fullWarpClamp(ShuffleMode Mode) {
+  return Mode == ShuffleMode::Up ? 0 : WarpSize - 1;
+}
+
+std::string describeUndifferentiableShuffle(const CallBase &Call) {
+  std::optional<ShuffleMode> Mode = classifyWarpShuffle(Call);
+  auto *Clamp = dyn_cast<ConstantInt>(Call.getArgOperand(3));
+  if (Mode && Clamp && Clamp->getZExtValue() == fullWarpClamp(*Mode))
+    return "";
+  return "cannot differentiate a warp shuffle over part of a warp (a width "
+         "below 32); shuffle over the whole warp";
+}
+
+bool shufflesFloatBits(const CallBase &Call, Value *&Float) {
+  const Function *Callee = Call.getCalledFunction();
+  bool IsFloat;
+  if (!Callee || !modeOfIntrinsic(Callee->getIntrinsicID(), IsFloat) || IsFloat)
+    return false;
+  // Through truncations, shifts and casts back to where the bits come from.
+  Value *V = Call.getArgOperand(1);
+  for (unsigned Depth = 0; Depth < 8; ++Depth) {
+    if (auto *Cast = dyn_cast<BitCastInst>(V);
+        Cast && Cast->getSrcTy()->isFPOrFPVectorTy()) {
+      Float = Cast->getOperand(0);
+      return true;
+    }
+    auto *I = dyn_cast<Instruction>(V);
+    if (!I || !(isa<CastInst>(I) || I->getOpcode() == Instruction::LShr ||
+                I->getOpcode() == Instruction::AShr ||
+                I->getOpcode() == Instruction::ExtractElement))
+      return false;
+    V = I->getOperand(0);
+  }
+  return false;
+}
+
+static Value *emitShuffle(IRBuilder<> &B, ShuffleMode Mode, Value *Mask,
+                          Value *V, Value *LaneOrOffset, Value *Clamp);
+
+/// CUDA's `__shfl_*_sync(unsigned mask, T value, offset, int width)` for
+/// T float or double, as clang's headers define them (calls remain at -O0).
+static std::optional<ShuffleMode>
+headerShuffleMode(StringRef Name, Type *&ValueTy, LLVMContext &Ctx) {
+  static const std::pair<StringLiteral, ShuffleMode> Names[] = {
+      {"_Z11__shfl_syncj", ShuffleMode::Index},
+      {"_Z14__shfl_up_syncj", ShuffleMode::Up},
+      {"_Z16__shfl_down_syncj", ShuffleMode::Down},
+      {"_Z15__shfl_xor_syncj", ShuffleMode::Xor}};
+  for (auto [Prefix, Mode] : Names) {
+    StringRef Rest = Name;
+    if (!Rest.consume_front(Prefix) || Rest.size() != 3)
+      continue;
+    if (Rest[0] == 'f')
+      ValueTy = Type::getFloatTy(Ctx);
+    else if (Rest[0] == 'd')
+      ValueTy = Type::getDoubleTy(Ctx);
+    else
+      return std::nullopt;
+    return Mode;
+  }
+  return std::nullopt;
+}
+
+/// Calls of the header's float and double shuffles become the shuffle they
+/// wrap, so that the rules see it.
+static bool raiseHeaderShuffles(Function &F) {
+  SmallVector<std::pair<CallInst *, ShuffleMode>, 4> Calls;
+  for (Instruction &I : instructions(F)) {
+    auto *Call = dyn_cast<CallInst>(&I);
+    Function *Callee = Call ? Call->getCalledFunction() : nullptr;
+    Type *ValueTy = nullptr;
+    if (!Callee || Call->arg_size() != 4)
+      continue;
+    std::optional<ShuffleMode> Mode =
+        headerShuffleMode(Callee->getName(), ValueTy, F.getContext());
+    if (Mode && Call->getType() == ValueTy &&
+        Call->getArgOperand(1)->getType() == ValueTy)
+      Calls.emplace_back(Call, *Mode);
+  }
+  for (auto [Call, Mode] : Calls) {
+    IRBuilder<> B(Call);
+    // The clamp operand the header computes from the width.
+    Value *Width = Call->getArgOperand(3);
+    Value *Clamp = B.CreateShl(B.CreateSub(B.getInt32(WarpSize), Width), 8);
+    if (Mode != ShuffleMode::Up)
+      Clamp = B.CreateOr(Clamp, B.getInt32(WarpSize - 1));
+    Value *Shuffle =
+        emitShuffle(B, Mode, Call->getArgOperand(0), Call->getArgOperand(1),
+                    Call->getArgOperand(2), Clamp);
+    cast<Instruction>(Shuffle)->setDebugLoc(Call->getDebugLoc());
+    Call->replaceAllUsesWith(Shuffle);
+    Call->eraseFromParent();
+  }
+  return !Calls.empty();
+}
+
+bool raiseDoubleShuffles(Function &F) {
+  if (!isGpuModule(*F.getParent()))
+    return false;
+  bool Changed = raiseHeaderShuffles(F);
+  // or (shl (zext HI), 32), (zext LO), where LO and HI shuffle the halves
+  // of one 64-bit value the same way: a double, bitcast or loaded as i64
+  // (optimised code keeps a copied double in an integer).
+  struct DoubleShuffle {
+    Instruction *Joined;
+    CallInst *Lo, *Hi;
+    Value *Bits;
+  };
+  SmallVector<DoubleShuffle, 4> Found;
+  for (Instruction &I : instructions(F)) {
+    Value *LoV, *HiV;
+    if (!I.getType()->isIntegerTy(64) ||
+        !match(&I, m_c_Or(m_Shl(m_ZExt(m_Value(HiV)), m_SpecificInt(32)),
+                          m_ZExt(m_Value(LoV)))))
+      continue;
+    auto *Lo = dyn_cast<CallInst>(LoV), *Hi = dyn_cast<CallInst>(HiV);
+    if (!Lo || !Hi || !Lo->getCalledFunction() ||
+        Lo->getCalledFunction() != Hi->getCalledFunction() ||
+        Lo->getParent() != Hi->getParent())
+      continue;
+    bool Float;
+    if (!modeOfIntrinsic(Lo->getCalledFunction()->getIntrinsicID(), Float) ||
+        Float)
+      continue;
+    bool SameShape = true;
+    for (unsigned A : {0u, 2u, 3u})
+      SameShape &= Lo->getArgOperand(A) == Hi->getArgOperand(A);
+    Value *Bits;
+    if (!SameShape || !match(Lo->getArgOperand(1), m_Trunc(m_Value(Bits))) ||
+        !Bits->getType()->isIntegerTy(64) ||
+        !match(Hi->getArgOperand(1),
+               m_Trunc(m_LShr(m_Specific(Bits), m_SpecificInt(32)))))
+      continue;
+    Found.push_back({&I, Lo, Hi, Bits});
+  }
+  for (DoubleShuffle &S : Found) {
+    bool Float;
+    ShuffleMode Mode =
+        *modeOfIntrinsic(S.Lo->getCalledFunction()->getIntrinsicID(), Float);
+    // Where the lanes shuffled: the halves may be joined in a branch only
+    // some lanes take, and a shuffle there would wait for the others.
+    Instruction *Later = S.Lo->comesBefore(S.Hi) ? S.Hi : S.Lo;
+    IRBuilder<> B(Later->getNextNode());
+    Value *Double = B.CreateBitCast(S.Bits, B.getDoubleTy());
+    CallInst *Shuffle =
+        B.CreateCall(doubleShuffleHelper(*F.getParent(), Mode),
+                     {S.Lo->getArgOperand(0), Double, S.Lo->getArgOperand(2),
+                      S.Lo->getArgOperand(3)});
+    Shuffle->setDebugLoc(S.Lo->getDebugLoc());
+    // Stores of the joined bits store the double (whose adjoint the reverse
+    // pass then reads); other users get its bits.
+    for (User *U : make_early_inc_range(S.Joined->users()))
+      if (auto *Store = dyn_cast<StoreInst>(U);
+          Store && Store->getValueOperand() == S.Joined) {
+        Store->setOperand(0, Shuffle);
+      }
+    if (!S.Joined->use_empty())
+      S.Joined->replaceAllUsesWith(B.CreateBitCast(Shuffle, B.getInt64Ty()));
+    // The integer chain goes, with the shuffles unless the program reads
+    // the halves elsewhere too (then the plan's check sees them).
+    RecursivelyDeleteTriviallyDeadInstructions(S.Joined);
+    for (CallInst *Half : {S.Lo, S.Hi})
+      if (Half->use_empty()) {
+        Value *Operand = Half->getArgOperand(1);
+        Half->eraseFromParent();
+        RecursivelyDeleteTriviallyDeadInstructions(Operand);
+      }
+  }
+  return Changed || !Found.empty();
+}
+
+/// A shuffle of \p V (float, double or i32) in \p Mode.
+static Value *emitShuffle(IRBuilder<> &B, ShuffleMode Mode, Value *Mask,
+                          Value *V, Value *LaneOrOffset, Value *Clamp) {
+  Type *Ty = V->getType();
+  if (Ty->isDoubleTy())
+    return B.CreateCall(
+        doubleShuffleHelper(*B.GetInsertBlock()->getModule(), Mode),
+        {Mask, V, LaneOrOffset, Clamp});
+  return B.CreateIntrinsic(intrinsicFor(Mode, Ty->isFloatTy()), {},
+                           {Mask, V, LaneOrOffset, Clamp});
+}
+
+Value *emitShuffleLike(IRBuilder<> &B, const CallBase &Call, Value *V,
+                       function_ref<Value *(Value *)> Operand) {
+  return emitShuffle(
+      B, *classifyWarpShuffle(Call), Operand(Call.getArgOperand(0)), V,
+      Operand(Call.getArgOperand(2)), Operand(Call.getArgOperand(3)));
+}
+
+Value *emitShuffleAdjoint(IRBuilder<> &B, const CallBase &Call, Value *D,
+                          function_ref<Value *(Value *)> Operand) {
+  ShuffleMode Mode = *classifyWarpShuffle(Call);
+  Value *Mask = Operand(Call.getArgOperand(0));
+  Value *Offset = Operand(Call.getArgOperand(2));
+  Type *Ty = D->getType();
+  Constant *Zero = ConstantFP::get(Ty, 0.0);
+  Value *Lane = B.CreateIntrinsic(Intrinsic::nvvm_read_ptx_sreg_laneid, {}, {});
+  Value *Last = B.getInt32(WarpSize - 1);
+  switch (Mode) {
+  case ShuffleMode::Xor:
+    // Lane L read lane L ^ b, which read lane L: the same exchange.
+    if (isa<Constant>(Call.getArgOperand(2)))
+      return emitShuffle(B, Mode, Mask, D, Offset, Last);
+    break;
+  case ShuffleMode::Down:
+    // Lane L read lane L + b, or itself past the last lane.
+    if (isa<Constant>(Call.getArgOperand(2))) {
+      Value *FromBelow =
+          emitShuffle(B, ShuffleMode::Up, Mask, D, Offset, B.getInt32(0));
+      Value *Kept = B.CreateICmpUGT(B.CreateAdd(Lane, Offset), Last);
+      return B.CreateFAdd(
+          B.CreateSelect(B.CreateICmpUGE(Lane, Offset), FromBelow, Zero),
+          B.CreateSelect(Kept, D, Zero));
+    }
+    break;
+  case ShuffleMode::Up:
+    // Lane L read lane L - b, or itself below lane b.
+    if (isa<Constant>(Call.getArgOperand(2))) {
+      Value *FromAbove =
+          emitShuffle(B, ShuffleMode::Down, Mask, D, Offset, Last);
+      Value *Kept = B.CreateICmpULT(Lane, Offset);
+      return B.CreateFAdd(
+          B.CreateSelect(B.CreateICmpULE(B.CreateAdd(Lane, Offset), Last),
+                         FromAbove, Zero),
+          B.CreateSelect(Kept, D, Zero));
+    }
+    break;
+  case ShuffleMode::Index:
+    break;
+  }
+  // Any source lane: visit every lane of the mask and take the adjoints
+  // of the lanes that read this one.
+  Value *Source;
+  switch (Mode) {
+  case ShuffleMode::Index:
+    Source = B.CreateAnd(Offset, Last);
+    break;
+  case ShuffleMode::Xor:
+    Source = B.CreateAnd(B.CreateXor(Lane, Offset), Last);
+    break;
+  case ShuffleMode::Down: {
+    Value *Up = B.CreateAdd(Lane, Offset);
+    Source = B.CreateSelect(B.CreateICmpUGT(Up, Last), Lane, Up);
+    break;
+  }
+  case ShuffleMode::Up:
+    Source = B.CreateSelect(B.CreateICmpULT(Lane, Offset), Lane,
+                            B.CreateSub(Lane, Offset));
+    break;
+  }
+  Value *Sum = Zero;
+  for (unsigned K = 0; K < WarpSize; ++K) {
+    Value *Reader = B.getInt32(K);
+    Value *Adjoint = emitShuffle(B, ShuffleMode::Index, Mask, D, Reader, Last);
+    Value *ReadFrom =
+        emitShuffle(B, ShuffleMode::Index, Mask, Source, Reader, Last);
+    Value *InMask =
+        B.CreateICmpNE(B.CreateAnd(Mask, B.getInt32(1u << K)), B.getInt32(0));
+    Value *ReadsThis = B.CreateAnd(InMask, B.CreateICmpEQ(ReadFrom, Lane));
+    Sum = B.CreateFAdd(Sum, B.CreateSelect(ReadsThis, Adjoint, Zero));
+  }
+  return Sum;
+}
+
+} // namespace enzyme

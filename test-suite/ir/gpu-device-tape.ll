@@ -1,8 +1,10 @@
 ; Gradients in GPU device code keep their tape in the thread's local memory
 ; when its size is fixed at compile time (no values recorded in loops or
-; recursion): the device heap is small and slow. A tape that must grow uses
-; the device heap through malloc, memcpy and free, since device code has no
-; realloc (nor calloc), and no thread-local storage to keep it in.
+; recursion): the device heap is small and slow. Any other tape starts in a
+; local buffer too, and grows onto the device heap through malloc, memcpy
+; and free (device code has no realloc, nor calloc, and no thread-local
+; storage to keep it in); the local buffer is never freed, and an exhausted
+; heap stops the kernel with a message.
 ; RUN: %opt_enzyme -passes=enzyme -S %s -o %t.ll
 ; RUN: FileCheck %s --check-prefix=FIXED < %t.ll
 ; RUN: FileCheck %s --check-prefix=HEAP < %t.ll
@@ -70,9 +72,17 @@ define void @growing(ptr %x, ptr %dx, i64 %n) {
 }
 
 ; GROW-LABEL: define internal void @enzyme.tape.grow(
+; GROW:         [[OLD:%.*]] = load ptr, ptr
 ; GROW:         [[NEW:%.*]] = call ptr @malloc(i64
-; GROW:         call void @llvm.memcpy.p0.p0.i64(ptr align 8 [[NEW]], ptr align 8
-; GROW:         call void @free(
+; GROW:         icmp eq ptr [[NEW]], null
+; GROW:       heap.exhausted:
+; GROW-NEXT:    call i32 @vprintf(ptr addrspacecast (ptr addrspace(4) @enzyme.device.message to ptr), ptr null)
+; GROW-NEXT:    call void @llvm.trap()
+; GROW:       grown:
+; GROW:         call void @llvm.memcpy.p0.p0.i64(ptr align 8 [[NEW]], ptr align 8 [[OLD]]
+; GROW:         [[LOCAL:%.*]] = call i1 @llvm.nvvm.isspacep.local(ptr [[OLD]])
+; GROW:         [[FREED:%.*]] = select i1 [[LOCAL]], ptr null, ptr [[OLD]]
+; GROW:         call void @free(ptr [[FREED]])
 ; GROW-NOT:   realloc
 ; GROW-NOT:   calloc
 
@@ -93,5 +103,7 @@ define void @growing(ptr %x, ptr %dx, i64 %n) {
 
 ; HEAP-LABEL: define internal void @power.grad(
 ; HEAP:         %tape = alloca %enzyme.tape
+; HEAP:         %tape.local = alloca [512 x i8], align 16
 ; HEAP-NOT:     threadlocal
+; HEAP:         call i1 @llvm.nvvm.isspacep.local(
 ; HEAP:         call void @free(

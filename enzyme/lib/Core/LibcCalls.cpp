@@ -66,6 +66,18 @@ Value *emitRealloc(IRBuilder<> &B, Value *Ptr, Value *Size) {
                       {Ptr, B.CreateZExtOrTrunc(Size, I64)});
 }
 
+void emitDeviceTrap(IRBuilder<> &B, StringRef Message) {
+  Value *Text = B.CreateGlobalString(Message, "enzyme.device.message", 4);
+  Module &M = *B.GetInsertBlock()->getModule();
+  Type *Ptr = B.getPtrTy();
+  B.CreateCall(
+      M.getOrInsertFunction(
+          "vprintf", FunctionType::get(B.getInt32Ty(), {Ptr, Ptr}, false)),
+      {B.CreateAddrSpaceCast(Text, Ptr), Constant::getNullValue(Ptr)});
+  B.CreateIntrinsic(Intrinsic::trap, {}, {});
+  B.CreateUnreachable();
+}
+
 void emitFree(IRBuilder<> &B, Value *Ptr) {
   B.CreateCall(declare(B, "free", B.getVoidTy(), {B.getPtrTy()}), {Ptr});
 }

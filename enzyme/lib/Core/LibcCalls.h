@@ -26,6 +26,8 @@ llvm::Value *emitMalloc(llvm::IRBuilder<> &B, llvm::Value *Size,
 /// `realloc(Ptr, Size)` (not in GPU device code).
 llvm::Value *emitRealloc(llvm::IRBuilder<> &B, llvm::Value *Ptr,
                          llvm::Value *Size);
+/// In GPU device code: prints \p Message (device printf) and traps.
+void emitDeviceTrap(llvm::IRBuilder<> &B, llvm::StringRef Message);
 /// `free(Ptr)`.
 void emitFree(llvm::IRBuilder<> &B, llvm::Value *Ptr);
 /// `malloc_usable_size(Ptr)` (glibc): the bytes an allocation really has.

@@ -11,6 +11,7 @@
 
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/IntrinsicsNVPTX.h"
 #include "llvm/IR/MDBuilder.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/MathExtras.h"
@@ -82,6 +83,24 @@ uint64_t TapeBuilder::slotSize(Type *Ty) const {
 /// GPU targets have no thread-local storage: their tapes are not reused.
 static bool canReuseStorage(const Module &M) { return !isGpuModule(M); }
 
+/// A CUDA thread's tape starts in this many bytes of its local memory and
+/// moves to the device heap (small and slow) only when it outgrows them.
+static constexpr uint64_t LocalTapeBytes = 512;
+
+static bool startsInLocalMemory(const Module &M) {
+  return Triple(M.getTargetTriple()).isNVPTX();
+}
+
+/// \p Data, or null when it is the local buffer a tape started in, which
+/// is not the heap's to free.
+static Value *heapPart(IRBuilder<> &B, Value *Data) {
+  if (!startsInLocalMemory(*B.GetInsertBlock()->getModule()))
+    return Data;
+  Value *IsLocal =
+      B.CreateIntrinsic(Intrinsic::nvvm_isspacep_local, {}, {Data});
+  return B.CreateSelect(IsLocal, Constant::getNullValue(Data->getType()), Data);
+}
+
 /// `{ptr data, i64 capacity}`, thread-local: the storage of the last tape
 /// this thread destroyed, kept for its next gradient so that repeated
 /// gradients neither grow a fresh buffer nor fault its pages in again.
@@ -103,6 +122,15 @@ Value *TapeBuilder::createTape(IRBuilder<> &B) const {
   IRBuilder<> Entry(&F->getEntryBlock(), F->getEntryBlock().begin());
   Value *Tape = Entry.CreateAlloca(TapeTy, nullptr, "tape");
   header(B.CreateStore(Constant::getNullValue(TapeTy), Tape));
+  if (startsInLocalMemory(M)) {
+    AllocaInst *Local = Entry.CreateAlloca(
+        ArrayType::get(B.getInt8Ty(), LocalTapeBytes), nullptr, "tape.local");
+    Local->setAlignment(Align(16));
+    header(B.CreateStore(Local, B.CreateStructGEP(TapeTy, Tape, 0)));
+    header(B.CreateStore(B.getInt64(LocalTapeBytes),
+                         B.CreateStructGEP(TapeTy, Tape, 2)));
+    return Tape;
+  }
   if (!ReuseStorage || !canReuseStorage(M))
     return Tape;
   // Take the thread's reusable storage, if any.
@@ -125,7 +153,7 @@ void TapeBuilder::destroyTape(IRBuilder<> &B, Value *Tape) const {
   Value *Data =
       header(B.CreateLoad(B.getPtrTy(), B.CreateStructGEP(TapeTy, Tape, 0)));
   if (!ReuseStorage || !canReuseStorage(M)) {
-    emitFree(B, Data);
+    emitFree(B, heapPart(B, Data));
     return;
   }
   // Keep the storage for the thread's next gradient unless it is very large
@@ -217,9 +245,19 @@ Function *TapeBuilder::getOrCreateGrowFunction() const {
   if (isGpuModule(M)) {
     // Device code has no realloc: move the bytes pushed so far.
     NewData = emitMalloc(B, NewCap);
+    // An exhausted device heap stops the kernel with a message rather than
+    // letting it write through a null tape.
+    BasicBlock *Exhausted = BasicBlock::Create(Ctx, "heap.exhausted", F);
+    BasicBlock *Grown = BasicBlock::Create(Ctx, "grown", F);
+    B.CreateCondBr(B.CreateIsNull(NewData), Exhausted, Grown);
+    B.SetInsertPoint(Exhausted);
+    emitDeviceTrap(B, "enzyme: the device heap is exhausted: a derivative's "
+                      "tape needs more (raise it with cudaDeviceSetLimit("
+                      "cudaLimitMallocHeapSize, ...))\n");
+    B.SetInsertPoint(Grown);
     Value *Size = B.CreateLoad(I64, B.CreateStructGEP(TapeTy, Tape, 1));
     B.CreateMemCpy(NewData, MaybeAlign(8), OldData, MaybeAlign(8), Size);
-    emitFree(B, OldData);
+    emitFree(B, heapPart(B, OldData));
   } else {
     NewData = emitRealloc(B, OldData, NewCap);
   }

@@ -299,6 +299,12 @@ int Driver::runCudaEmulation(const CommandLineScan &Scan) const {
         return error(toString(std::move(E)));
     }
     Request.DeviceCompileArgs = Device.Before;
+    // The emulator runs a warp's lanes without tracking divergence, so its
+    // __activemask names every live lane: derivatives there add adjoints
+    // with plain atomics, not warp-aggregated ones (which rely on it).
+    Request.DeviceCompileArgs.insert(
+        Request.DeviceCompileArgs.end(),
+        {"-mllvm", "-enzyme-warp-aggregated-atomics=false"});
     Request.HostCompileArgs = Host.Before;
     Request.LinkArgs = Link.Before;
     Request.Base.Environment = Host.Environment;

@@ -8,11 +8,14 @@
 
 #include "Analysis/ActivityAnalysis.h"
 #include "Core/GpuTarget.h"
+#include "Modes/WarpShuffles.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicsNVPTX.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/TargetParser/Triple.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
 
@@ -100,6 +103,86 @@ static void plainAdd(IRBuilder<> &B, Type *Ty, Value *Ptr, Value *D,
   B.CreateAlignedStore(addAdjoints(B, Old, D), Ptr, Alignment);
 }
 
+/// Emits `if (Cond) Then() else Else()` at \p B, which continues after it.
+static void ifThenElse(IRBuilder<> &B, Value *Cond, function_ref<void()> Then,
+                       function_ref<void()> Else) {
+  BasicBlock *Cur = B.GetInsertBlock();
+  bool AtEnd = B.GetInsertPoint() == Cur->end();
+  Instruction *SplitBefore =
+      AtEnd ? B.CreateUnreachable() : &*B.GetInsertPoint();
+  Instruction *ThenTerm, *ElseTerm;
+  SplitBlockAndInsertIfThenElse(Cond, SplitBefore->getIterator(), &ThenTerm,
+                                &ElseTerm);
+  B.SetInsertPoint(ThenTerm);
+  Then();
+  B.SetInsertPoint(ElseTerm);
+  Else();
+  BasicBlock *Tail = SplitBefore->getParent();
+  if (AtEnd) {
+    SplitBefore->eraseFromParent();
+    B.SetInsertPoint(Tail);
+  } else {
+    B.SetInsertPoint(SplitBefore);
+  }
+}
+
+static cl::opt<bool> WarpAggregatedAtomics(
+    "enzyme-warp-aggregated-atomics", cl::init(true), cl::Hidden,
+    cl::desc("Let a warp whose lanes add adjoints into one address sum them "
+             "first (CUDA device code); enzyme-clang turns it off under CUDA "
+             "emulation, whose __activemask does not see divergence"));
+
+/// The SM version of \p F's target ("sm_75" is 75), or 0.
+static unsigned smVersion(const Function &F) {
+  StringRef CPU = F.getFnAttribute("target-cpu").getValueAsString();
+  unsigned Version = 0;
+  if (!CPU.consume_front("sm_") ||
+      CPU.take_while(isDigit).getAsInteger(10, Version))
+    return 0;
+  return Version;
+}
+
+/// The atomic addition of a scalar in CUDA device code. When the whole warp
+/// adds into one address (a parameter every thread read), the warp sums
+/// its adjoints first and one lane adds: thousands of threads adding into
+/// a few addresses otherwise wait for each other.
+static void warpAggregatedAdd(IRBuilder<> &B, Type *Ty, Value *Ptr, Value *D,
+                              Align A) {
+  Function &F = *B.GetInsertBlock()->getParent();
+  if (!WarpAggregatedAtomics || (!Ty->isFloatTy() && !Ty->isDoubleTy()) ||
+      smVersion(F) < 70) {
+    atomicAdd(B, Ty, Ptr, D, A);
+    return;
+  }
+  Value *Active = B.CreateIntrinsic(Intrinsic::nvvm_activemask, {}, {});
+  Value *Full = B.CreateICmpEQ(Active, B.getInt32(-1), "warp.full");
+  ifThenElse(
+      B, Full,
+      [&] {
+        Value *Match = B.CreateIntrinsic(
+            Intrinsic::nvvm_match_all_sync_i64p, {},
+            {B.getInt32(-1), B.CreatePtrToInt(Ptr, B.getInt64Ty())});
+        Value *Uniform = B.CreateExtractValue(Match, 1, "address.uniform");
+        ifThenElse(
+            B, Uniform,
+            [&] {
+              Value *Sum = D;
+              for (unsigned Offset = 16; Offset > 0; Offset /= 2)
+                Sum = B.CreateFAdd(Sum, emitWarpShuffle(B, ShuffleMode::Xor,
+                                                        B.getInt32(-1), Sum,
+                                                        B.getInt32(Offset),
+                                                        B.getInt32(31)));
+              Value *Lane = B.CreateIntrinsic(
+                  Intrinsic::nvvm_read_ptx_sreg_laneid, {}, {});
+              ifThenElse(
+                  B, B.CreateICmpEQ(Lane, B.getInt32(0)),
+                  [&] { atomicAdd(B, Ty, Ptr, Sum, A); }, [] {});
+            },
+            [&] { atomicAdd(B, Ty, Ptr, D, A); });
+      },
+      [&] { atomicAdd(B, Ty, Ptr, D, A); });
+}
+
 void accumulateAdjoint(IRBuilder<> &B, Type *Ty, Value *Ptr, Value *D,
                        MaybeAlign Alignment, bool Atomic) {
   if (!Atomic) {
@@ -108,10 +191,13 @@ void accumulateAdjoint(IRBuilder<> &B, Type *Ty, Value *Ptr, Value *D,
   }
   Module &M = *B.GetInsertBlock()->getModule();
   Align A = Alignment.value_or(M.getDataLayout().getABITypeAlign(Ty));
-  if (!Triple(M.getTargetTriple()).isNVPTX() ||
-      Ptr->getType()->getPointerAddressSpace() != 0 ||
-      isa<GlobalVariable>(getUnderlyingObject(Ptr))) {
+  if (!Triple(M.getTargetTriple()).isNVPTX()) {
     atomicAdd(B, Ty, Ptr, D, A);
+    return;
+  }
+  if (Ptr->getType()->getPointerAddressSpace() != 0 ||
+      isa<GlobalVariable>(getUnderlyingObject(Ptr))) {
+    warpAggregatedAdd(B, Ty, Ptr, D, A);
     return;
   }
   // PTX atomics through a generic address of local memory are undefined,
@@ -119,24 +205,9 @@ void accumulateAdjoint(IRBuilder<> &B, Type *Ty, Value *Ptr, Value *D,
   // that one, only this thread sees.
   Value *IsLocal = B.CreateIntrinsic(Intrinsic::nvvm_isspacep_local, {}, {Ptr},
                                      nullptr, "shadow.is.local");
-  BasicBlock *Cur = B.GetInsertBlock();
-  bool AtEnd = B.GetInsertPoint() == Cur->end();
-  Instruction *SplitBefore =
-      AtEnd ? B.CreateUnreachable() : &*B.GetInsertPoint();
-  Instruction *LocalTerm, *SharedTerm;
-  SplitBlockAndInsertIfThenElse(IsLocal, SplitBefore->getIterator(), &LocalTerm,
-                                &SharedTerm);
-  B.SetInsertPoint(LocalTerm);
-  plainAdd(B, Ty, Ptr, D, A);
-  B.SetInsertPoint(SharedTerm);
-  atomicAdd(B, Ty, Ptr, D, A);
-  BasicBlock *Tail = SplitBefore->getParent();
-  if (AtEnd) {
-    SplitBefore->eraseFromParent();
-    B.SetInsertPoint(Tail);
-  } else {
-    B.SetInsertPoint(SplitBefore);
-  }
+  ifThenElse(
+      B, IsLocal, [&] { plainAdd(B, Ty, Ptr, D, A); },
+      [&] { warpAggregatedAdd(B, Ty, Ptr, D, A); });
 }
 
 } // namespace enzyme

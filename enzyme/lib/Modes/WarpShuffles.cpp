@@ -168,9 +168,6 @@ bool shufflesFloatBits(const CallBase &Call, Value *&Float) {
   return false;
 }
 
-static Value *emitShuffle(IRBuilder<> &B, ShuffleMode Mode, Value *Mask,
-                          Value *V, Value *LaneOrOffset, Value *Clamp);
-
 /// CUDA's `__shfl_*_sync(unsigned mask, T value, offset, int width)` for
 /// T float or double, as clang's headers define them (calls remain at -O0).
 static std::optional<ShuffleMode>
@@ -219,8 +216,8 @@ static bool raiseHeaderShuffles(Function &F) {
     if (Mode != ShuffleMode::Up)
       Clamp = B.CreateOr(Clamp, B.getInt32(WarpSize - 1));
     Value *Shuffle =
-        emitShuffle(B, Mode, Call->getArgOperand(0), Call->getArgOperand(1),
-                    Call->getArgOperand(2), Clamp);
+        emitWarpShuffle(B, Mode, Call->getArgOperand(0), Call->getArgOperand(1),
+                        Call->getArgOperand(2), Clamp);
     cast<Instruction>(Shuffle)->setDebugLoc(Call->getDebugLoc());
     Call->replaceAllUsesWith(Shuffle);
     Call->eraseFromParent();
@@ -303,9 +300,8 @@ bool raiseDoubleShuffles(Function &F) {
   return Changed || !Found.empty();
 }
 
-/// A shuffle of \p V (float, double or i32) in \p Mode.
-static Value *emitShuffle(IRBuilder<> &B, ShuffleMode Mode, Value *Mask,
-                          Value *V, Value *LaneOrOffset, Value *Clamp) {
+Value *emitWarpShuffle(IRBuilder<> &B, ShuffleMode Mode, Value *Mask, Value *V,
+                       Value *LaneOrOffset, Value *Clamp) {
   Type *Ty = V->getType();
   if (Ty->isDoubleTy())
     return B.CreateCall(
@@ -317,7 +313,7 @@ static Value *emitShuffle(IRBuilder<> &B, ShuffleMode Mode, Value *Mask,
 
 Value *emitShuffleLike(IRBuilder<> &B, const CallBase &Call, Value *V,
                        function_ref<Value *(Value *)> Operand) {
-  return emitShuffle(
+  return emitWarpShuffle(
       B, *classifyWarpShuffle(Call), Operand(Call.getArgOperand(0)), V,
       Operand(Call.getArgOperand(2)), Operand(Call.getArgOperand(3)));
 }
@@ -335,13 +331,13 @@ Value *emitShuffleAdjoint(IRBuilder<> &B, const CallBase &Call, Value *D,
   case ShuffleMode::Xor:
     // Lane L read lane L ^ b, which read lane L: the same exchange.
     if (isa<Constant>(Call.getArgOperand(2)))
-      return emitShuffle(B, Mode, Mask, D, Offset, Last);
+      return emitWarpShuffle(B, Mode, Mask, D, Offset, Last);
     break;
   case ShuffleMode::Down:
     // Lane L read lane L + b, or itself past the last lane.
     if (isa<Constant>(Call.getArgOperand(2))) {
       Value *FromBelow =
-          emitShuffle(B, ShuffleMode::Up, Mask, D, Offset, B.getInt32(0));
+          emitWarpShuffle(B, ShuffleMode::Up, Mask, D, Offset, B.getInt32(0));
       Value *Kept = B.CreateICmpUGT(B.CreateAdd(Lane, Offset), Last);
       return B.CreateFAdd(
           B.CreateSelect(B.CreateICmpUGE(Lane, Offset), FromBelow, Zero),
@@ -352,7 +348,7 @@ Value *emitShuffleAdjoint(IRBuilder<> &B, const CallBase &Call, Value *D,
     // Lane L read lane L - b, or itself below lane b.
     if (isa<Constant>(Call.getArgOperand(2))) {
       Value *FromAbove =
-          emitShuffle(B, ShuffleMode::Down, Mask, D, Offset, Last);
+          emitWarpShuffle(B, ShuffleMode::Down, Mask, D, Offset, Last);
       Value *Kept = B.CreateICmpULT(Lane, Offset);
       return B.CreateFAdd(
           B.CreateSelect(B.CreateICmpULE(B.CreateAdd(Lane, Offset), Last),
@@ -386,9 +382,10 @@ Value *emitShuffleAdjoint(IRBuilder<> &B, const CallBase &Call, Value *D,
   Value *Sum = Zero;
   for (unsigned K = 0; K < WarpSize; ++K) {
     Value *Reader = B.getInt32(K);
-    Value *Adjoint = emitShuffle(B, ShuffleMode::Index, Mask, D, Reader, Last);
+    Value *Adjoint =
+        emitWarpShuffle(B, ShuffleMode::Index, Mask, D, Reader, Last);
     Value *ReadFrom =
-        emitShuffle(B, ShuffleMode::Index, Mask, Source, Reader, Last);
+        emitWarpShuffle(B, ShuffleMode::Index, Mask, Source, Reader, Last);
     Value *InMask =
         B.CreateICmpNE(B.CreateAnd(Mask, B.getInt32(1u << K)), B.getInt32(0));
     Value *ReadsThis = B.CreateAnd(InMask, B.CreateICmpEQ(ReadFrom, Lane));

@@ -53,6 +53,12 @@ bool shufflesFloatBits(const llvm::CallBase &Call, llvm::Value *&Float);
 /// shuffles (at -O0) by the shuffles they wrap; true if something changed.
 bool raiseDoubleShuffles(llvm::Function &F);
 
+/// A shuffle of \p V (float, double or i32) in \p Mode, with the operands
+/// of CUDA's shuffles.
+llvm::Value *emitWarpShuffle(llvm::IRBuilder<> &B, ShuffleMode Mode,
+                             llvm::Value *Mask, llvm::Value *V,
+                             llvm::Value *LaneOrOffset, llvm::Value *Clamp);
+
 /// The same shuffle as \p Call, of \p V (a tangent), with \p Operand giving
 /// the primal operands.
 llvm::Value *

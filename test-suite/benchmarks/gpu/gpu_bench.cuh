@@ -62,13 +62,13 @@ bool checkGradient(const char *Name, double *Input, const double *Gradient,
     double Saved = Input[I];
     double H = 1e-5 * std::max(1.0, std::fabs(Saved));
     Input[I] = Saved + H;
-    double Plus = Objective();
+    long double Plus = Objective();
     Input[I] = Saved - H;
-    double Minus = Objective();
+    long double Minus = Objective();
     Input[I] = Saved;
-    double Expected = (Plus - Minus) / (2 * H);
-    double Error = std::fabs(Gradient[I] - Expected) /
-                   std::max(1e-3, std::fabs(Expected));
+    double Expected = double((Plus - Minus) / (2 * H));
+    double Error =
+        std::fabs(Gradient[I] - Expected) / std::max(1e-3, std::fabs(Expected));
     Worst = std::max(Worst, Error);
   }
   bool Ok = Worst <= Tolerance;
@@ -79,7 +79,6 @@ bool checkGradient(const char *Name, double *Input, const double *Gradient,
 
 inline void printResult(const char *Name, double PrimalMs, double GradientMs,
                         bool Ok) {
-  std::printf("RESULT %s primal %.4f ms gradient %.4f ms ratio %.2f %s\n",
-              Name, PrimalMs, GradientMs, GradientMs / PrimalMs,
-              Ok ? "ok" : "WRONG");
+  std::printf("RESULT %s primal %.4f ms gradient %.4f ms ratio %.2f %s\n", Name,
+              PrimalMs, GradientMs, GradientMs / PrimalMs, Ok ? "ok" : "WRONG");
 }

@@ -37,8 +37,8 @@ __device__ void sample(int T, double &E, int &M) {
   M = (H >> 7) % Materials;
 }
 
-__global__ void primal(const double *Poles, const double *Conc,
-                       const int *Mats, int Lookups, double *Out) {
+__global__ void primal(const double *Poles, const double *Conc, const int *Mats,
+                       int Lookups, double *Out) {
   int T = blockIdx.x * blockDim.x + threadIdx.x;
   if (T >= Lookups)
     return;
@@ -77,6 +77,11 @@ int main(int Argc, char **Argv) {
     Mats[I] = (I * 31) % Nuclides;
     Conc[I] = 0.2 + 0.02 * (I % 7);
   }
+  // The gradient records each pole's terms for the reverse pass: more than
+  // a thread's local tape holds, so the rest goes to the device heap (8 MB
+  // by default).
+  GPU_CHECK(cudaDeviceSetLimit(cudaLimitMallocHeapSize,
+                               size_t(Lookups) * 16384 + (64 << 20)));
   double *DevPoles, *DevDPoles, *DevConc, *DevDConc, *DevOut;
   int *DevMats;
   GPU_CHECK(cudaMalloc(&DevPoles, PoleCount * sizeof(double)));
@@ -113,21 +118,25 @@ int main(int Argc, char **Argv) {
                        cudaMemcpyDeviceToHost));
   GPU_CHECK(cudaMemcpy(DConc.data(), DevDConc, Conc.size() * sizeof(double),
                        cudaMemcpyDeviceToHost));
-  auto Objective = [&](const std::vector<double> &Data, double *Device) {
+  auto Objective = [&](const std::vector<double> &Data,
+                       double *Device) -> long double {
     GPU_CHECK(cudaMemcpy(Device, Data.data(), Data.size() * sizeof(double),
                          cudaMemcpyHostToDevice));
     RunPrimal();
     GPU_CHECK(cudaMemcpy(Out.data(), DevOut, Lookups * sizeof(double),
                          cudaMemcpyDeviceToHost));
-    double Sum = 0;
+    // In extended precision: the differences are tiny next to the sum.
+    long double Sum = 0;
     for (double V : Out)
       Sum += V;
     return Sum;
   };
   std::vector<size_t> PoleSamples, ConcSamples;
   for (int I = 0; I < 8; ++I) {
-    PoleSamples.push_back((size_t(Mats[(I * 5) % Mats.size()]) * PolesPerNuc +
-                           I * 3) * PoleFields + I % PoleFields);
+    PoleSamples.push_back(
+        (size_t(Mats[(I * 5) % Mats.size()]) * PolesPerNuc + I * 3) *
+            PoleFields +
+        I % PoleFields);
     ConcSamples.push_back((I * 7) % Conc.size());
   }
   bool Ok = checkGradient(

@@ -63,8 +63,8 @@ __global__ void gradient(const double *XS, double *DXS, const double *Conc,
   int M;
   sample(T, E, M);
   __enzyme_autodiff((void *)lookup, enzyme_dup, XS, DXS, enzyme_dup, Conc,
-                    DConc, enzyme_const, Grid, enzyme_const, Mats,
-                    enzyme_const, G, enzyme_const, E, enzyme_const, M);
+                    DConc, enzyme_const, Grid, enzyme_const, Mats, enzyme_const,
+                    G, enzyme_const, E, enzyme_const, M);
 }
 
 int main(int Argc, char **Argv) {
@@ -123,13 +123,15 @@ int main(int Argc, char **Argv) {
                        cudaMemcpyDeviceToHost));
   GPU_CHECK(cudaMemcpy(DConc.data(), DevDConc, Conc.size() * sizeof(double),
                        cudaMemcpyDeviceToHost));
-  auto Objective = [&](const std::vector<double> &Table, double *Device) {
+  auto Objective = [&](const std::vector<double> &Table,
+                       double *Device) -> long double {
     GPU_CHECK(cudaMemcpy(Device, Table.data(), Table.size() * sizeof(double),
                          cudaMemcpyHostToDevice));
     RunPrimal();
     GPU_CHECK(cudaMemcpy(Out.data(), DevOut, Lookups * sizeof(double),
                          cudaMemcpyDeviceToHost));
-    double Sum = 0;
+    // In extended precision: the differences are tiny next to the sum.
+    long double Sum = 0;
     for (double V : Out)
       Sum += V;
     return Sum;
@@ -137,8 +139,9 @@ int main(int Argc, char **Argv) {
   std::vector<size_t> TableSamples, ConcSamples;
   for (int I = 0; I < 6; ++I) {
     // Entries some lookup reads: a material's nuclide near a sampled cell.
-    TableSamples.push_back((size_t(Mats[I * 5 % Mats.size()]) * G + G / 3 +
-                            I * 11) * XsTypes + I % XsTypes);
+    TableSamples.push_back(
+        (size_t(Mats[I * 5 % Mats.size()]) * G + G / 3 + I * 11) * XsTypes +
+        I % XsTypes);
     ConcSamples.push_back((I * 13) % Conc.size());
   }
   bool Ok = checkGradient(

@@ -11,9 +11,13 @@
 // RUN: %clangxx_enzyme -fenzyme -O2 --cuda-device-only -S -emit-llvm %s -o - | FileCheck %s --check-prefix=IR
 // CHECK-NOT: FAIL
 // CHECK: all checks passed
-// The model's reads of P: atomic additions, after a check for local memory.
+// The model's reads of P: atomic additions, after a check for local memory;
+// a full warp adding into one address sums its lanes' adjoints first (the
+// emulator, whose __activemask cannot see divergence, takes plain atomics).
 // IR-LABEL: define internal void @_Z5modelPKdS0_Pd.grad(
 // IR:         call i1 @llvm.nvvm.isspacep.local(
+// IR:         call i32 @llvm.nvvm.activemask()
+// IR:         call { i32, i1 } @llvm.nvvm.match.all.sync.i64p(i32 -1,
 // IR:         atomicrmw fadd ptr {{.*}} monotonic
 // IR:         atomicrmw fadd ptr {{.*}} monotonic
 // IR:       ret void

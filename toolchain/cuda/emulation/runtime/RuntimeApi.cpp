@@ -300,6 +300,23 @@ cudaError_t cudaGetDevice(int *Device) {
 cudaError_t cudaSetDeviceFlags(unsigned) { return setError(cudaSuccess); }
 cudaError_t cudaDeviceSynchronize(void) { return setError(stickyError()); }
 cudaError_t cudaDeviceReset(void) { return setError(cudaSuccess); }
+
+// Device limits: the emulated device's heap is the host's and its threads'
+// stacks are host stacks, so the limits are recorded and reported, not
+// enforced.
+static size_t DeviceLimits[] = {1024, 1 << 20, 8 << 20, 2, 2048, 0, 0};
+cudaError_t cudaDeviceSetLimit(cudaLimit Limit, size_t Value) {
+  if (unsigned(Limit) >= sizeof DeviceLimits / sizeof DeviceLimits[0])
+    return setError(cudaErrorUnsupportedLimit);
+  DeviceLimits[Limit] = Value;
+  return setError(cudaSuccess);
+}
+cudaError_t cudaDeviceGetLimit(size_t *Value, cudaLimit Limit) {
+  if (unsigned(Limit) >= sizeof DeviceLimits / sizeof DeviceLimits[0])
+    return setError(cudaErrorUnsupportedLimit);
+  *Value = DeviceLimits[Limit];
+  return setError(cudaSuccess);
+}
 cudaError_t cudaDriverGetVersion(int *Version) {
   *Version = CUDART_VERSION;
   return setError(cudaSuccess);

@@ -9,6 +9,7 @@
 ; RUN: FileCheck %s --check-prefix=FIXED < %t.ll
 ; RUN: FileCheck %s --check-prefix=HEAP < %t.ll
 ; RUN: FileCheck %s --check-prefix=GROW < %t.ll
+; RUN: FileCheck %s --check-prefix=BOUNDED < %t.ll
 
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
@@ -53,6 +54,30 @@ loop:
 
 exit:
   store double %s.next, ptr %x
+  ret void
+}
+
+; Eight iterations, each recording the running product.
+define void @power8(ptr %x) {
+entry:
+  %v = load double, ptr %x
+  br label %loop
+
+loop:
+  %i = phi i64 [ 0, %entry ], [ %i.next, %loop ]
+  %s = phi double [ 1.0, %entry ], [ %s.next, %loop ]
+  %s.next = fmul double %s, %v
+  %i.next = add i64 %i, 1
+  %done = icmp eq i64 %i.next, 8
+  br i1 %done, label %exit, label %loop
+
+exit:
+  store double %s.next, ptr %x
+  ret void
+}
+
+define void @bounded(ptr %x, ptr %dx) {
+  call void (ptr, ...) @__enzyme_autodiff(ptr @power8, ptr %x, ptr %dx)
   ret void
 }
 
@@ -107,3 +132,8 @@ define void @growing(ptr %x, ptr %dx, i64 %n) {
 ; HEAP-NOT:     threadlocal
 ; HEAP:         call i1 @llvm.nvvm.isspacep.local(
 ; HEAP:         call void @free(
+
+; A loop with a constant trip count records at most 8 values (and the exit
+; one more): the local buffer holds them all, so the heap is never used.
+; BOUNDED-LABEL: define internal void @power8.grad(
+; BOUNDED:         %tape.local = alloca [72 x i8], align 16

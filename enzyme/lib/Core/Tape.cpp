@@ -84,8 +84,11 @@ uint64_t TapeBuilder::slotSize(Type *Ty) const {
 static bool canReuseStorage(const Module &M) { return !isGpuModule(M); }
 
 /// A CUDA thread's tape starts in this many bytes of its local memory and
-/// moves to the device heap (small and slow) only when it outgrows them.
+/// moves to the device heap (small and slow) only when it outgrows them;
+/// a tape known never to receive more than MaxLocalTapeBytes gets all it
+/// needs.
 static constexpr uint64_t LocalTapeBytes = 512;
+static constexpr uint64_t MaxLocalTapeBytes = 16384;
 
 static bool startsInLocalMemory(const Module &M) {
   return Triple(M.getTargetTriple()).isNVPTX();
@@ -117,18 +120,22 @@ GlobalVariable *TapeBuilder::getOrCreateReusableStorage() const {
   return GV;
 }
 
-Value *TapeBuilder::createTape(IRBuilder<> &B) const {
+Value *TapeBuilder::createTape(IRBuilder<> &B,
+                               std::optional<uint64_t> Bound) const {
   Function *F = B.GetInsertBlock()->getParent();
   IRBuilder<> Entry(&F->getEntryBlock(), F->getEntryBlock().begin());
   Value *Tape = Entry.CreateAlloca(TapeTy, nullptr, "tape");
   header(B.CreateStore(Constant::getNullValue(TapeTy), Tape));
   if (startsInLocalMemory(M)) {
-    AllocaInst *Local = Entry.CreateAlloca(
-        ArrayType::get(B.getInt8Ty(), LocalTapeBytes), nullptr, "tape.local");
+    uint64_t Bytes = Bound && *Bound <= MaxLocalTapeBytes
+                         ? std::max<uint64_t>(*Bound, 8)
+                         : LocalTapeBytes;
+    AllocaInst *Local = Entry.CreateAlloca(ArrayType::get(B.getInt8Ty(), Bytes),
+                                           nullptr, "tape.local");
     Local->setAlignment(Align(16));
     header(B.CreateStore(Local, B.CreateStructGEP(TapeTy, Tape, 0)));
-    header(B.CreateStore(B.getInt64(LocalTapeBytes),
-                         B.CreateStructGEP(TapeTy, Tape, 2)));
+    header(
+        B.CreateStore(B.getInt64(Bytes), B.CreateStructGEP(TapeTy, Tape, 2)));
     return Tape;
   }
   if (!ReuseStorage || !canReuseStorage(M))

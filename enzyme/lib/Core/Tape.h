@@ -26,6 +26,8 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/IR/IRBuilder.h"
 
+#include <optional>
+
 namespace enzyme {
 
 class TapeBuilder {
@@ -40,8 +42,11 @@ public:
   void reuseStorage(bool Reuse) { ReuseStorage = Reuse; }
 
   /// Emits an empty tape in an alloca at \p B's insertion point; on CPUs it
-  /// starts with the storage the thread's previous tape left.
-  llvm::Value *createTape(llvm::IRBuilder<> &B) const;
+  /// starts with the storage the thread's previous tape left, on CUDA GPUs
+  /// in local memory (\p Bound bytes when it never receives more and that
+  /// is not too much).
+  llvm::Value *createTape(llvm::IRBuilder<> &B,
+                          std::optional<uint64_t> Bound = std::nullopt) const;
   /// Frees the tape's storage, or keeps it for the thread's next tape.
   void destroyTape(llvm::IRBuilder<> &B, llvm::Value *Tape) const;
   /// An empty tape whose header lives on the heap, for split mode, where

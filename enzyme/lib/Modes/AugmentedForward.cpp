@@ -432,6 +432,9 @@ void FunctionDifferentiator::addTapePushes() {
     return;
   }
 
+  if (std::optional<uint64_t> Bound = tapeBound(Pushes))
+    Gen.TapeBounds[Sig] = *Bound;
+
   // Loops whose trip count is known on entry reserve room for their
   // pushes there, so the pushes inside skip the capacity check.
   SmallVector<std::pair<Loop *, Value *>, 4> Reservations;
@@ -465,6 +468,42 @@ void FunctionDifferentiator::addTapePushes() {
     IRBuilder<> B(Tail->getTerminator());
     Tape.reserve(B, AugTape, Bytes);
   }
+}
+
+std::optional<uint64_t> FunctionDifferentiator::tapeBound(
+    const MapVector<BasicBlock *, SmallVector<Value *, 8>> &Pushes) const {
+  // How often a block runs in one call, at most.
+  auto Runs = [&](BasicBlock *BB) -> std::optional<uint64_t> {
+    uint64_t N = 1;
+    for (Loop *L = LI.getLoopFor(BB); L; L = L->getParentLoop()) {
+      unsigned Trips = SE.getSmallConstantMaxTripCount(L);
+      if (!Trips || N > (1u << 20))
+        return std::nullopt;
+      N *= Trips;
+    }
+    return N;
+  };
+  uint64_t Bytes = 0;
+  for (auto &[BB, Values] : Pushes) {
+    std::optional<uint64_t> N = Runs(BB);
+    if (!N)
+      return std::nullopt;
+    Bytes += *N * Gen.tape().batchSize(Values);
+  }
+  for (BasicBlock &BB : Prep)
+    for (Instruction &I : BB) {
+      auto *Call = dyn_cast<CallBase>(&I);
+      if (!Call || classifyCall(*Call) != CallKind::Differentiated)
+        continue;
+      ReverseSignature CalleeSig = calleeSignature(*Call);
+      std::optional<uint64_t> Callee =
+          CalleeSig.Fn ? Gen.tapeBound(CalleeSig) : std::nullopt;
+      std::optional<uint64_t> N = Runs(&BB);
+      if (!Callee || !N)
+        return std::nullopt;
+      Bytes += *N * *Callee;
+    }
+  return Bytes;
 }
 
 MapVector<Loop *, uint64_t> FunctionDifferentiator::loopPushBytes(

@@ -218,6 +218,12 @@ private:
   /// pointers that optimised code moves as integers get their shadows.
   llvm::Value *loadShadowBits(llvm::LoadInst &Load, llvm::IRBuilder<> &B);
   void addTapePushes();
+  /// The most bytes one call pushes on its tape (\p Pushes: the batch each
+  /// block pushes), callees included, when every loop that pushes has a
+  /// constant trip count: a GPU thread's tape then fits its local memory.
+  std::optional<uint64_t> tapeBound(
+      const llvm::MapVector<llvm::BasicBlock *,
+                            llvm::SmallVector<llvm::Value *, 8>> &Pushes) const;
   /// Per loop that can reserve tape room on entry, the bytes one iteration
   /// pushes (\p Pushes: the batch each block pushes).
   llvm::MapVector<llvm::Loop *, uint64_t> loopPushBytes(

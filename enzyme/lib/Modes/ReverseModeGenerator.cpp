@@ -151,6 +151,10 @@ ReverseModeGenerator::generateCustom(const ReverseSignature &Sig,
   if (Sig.FixedTape)
     FixedTapeSizes[Sig] =
         Custom.TapeType ? Tape.packedSize({Custom.TapeType}) : 0;
+  else
+    TapeBounds[Sig] = Custom.TapeType
+                          ? Tape.batchSize({UndefValue::get(Custom.TapeType)})
+                          : 0;
   return &Pair;
 }
 
@@ -167,6 +171,7 @@ ReverseModeGenerator::getOrCreate(const ReverseSignature &Sig,
     for (const ReverseSignature &S : PendingSignatures) {
       Pairs.erase(S);
       FixedTapeSizes.erase(S);
+      TapeBounds.erase(S);
     }
     for (const DispatchKey &K : PendingDispatchKeys)
       Dispatchers.erase(K);

@@ -135,6 +135,15 @@ public:
       return std::nullopt;
     return It->second;
   }
+  /// The most bytes the growable tape of the pair generated for \p Sig
+  /// (without FixedTape) receives in one call, callees included, when every
+  /// loop that records has a constant trip count; nullopt otherwise.
+  std::optional<uint64_t> tapeBound(const ReverseSignature &Sig) const {
+    auto It = TapeBounds.find(Sig);
+    if (It == TapeBounds.end())
+      return std::nullopt;
+    return It->second;
+  }
   const UserRegistrations *registrations() const { return Registrations; }
   /// Calls through pointers wait for link time (compile-time runs, where
   /// other modules may hold more possible targets).
@@ -181,6 +190,7 @@ private:
   TapeBuilder Tape;
   std::map<ReverseSignature, ReversePair> Pairs;
   std::map<ReverseSignature, uint64_t> FixedTapeSizes;
+  std::map<ReverseSignature, uint64_t> TapeBounds;
   struct DispatchKey {
     llvm::FunctionType *Type;
     ReverseSignature Shape;

@@ -73,7 +73,7 @@ static Function *createGradientFunction(const DiffRequest &Request,
     Buffer->setAlignment(Align(16));
     Tape = Buffer;
   } else {
-    Tape = Gen.tape().createTape(B);
+    Tape = Gen.tape().createTape(B, Gen.tapeBound(Sig));
   }
   SmallVector<Value *, 8> Args;
   for (Argument &A : Grad->args())

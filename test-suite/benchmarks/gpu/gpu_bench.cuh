@@ -77,6 +77,24 @@ bool checkGradient(const char *Name, double *Input, const double *Gradient,
   return Ok;
 }
 
+/// The objective of the finite differences: \p Data uploaded to \p Device,
+/// the primal kernel run, and the sum of its \p Count outputs at \p Outputs
+/// (in extended precision: the differences are tiny next to the sum).
+template <typename F>
+long double sumAfterUpload(const std::vector<double> &Data, double *Device,
+                           F RunPrimal, const double *Outputs, size_t Count) {
+  GPU_CHECK(cudaMemcpy(Device, Data.data(), Data.size() * sizeof(double),
+                       cudaMemcpyHostToDevice));
+  RunPrimal();
+  std::vector<double> Out(Count);
+  GPU_CHECK(cudaMemcpy(Out.data(), Outputs, Count * sizeof(double),
+                       cudaMemcpyDeviceToHost));
+  long double Sum = 0;
+  for (double V : Out)
+    Sum += V;
+  return Sum;
+}
+
 inline void printResult(const char *Name, double PrimalMs, double GradientMs,
                         bool Ok) {
   std::printf("RESULT %s primal %.4f ms gradient %.4f ms ratio %.2f %s\n", Name,

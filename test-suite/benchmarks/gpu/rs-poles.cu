@@ -113,23 +113,13 @@ int main(int Argc, char **Argv) {
   GPU_CHECK(cudaMemset(DevDConc, 0, Conc.size() * sizeof(double)));
   RunGradient();
   GPU_CHECK(cudaDeviceSynchronize());
-  std::vector<double> DPoles(PoleCount), DConc(Conc.size()), Out(Lookups);
+  std::vector<double> DPoles(PoleCount), DConc(Conc.size());
   GPU_CHECK(cudaMemcpy(DPoles.data(), DevDPoles, PoleCount * sizeof(double),
                        cudaMemcpyDeviceToHost));
   GPU_CHECK(cudaMemcpy(DConc.data(), DevDConc, Conc.size() * sizeof(double),
                        cudaMemcpyDeviceToHost));
-  auto Objective = [&](const std::vector<double> &Data,
-                       double *Device) -> long double {
-    GPU_CHECK(cudaMemcpy(Device, Data.data(), Data.size() * sizeof(double),
-                         cudaMemcpyHostToDevice));
-    RunPrimal();
-    GPU_CHECK(cudaMemcpy(Out.data(), DevOut, Lookups * sizeof(double),
-                         cudaMemcpyDeviceToHost));
-    // In extended precision: the differences are tiny next to the sum.
-    long double Sum = 0;
-    for (double V : Out)
-      Sum += V;
-    return Sum;
+  auto Objective = [&](const std::vector<double> &Data, double *Device) {
+    return sumAfterUpload(Data, Device, RunPrimal, DevOut, Lookups);
   };
   std::vector<size_t> PoleSamples, ConcSamples;
   for (int I = 0; I < 8; ++I) {

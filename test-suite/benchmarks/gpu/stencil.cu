@@ -41,7 +41,7 @@ __global__ void gradient(const double *In, double *DIn, double *Out,
 int main(int Argc, char **Argv) {
   bool Quick = quickRun(Argc, Argv);
   int N = Quick ? 4 * Tile : 1 << 24, Runs = Quick ? 1 : 10;
-  std::vector<double> In(N), Coef = {0.5, 0.2, 0.05}, Out(N);
+  std::vector<double> In(N), Coef = {0.5, 0.2, 0.05};
   for (int I = 0; I < N; ++I)
     In[I] = std::sin(0.001 * I) + 0.1 * std::cos(0.37 * I);
   double *DevIn, *DevDIn, *DevOut, *DevDOut, *DevCoef, *DevDCoef;
@@ -82,18 +82,8 @@ int main(int Argc, char **Argv) {
                        cudaMemcpyDeviceToHost));
   GPU_CHECK(cudaMemcpy(DCoef.data(), DevDCoef, 3 * sizeof(double),
                        cudaMemcpyDeviceToHost));
-  auto Objective = [&](const std::vector<double> &Data,
-                       double *Device) -> long double {
-    GPU_CHECK(cudaMemcpy(Device, Data.data(), Data.size() * sizeof(double),
-                         cudaMemcpyHostToDevice));
-    RunPrimal();
-    GPU_CHECK(cudaMemcpy(Out.data(), DevOut, N * sizeof(double),
-                         cudaMemcpyDeviceToHost));
-    // In extended precision: the differences are tiny next to the sum.
-    long double Sum = 0;
-    for (double V : Out)
-      Sum += V;
-    return Sum;
+  auto Objective = [&](const std::vector<double> &Data, double *Device) {
+    return sumAfterUpload(Data, Device, RunPrimal, DevOut, N);
   };
   // Samples inside tiles and on their edges (halo elements).
   std::vector<size_t> InSamples = {0,

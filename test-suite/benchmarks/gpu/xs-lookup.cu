@@ -118,23 +118,13 @@ int main(int Argc, char **Argv) {
   GPU_CHECK(cudaMemset(DevDConc, 0, Conc.size() * sizeof(double)));
   RunGradient();
   GPU_CHECK(cudaDeviceSynchronize());
-  std::vector<double> DXS(TableSize), DConc(Conc.size()), Out(Lookups);
+  std::vector<double> DXS(TableSize), DConc(Conc.size());
   GPU_CHECK(cudaMemcpy(DXS.data(), DevDXS, TableSize * sizeof(double),
                        cudaMemcpyDeviceToHost));
   GPU_CHECK(cudaMemcpy(DConc.data(), DevDConc, Conc.size() * sizeof(double),
                        cudaMemcpyDeviceToHost));
-  auto Objective = [&](const std::vector<double> &Table,
-                       double *Device) -> long double {
-    GPU_CHECK(cudaMemcpy(Device, Table.data(), Table.size() * sizeof(double),
-                         cudaMemcpyHostToDevice));
-    RunPrimal();
-    GPU_CHECK(cudaMemcpy(Out.data(), DevOut, Lookups * sizeof(double),
-                         cudaMemcpyDeviceToHost));
-    // In extended precision: the differences are tiny next to the sum.
-    long double Sum = 0;
-    for (double V : Out)
-      Sum += V;
-    return Sum;
+  auto Objective = [&](const std::vector<double> &Table, double *Device) {
+    return sumAfterUpload(Table, Device, RunPrimal, DevOut, Lookups);
   };
   std::vector<size_t> TableSamples, ConcSamples;
   for (int I = 0; I < 6; ++I) {

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Core/ShadowMemory.h"
+#include "Core/GpuTarget.h"
 #include "Core/LibcCalls.h"
 #include "Core/ReusableFunctions.h"
 #include "Core/RuntimeLibrary.h"
@@ -30,13 +31,31 @@ static Value *sameResidue(IRBuilder<> &B, Value *Block, Value *Local,
   return B.CreateGEP(B.getInt8Ty(), Block, Residue, Name);
 }
 
+/// GPU device code has malloc (16-byte aligned) but no aligned_alloc: a
+/// local's shadow block there is carved out of a larger malloc'ed one, with
+/// the malloc'ed pointer kept in the 8 bytes before it for the free.
+static Value *createDeviceBlock(IRBuilder<> &B, Value *Size, uint64_t Mod) {
+  Value *Raw =
+      emitMalloc(B, B.CreateAdd(Size, B.getInt64(2 * Mod)), "shadow.raw");
+  Value *Aligned =
+      B.CreateIntrinsic(Intrinsic::ptrmask, {Raw->getType(), B.getInt64Ty()},
+                        {B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Raw, Mod),
+                         B.getInt64(~(Mod - 1))},
+                        nullptr, "shadow.mem");
+  B.CreateAlignedStore(
+      Raw, B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Aligned, -8), Align(8));
+  B.CreateMemSet(Aligned, B.getInt8(0), Size, Align(Mod));
+  return Aligned;
+}
+
 Value *createShadowOfLocal(IRBuilder<> &B, Value *Local, Value *Bytes,
                            Align A) {
   uint64_t Mod = residueModulus(A);
-  Value *Block = createZeroedShadowMemory(
-      B,
-      B.CreateAdd(B.CreateZExtOrTrunc(Bytes, B.getInt64Ty()), B.getInt64(Mod)),
-      B.getInt64(Mod));
+  Value *Size =
+      B.CreateAdd(B.CreateZExtOrTrunc(Bytes, B.getInt64Ty()), B.getInt64(Mod));
+  Value *Block = isGpuModule(*B.GetInsertBlock()->getModule())
+                     ? createDeviceBlock(B, Size, Mod)
+                     : createZeroedShadowMemory(B, Size, B.getInt64(Mod));
   return sameResidue(B, Block, Local, Mod, "shadow.local");
 }
 
@@ -45,6 +64,10 @@ void freeShadowOfLocal(IRBuilder<> &B, Value *Shadow, Align A) {
   Value *Block =
       B.CreateIntrinsic(Intrinsic::ptrmask, {Shadow->getType(), B.getInt64Ty()},
                         {Shadow, B.getInt64(~(Mod - 1))});
+  if (isGpuModule(*B.GetInsertBlock()->getModule()))
+    Block = B.CreateAlignedLoad(
+        B.getPtrTy(), B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Block, -8),
+        Align(8));
   emitFree(B, Block);
 }
 

@@ -19,7 +19,6 @@
 #include "llvm/Linker/Linker.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/MemoryBuffer.h"
-#include "llvm/TargetParser/Triple.h"
 #include "llvm/Transforms/IPO/Internalize.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 
@@ -32,10 +31,6 @@ static cl::opt<std::string> LibdevicePath(
     cl::init(""));
 
 namespace enzyme {
-
-bool usesDeviceMathLibrary(const Module &M) {
-  return Triple(M.getTargetTriple()).isNVPTX();
-}
 
 bool isNativeDeviceMathIntrinsic(Intrinsic::ID ID) {
   switch (ID) {
@@ -62,7 +57,7 @@ StringRef libmNameOfDeviceFunction(StringRef Name) {
 }
 
 void linkDeviceMathLibrary(Module &M) {
-  if (!usesDeviceMathLibrary(M) || LibdevicePath.empty())
+  if (!isCudaModule(M) || LibdevicePath.empty())
     return;
   // Each missing function, with a call to report an error at.
   MapVector<Function *, const Instruction *> Missing;
@@ -117,7 +112,7 @@ static constexpr const char *KeptFromInliner = "enzyme-device-math";
 static constexpr const char *WasInternal = "enzyme-device-math-internal";
 
 void keepDeviceMathCallable(Module &M) {
-  if (!usesDeviceMathLibrary(M))
+  if (!isCudaModule(M))
     return;
   bool AsksForDerivatives = any_of(M, [](const Function &F) {
     return F.isDeclaration() && F.getName().contains("__enzyme_") &&
@@ -126,15 +121,13 @@ void keepDeviceMathCallable(Module &M) {
   if (!AsksForDerivatives)
     return;
   for (Function &F : M) {
-    StringRef Libm = libmNameOfDeviceFunction(F.getName());
-    if (F.isDeclaration() || Libm.empty() ||
-        !F.hasFnAttribute(Attribute::AlwaysInline))
-      continue;
-    Type *Ty = F.getReturnType();
-    if (!Ty->isFloatTy() && !Ty->isDoubleTy())
-      continue;
-    if (!rules::isMathFunctionName(
-            Ty->isFloatTy() && Libm.ends_with("f") ? Libm.drop_back() : Libm))
+    // Those whose calls a derivative rule answers.
+    if (F.isDeclaration() || libmNameOfDeviceFunction(F.getName()).empty() ||
+        !F.hasFnAttribute(Attribute::AlwaysInline) ||
+        none_of(F.users(), [](const User *U) {
+          const auto *Call = dyn_cast<CallBase>(U);
+          return Call && rules::findMathRule(*Call);
+        }))
       continue;
     F.removeFnAttr(Attribute::AlwaysInline);
     F.addFnAttr(Attribute::NoInline);
@@ -149,7 +142,7 @@ void keepDeviceMathCallable(Module &M) {
 }
 
 void finishDeviceMath(Module &M) {
-  if (!usesDeviceMathLibrary(M))
+  if (!isCudaModule(M))
     return;
   linkDeviceMathLibrary(M);
   SmallVector<Function *, 8> Inlinable;

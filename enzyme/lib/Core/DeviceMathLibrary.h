@@ -32,9 +32,6 @@ class Module;
 
 namespace enzyme {
 
-/// \p M is NVPTX device code, whose math goes through libdevice.
-bool usesDeviceMathLibrary(const llvm::Module &M);
-
 /// Whether the NVPTX backend selects the math intrinsic \p ID itself.
 bool isNativeDeviceMathIntrinsic(llvm::Intrinsic::ID ID);
 

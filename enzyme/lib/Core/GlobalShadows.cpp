@@ -6,6 +6,9 @@
 
 #include "Core/GlobalShadows.h"
 #include "Core/GlobalUsers.h"
+#include "Core/GpuTarget.h"
+
+#include "Analysis/ActivityAnalysis.h"
 
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/GlobalVariable.h"
@@ -13,7 +16,6 @@
 #include "llvm/IR/InstrTypes.h"
 #include "llvm/IR/Metadata.h"
 #include "llvm/IR/Module.h"
-#include "llvm/TargetParser/Triple.h"
 
 using namespace llvm;
 
@@ -74,25 +76,15 @@ bool hasConstantShadow(const Value *V) {
 /// On the shadows the engine made for shared memory.
 static constexpr const char *MadeForSharedMemory = "enzyme_shared_shadow";
 
-static bool holdsFloatingPoint(Type *Ty) {
-  if (Ty->isFPOrFPVectorTy())
-    return true;
-  if (auto *AT = dyn_cast<ArrayType>(Ty))
-    return holdsFloatingPoint(AT->getElementType());
-  if (auto *ST = dyn_cast<StructType>(Ty))
-    return any_of(ST->elements(), holdsFloatingPoint);
-  return false;
-}
-
 void createSharedMemoryShadows(Module &M) {
-  if (!Triple(M.getTargetTriple()).isNVPTX())
+  if (!isCudaModule(M))
     return;
   constexpr unsigned SharedAddressSpace = 3;
   SmallVector<GlobalVariable *, 4> Arrays;
   for (GlobalVariable &GV : M.globals())
     if (GV.getAddressSpace() == SharedAddressSpace && !GV.isConstant() &&
         GV.hasInitializer() && !globalShadowOf(GV) &&
-        holdsFloatingPoint(GV.getValueType()))
+        isDifferentiableType(GV.getValueType()))
       Arrays.push_back(&GV);
   for (GlobalVariable *GV : Arrays) {
     auto *Shadow = new GlobalVariable(

@@ -35,6 +35,12 @@ inline bool isGpuModule(const llvm::Module &M) {
   return isGpuTarget(llvm::Triple(M.getTargetTriple()));
 }
 
+/// \p M is CUDA device code (NVPTX): math through libdevice, a thread's
+/// stack in PTX's local state space, shared memory in address space 3.
+inline bool isCudaModule(const llvm::Module &M) {
+  return llvm::Triple(M.getTargetTriple()).isNVPTX();
+}
+
 /// \p I reads where its thread sits in the launch: a thread, block or lane
 /// index, or the size of a block, grid or warp. Such a value is the same
 /// wherever the thread reads it, so the reverse pass reads it again rather

@@ -90,14 +90,10 @@ static bool canReuseStorage(const Module &M) { return !isGpuModule(M); }
 static constexpr uint64_t LocalTapeBytes = 512;
 static constexpr uint64_t MaxLocalTapeBytes = 16384;
 
-static bool startsInLocalMemory(const Module &M) {
-  return Triple(M.getTargetTriple()).isNVPTX();
-}
-
 /// \p Data, or null when it is the local buffer a tape started in, which
 /// is not the heap's to free.
 static Value *heapPart(IRBuilder<> &B, Value *Data) {
-  if (!startsInLocalMemory(*B.GetInsertBlock()->getModule()))
+  if (!isCudaModule(*B.GetInsertBlock()->getModule()))
     return Data;
   Value *IsLocal =
       B.CreateIntrinsic(Intrinsic::nvvm_isspacep_local, {}, {Data});
@@ -126,7 +122,7 @@ Value *TapeBuilder::createTape(IRBuilder<> &B,
   IRBuilder<> Entry(&F->getEntryBlock(), F->getEntryBlock().begin());
   Value *Tape = Entry.CreateAlloca(TapeTy, nullptr, "tape");
   header(B.CreateStore(Constant::getNullValue(TapeTy), Tape));
-  if (startsInLocalMemory(M)) {
+  if (isCudaModule(M)) {
     uint64_t Bytes = Bound && *Bound <= MaxLocalTapeBytes
                          ? std::max<uint64_t>(*Bound, 8)
                          : LocalTapeBytes;
@@ -211,6 +207,16 @@ SmallVector<Value *, 8> TapeBuilder::load(IRBuilder<> &B, Value *Base,
     Offset += packedSize({Ty});
   }
   return Result;
+}
+
+AllocaInst *TapeBuilder::createFixedTape(Function &F, uint64_t Bytes,
+                                         const Twine &Name) const {
+  IRBuilder<> Entry(&F.getEntryBlock(), F.getEntryBlock().begin());
+  AllocaInst *Buffer = Entry.CreateAlloca(
+      ArrayType::get(Entry.getInt8Ty(), std::max<uint64_t>(Bytes, 1)), nullptr,
+      Name);
+  Buffer->setAlignment(Align(16));
+  return Buffer;
 }
 
 Value *TapeBuilder::createHeapTape(IRBuilder<> &B) const {

@@ -69,6 +69,11 @@ public:
   pop(llvm::IRBuilder<> &B, llvm::Value *Tape,
       llvm::ArrayRef<llvm::Type *> Types) const;
 
+  /// A buffer of \p Bytes bytes in \p F's frame for a fixed tape (split
+  /// mode's inline tapes, GPU gradients whose tape size is fixed).
+  llvm::AllocaInst *createFixedTape(llvm::Function &F, uint64_t Bytes,
+                                    const llvm::Twine &Name) const;
+
   /// A fixed tape (split mode's inline tapes): no header, each batch at an
   /// offset known at compile time from \p Base, packed without padding.
   void store(llvm::IRBuilder<> &B, llvm::Value *Base, uint64_t Offset,

@@ -20,6 +20,7 @@
 #include "Analysis/TripCount.h"
 #include "Core/Diagnostics.h"
 #include "Core/GlobalShadows.h"
+#include "Core/GpuTarget.h"
 #include "Core/LibcCalls.h"
 #include "Core/RuntimeLibrary.h"
 #include "Core/ShadowMemory.h"
@@ -432,8 +433,10 @@ void FunctionDifferentiator::addTapePushes() {
     return;
   }
 
-  if (std::optional<uint64_t> Bound = tapeBound(Pushes))
-    Gen.TapeBounds[Sig] = *Bound;
+  // Only CUDA threads size their tapes by it (Core/Tape.h).
+  if (isCudaModule(*Prep.getParent()))
+    if (std::optional<uint64_t> Bound = tapeBound(Pushes))
+      Gen.TapeBounds[Sig] = *Bound;
 
   // Loops whose trip count is known on entry reserve room for their
   // pushes there, so the pushes inside skip the capacity check.

@@ -16,7 +16,6 @@
 #include "llvm/IR/IntrinsicsNVPTX.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/CommandLine.h"
-#include "llvm/TargetParser/Triple.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
 
 using namespace llvm;
@@ -191,7 +190,7 @@ void accumulateAdjoint(IRBuilder<> &B, Type *Ty, Value *Ptr, Value *D,
   }
   Module &M = *B.GetInsertBlock()->getModule();
   Align A = Alignment.value_or(M.getDataLayout().getABITypeAlign(Ty));
-  if (!Triple(M.getTargetTriple()).isNVPTX()) {
+  if (!isCudaModule(M)) {
     atomicAdd(B, Ty, Ptr, D, A);
     return;
   }

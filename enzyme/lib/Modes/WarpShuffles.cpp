@@ -7,6 +7,7 @@
 #include "Modes/WarpShuffles.h"
 
 #include "Core/GpuTarget.h"
+#include "Core/ReusableFunctions.h"
 
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/IntrinsicInst.h"
@@ -89,13 +90,12 @@ static constexpr StringLiteral HelperPrefix = "enzyme.shfl.sync.";
 /// two 32-bit shuffles of v's halves, as CUDA's headers shuffle a double.
 static Function *doubleShuffleHelper(Module &M, ShuffleMode Mode) {
   std::string Name = (HelperPrefix + modeName(Mode) + ".f64").str();
-  if (Function *F = M.getFunction(Name))
-    return F;
   LLVMContext &Ctx = M.getContext();
   Type *I32 = Type::getInt32Ty(Ctx), *F64 = Type::getDoubleTy(Ctx);
-  auto *F =
-      Function::Create(FunctionType::get(F64, {I32, F64, I32, I32}, false),
-                       GlobalValue::InternalLinkage, Name, M);
+  auto *FT = FunctionType::get(F64, {I32, F64, I32, I32}, false);
+  if (Function *F = findReusableFunction(M, Name, FT))
+    return F;
+  auto *F = Function::Create(FT, GlobalValue::InternalLinkage, Name, M);
   F->addFnAttr(Attribute::Convergent);
   F->addFnAttr(Attribute::NoUnwind);
   F->addFnAttr(InlinedAfterAD);
@@ -226,7 +226,7 @@ static bool raiseHeaderShuffles(Function &F) {
 }
 
 bool raiseDoubleShuffles(Function &F) {
-  if (!isGpuModule(*F.getParent()))
+  if (!isCudaModule(*F.getParent()))
     return false;
   bool Changed = raiseHeaderShuffles(F);
   // or (shl (zext HI), 32), (zext LO), where LO and HI shuffle the halves

@@ -66,12 +66,7 @@ static Function *createGradientFunction(const DiffRequest &Request,
   Value *Tape;
   if (Sig.FixedTape) {
     // The thread's local memory holds the whole tape (GPU device code).
-    IRBuilder<> Entry(&Grad->getEntryBlock(), Grad->getEntryBlock().begin());
-    uint64_t Bytes = std::max<uint64_t>(*Gen.fixedTapeBytes(Sig), 1);
-    AllocaInst *Buffer = Entry.CreateAlloca(
-        ArrayType::get(Entry.getInt8Ty(), Bytes), nullptr, "tape");
-    Buffer->setAlignment(Align(16));
-    Tape = Buffer;
+    Tape = Gen.tape().createFixedTape(*Grad, *Gen.fixedTapeBytes(Sig), "tape");
   } else {
     Tape = Gen.tape().createTape(B, Gen.tapeBound(Sig));
   }

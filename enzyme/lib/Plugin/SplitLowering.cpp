@@ -92,17 +92,6 @@ static uint64_t inlineTapeBytes(const DiffRequest &Request, Type *Ty) {
                   DL.getTypeAllocSize(Ty).getFixedValue());
 }
 
-/// A buffer of \p Bytes bytes in the caller's frame for an inline tape.
-static Value *inlineTapeBuffer(CallBase &Call, uint64_t Bytes) {
-  Function &F = *Call.getFunction();
-  IRBuilder<> Entry(&F.getEntryBlock(), F.getEntryBlock().begin());
-  AllocaInst *Buffer = Entry.CreateAlloca(
-      ArrayType::get(Entry.getInt8Ty(), std::max<uint64_t>(Bytes, 1)), nullptr,
-      "inline.tape");
-  Buffer->setAlignment(Align(16));
-  return Buffer;
-}
-
 static LoweringResult lowerAugmentedForward(DiffRequest &Request,
                                             const ReversePair &Pair,
                                             ReverseModeGenerator &Gen) {
@@ -128,7 +117,9 @@ static LoweringResult lowerAugmentedForward(DiffRequest &Request,
                        : Declared;
     if (!checkInlineTapeType(Request, InlineTapeTy, "declared to return"))
       return LoweringResult::Failed;
-    Tape = inlineTapeBuffer(Call, inlineTapeBytes(Request, InlineTapeTy));
+    Tape = Gen.tape().createFixedTape(*Call.getFunction(),
+                                      inlineTapeBytes(Request, InlineTapeTy),
+                                      "inline.tape");
   } else {
     Tape = Gen.tape().createHeapTape(B);
   }
@@ -176,8 +167,9 @@ static LoweringResult lowerReverse(DiffRequest &Request,
       Tape = B.CreateTrunc(Tape, B.getIntNTy(Bytes * 8));
     if (!checkInlineTapeType(Request, Tape->getType(), "given a tape of type"))
       return LoweringResult::Failed;
-    Value *Buffer =
-        inlineTapeBuffer(Call, inlineTapeBytes(Request, Tape->getType()));
+    Value *Buffer = Gen.tape().createFixedTape(
+        *Call.getFunction(), inlineTapeBytes(Request, Tape->getType()),
+        "inline.tape");
     B.CreateAlignedStore(Tape, Buffer, Align(1));
     Tape = Buffer;
   } else if (Tape->getType()->isIntegerTy()) {

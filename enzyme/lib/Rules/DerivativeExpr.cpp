@@ -6,6 +6,7 @@
 
 #include "Rules/DerivativeExpr.h"
 #include "Core/DeviceMathLibrary.h"
+#include "Core/GpuTarget.h"
 
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/IR/Intrinsics.h"
@@ -113,7 +114,7 @@ static std::string libmName(StringRef Name, Type *Ty) {
 Value *emitMathCall(IRBuilder<> &B, StringRef Name, Type *Ty,
                     ArrayRef<Value *> Operands) {
   Module *M = B.GetInsertBlock()->getModule();
-  bool Device = usesDeviceMathLibrary(*M);
+  bool Device = isCudaModule(*M);
   Intrinsic::ID ID = intrinsicFor(Name);
   if (ID != Intrinsic::not_intrinsic &&
       (!Device || isNativeDeviceMathIntrinsic(ID)))

@@ -19,6 +19,7 @@
 #include "llvm/TargetParser/Triple.h"
 
 #include "ChoiceReport.inc"
+#include "CudaLaunch.inc"
 #include "ExceptionReport.inc"
 #include "RbTree.inc"
 #include "ShadowRegistry.inc"
@@ -61,6 +62,7 @@ static const RuntimeSource RuntimeSources[] = {{ShadowRegistryIR, false},
                                                {ExceptionReportIR, false},
                                                {ChoiceReportIR, false},
                                                {UntypedCopyReportIR, false},
+                                               {CudaLaunchIR, false},
                                                {RbTreeIR, true}};
 
 /// The IR of run-time source \p Source, ready to link into \p M.

@@ -11,12 +11,14 @@
 #include "Core/Diagnostics.h"
 #include "Core/GlobalShadows.h"
 #include "Core/GpuTarget.h"
+#include "Core/KernelLaunches.h"
 #include "Core/UserRegistrations.h"
 #include "Modes/ForwardModeGenerator.h"
 #include "Modes/ReverseModeGenerator.h"
 #include "Plugin/BatchLowering.h"
 #include "Plugin/DiffRequest.h"
 #include "Plugin/ForwardLowering.h"
+#include "Plugin/LaunchDerivatives.h"
 #include "Plugin/LoweringSupport.h"
 #include "Plugin/MemoryAnnotations.h"
 #include "Plugin/RequestLowering.h"
@@ -111,6 +113,12 @@ static bool laterPassesRewriteBodies(const Module &M, OptimizationLevel Level) {
 }
 
 PreservedAnalyses EnzymePass::run(Module &M, ModuleAnalysisManager &MAM) {
+  // Scan mode only lists the kernels that host code launches.
+  if (!launchedKernelListPath().empty()) {
+    if (isCompileTimePoint(Point) && !isGpuModule(M))
+      listLaunchedKernels(M);
+    return PreservedAnalyses::all();
+  }
   if (isCompileTimePoint(Point)) {
     // The native-code half of a fat-LTO compilation: the bodies kept for
     // the link are in the bitcode already and must not reach the object.
@@ -120,6 +128,7 @@ PreservedAnalyses EnzymePass::run(Module &M, ModuleAnalysisManager &MAM) {
     }
     M.getOrInsertNamedMetadata(CompileTimeDoneMarker);
     // At -O0 no pipeline-start step ran (PluginEntry.cpp).
+    createLaunchGradients(M);
     UserRegistrations::keepRegistrationsToTheLink(M);
   }
 
@@ -271,7 +280,8 @@ void EnzymePass::serveRequests(Module &M, ModuleAnalysisManager &MAM) {
   lowerContextCalls(M);
   specializeFunctionArguments(M);
   SmallVector<DiffRequest, 4> Requests = collectRequests(M);
-  if (Requests.empty()) {
+  bool DefinesKernelDerivatives = isGpuModule(M) && anyDerivativeKernels();
+  if (Requests.empty() && !DefinesKernelDerivatives) {
     finishMemoryAnnotations(M, !isCompileTimePoint(Point));
     finishDeviceMath(M);
     return;
@@ -306,6 +316,10 @@ void EnzymePass::serveRequests(Module &M, ModuleAnalysisManager &MAM) {
   ForwardModeGenerator ForwardGenerator(M, FAM, Cleanup ? &*Cleanup : nullptr,
                                         &Registrations);
   ForwardGenerator.deferIndirectCalls(AllowDeferral);
+  // The derivative kernels of kernels that differentiated host code
+  // launches (Core/KernelLaunches.h).
+  if (DefinesKernelDerivatives)
+    createKernelDerivatives(M, GeneratorAt(0));
   SmallPtrSet<const CallBase *, 4> Mismatched =
       findMismatchedSplitPairs(Requests);
   // Inner requests of higher-order derivatives first (RequestOrder.cpp).

@@ -14,8 +14,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "Core/DeviceMathLibrary.h"
+#include "Core/KernelLaunches.h"
 #include "Core/UserRegistrations.h"
 #include "Plugin/EnzymePass.h"
+#include "Plugin/LaunchDerivatives.h"
 #include "Plugin/SanitizedMemoryEffects.h"
 
 #include "llvm/Passes/PassBuilder.h"
@@ -25,12 +27,17 @@ using namespace llvm;
 using namespace enzyme;
 
 namespace {
-/// Marks the functions that `__enzyme_*` registrations name noinline, and
+/// Gives the stubs of kernels launched from differentiated host code their
+/// custom gradients, marks the functions that `__enzyme_*` registrations
+/// name noinline, and
 /// libdevice functions with derivative rules in device code that asks for
 /// derivatives.
 struct KeepRegisteredFunctionsPass
     : PassInfoMixin<KeepRegisteredFunctionsPass> {
   PreservedAnalyses run(Module &M, ModuleAnalysisManager &) {
+    if (!launchedKernelListPath().empty())
+      return PreservedAnalyses::all();
+    createLaunchGradients(M);
     UserRegistrations::keepRegisteredFunctionsCallable(M);
     UserRegistrations::keepRegistrationsToTheLink(M);
     keepDeviceMathCallable(M);

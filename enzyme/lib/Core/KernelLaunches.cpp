@@ -1,0 +1,110 @@
+//===- KernelLaunches.cpp - Kernels differentiated for their launches -----===//
+//
+// Part of the Enzyme toolchain.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Core/KernelLaunches.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/Function.h"
+#include "llvm/IR/Metadata.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/CommandLine.h"
+
+using namespace llvm;
+
+namespace enzyme {
+
+static cl::list<std::string> DerivativeKernels(
+    "enzyme-derivative-kernels", cl::CommaSeparated,
+    cl::desc("CUDA kernels (device names) launched from differentiated host "
+             "code, which get derivative kernels (enzyme-clang sets it)"));
+
+static cl::opt<std::string> ListLaunchedKernels(
+    "enzyme-list-launched-kernels", cl::init(""),
+    cl::desc("Scan mode: write the CUDA kernels launched from differentiated "
+             "host code to this file, one per line, and differentiate "
+             "nothing (enzyme-clang runs it before a CUDA compilation)"));
+
+bool isDerivativeKernel(StringRef KernelName) {
+  return is_contained(DerivativeKernels, KernelName);
+}
+
+bool anyDerivativeKernels() { return !DerivativeKernels.empty(); }
+
+StringRef launchedKernelListPath() { return ListLaunchedKernels; }
+
+std::string augmentedKernelName(StringRef Kernel) {
+  return ("_enzyme_kernel_augmented_" + Kernel).str();
+}
+std::string reverseKernelName(StringRef Kernel) {
+  return ("_enzyme_kernel_reverse_" + Kernel).str();
+}
+std::string kernelInfoName(StringRef Kernel) {
+  return ("_enzyme_kernel_info_" + Kernel).str();
+}
+
+std::optional<std::string> kernelNameOfStub(StringRef Stub) {
+  static constexpr StringLiteral Prefix = "__device_stub__";
+  size_t At = Stub.find(Prefix);
+  if (At == StringRef::npos)
+    return std::nullopt;
+  // In a mangled name the prefix is part of an identifier whose length
+  // comes before it.
+  size_t Digits = At;
+  while (Digits > 0 && isDigit(Stub[Digits - 1]))
+    --Digits;
+  if (Digits == At)
+    return (Stub.take_front(At) + Stub.drop_front(At + Prefix.size())).str();
+  unsigned Length;
+  if (Stub.slice(Digits, At).getAsInteger(10, Length) ||
+      Length <= Prefix.size())
+    return std::nullopt;
+  return (Stub.take_front(Digits) + Twine(Length - Prefix.size()) +
+          Stub.drop_front(At + Prefix.size()))
+      .str();
+}
+
+std::optional<unsigned> unsupportedKernelParameter(const FunctionType &Ty) {
+  for (auto [I, Param] : enumerate(Ty.params()))
+    if (!Param->isPointerTy() && !Param->isIntegerTy() && !Param->isFloatTy() &&
+        !Param->isDoubleTy())
+      return I;
+  return std::nullopt;
+}
+
+bool isCudaKernel(const Function &F) {
+  if (F.getCallingConv() == CallingConv::PTX_Kernel)
+    return true;
+  const NamedMDNode *Annotations =
+      F.getParent()->getNamedMetadata("nvvm.annotations");
+  if (!Annotations)
+    return false;
+  for (const MDNode *Node : Annotations->operands()) {
+    if (Node->getNumOperands() < 3)
+      continue;
+    auto *Target = dyn_cast_or_null<ValueAsMetadata>(Node->getOperand(0));
+    auto *What = dyn_cast_or_null<MDString>(Node->getOperand(1));
+    auto *Value =
+        mdconst::dyn_extract_or_null<ConstantInt>(Node->getOperand(2));
+    if (Target && Target->getValue() == &F && What &&
+        What->getString() == "kernel" && Value && Value->isOne())
+      return true;
+  }
+  return false;
+}
+
+void markCudaKernel(Function &F) {
+  LLVMContext &Ctx = F.getContext();
+  Metadata *Fields[] = {
+      ValueAsMetadata::get(&F), MDString::get(Ctx, "kernel"),
+      ValueAsMetadata::get(ConstantInt::get(Type::getInt32Ty(Ctx), 1))};
+  F.getParent()
+      ->getOrInsertNamedMetadata("nvvm.annotations")
+      ->addOperand(MDNode::get(Ctx, Fields));
+}
+
+} // namespace enzyme

@@ -1,0 +1,74 @@
+//===- KernelLaunches.h - Kernels differentiated for their launches -*- C++
+//-*-===//
+//
+// Part of the Enzyme toolchain.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// Host code that launches CUDA kernels is differentiated without a
+/// hand-written pair (docs/cuda.md, "Host code that launches kernels"). The
+/// two compilations of a CUDA file must agree on which kernels get
+/// derivatives: the driver first compiles the host side at -O0 with the
+/// engine in scan mode, which lists the kernels whose host stubs are
+/// reachable from reverse-mode requests (-enzyme-list-launched-kernels),
+/// and passes that list to both compilations (-enzyme-derivative-kernels).
+///
+/// For each listed kernel K, the device compilation defines
+///   _enzyme_kernel_augmented_K(params, shadows, tapes)        a kernel,
+///   _enzyme_kernel_reverse_K(params, shadows, scalars, tapes) a kernel,
+///   _enzyme_kernel_info_K = {tape bytes per thread, used shadows}
+/// where `shadows` are those of the pointer parameters in order, `tapes`
+/// is a buffer of one slot per thread of the launch, and `scalars` receives
+/// the adjoints of the floating-point parameters (8 bytes each, summed over
+/// threads). The names stay clear of `__enzyme_`, which the user ABI's
+/// entry points and registrations use. The host compilation gives K's stub a
+/// custom gradient that launches them (runtime/CudaLaunch.c).
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef ENZYME_CORE_KERNELLAUNCHES_H
+#define ENZYME_CORE_KERNELLAUNCHES_H
+
+#include "llvm/ADT/StringRef.h"
+
+#include <optional>
+#include <string>
+
+namespace llvm {
+class Function;
+class FunctionType;
+class Module;
+} // namespace llvm
+
+namespace enzyme {
+
+/// The kernels (device names) the driver asked derivatives for.
+bool isDerivativeKernel(llvm::StringRef KernelName);
+bool anyDerivativeKernels();
+
+/// Where scan mode writes the kernels it finds, or empty outside scan mode.
+llvm::StringRef launchedKernelListPath();
+
+std::string augmentedKernelName(llvm::StringRef Kernel);
+std::string reverseKernelName(llvm::StringRef Kernel);
+std::string kernelInfoName(llvm::StringRef Kernel);
+
+/// The device name of the kernel whose host stub clang named \p Stub
+/// (`_Z22__device_stub__collidePfS_` -> `_Z7collidePfS_`), or nullopt if
+/// \p Stub is no stub.
+std::optional<std::string> kernelNameOfStub(llvm::StringRef Stub);
+
+/// The first parameter of a kernel of type \p Ty that a derivative kernel
+/// cannot take (neither a pointer, an integer, a float nor a double).
+std::optional<unsigned>
+unsupportedKernelParameter(const llvm::FunctionType &Ty);
+
+/// \p F is a CUDA kernel (an entry point of a launch).
+bool isCudaKernel(const llvm::Function &F);
+/// Marks \p F a CUDA kernel.
+void markCudaKernel(llvm::Function &F);
+
+} // namespace enzyme
+
+#endif // ENZYME_CORE_KERNELLAUNCHES_H

@@ -1,0 +1,42 @@
+//===- LaunchDerivatives.h - Host code that launches kernels ----*- C++ -*-===//
+//
+// Part of the Enzyme toolchain.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// The three steps of differentiating host code that launches CUDA kernels
+/// (Core/KernelLaunches.h): the scan that lists the kernels, the derivative
+/// kernels in the device compilation, and the custom gradients of their host
+/// stubs in the host compilation.
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef ENZYME_PLUGIN_LAUNCHDERIVATIVES_H
+#define ENZYME_PLUGIN_LAUNCHDERIVATIVES_H
+
+namespace llvm {
+class Module;
+} // namespace llvm
+
+namespace enzyme {
+
+class ReverseModeGenerator;
+
+/// Scan mode: writes the device names of the kernels whose host stubs are
+/// reachable from the reverse-mode requests of host module \p M to
+/// launchedKernelListPath().
+void listLaunchedKernels(llvm::Module &M);
+
+/// Device code: defines the derivative kernels of the listed kernels of
+/// \p M with \p Gen. Errors are reported at the kernels.
+void createKernelDerivatives(llvm::Module &M, ReverseModeGenerator &Gen);
+
+/// Host code: gives the host stubs of the listed kernels of \p M custom
+/// gradients that launch the derivative kernels, and registers those
+/// kernels with the CUDA runtime. Does nothing a second time.
+void createLaunchGradients(llvm::Module &M);
+
+} // namespace enzyme
+
+#endif // ENZYME_PLUGIN_LAUNCHDERIVATIVES_H

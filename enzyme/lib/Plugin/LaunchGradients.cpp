@@ -1,0 +1,283 @@
+//===- LaunchGradients.cpp - Custom gradients of kernel stubs -------------===//
+//
+// Part of the Enzyme toolchain.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// The host half of differentiating host code that launches kernels
+/// (Core/KernelLaunches.h). `kernel<<<grid, block>>>(args)` pushes the
+/// launch's configuration and calls the kernel's host stub, which pops it
+/// and launches. The stub of each listed kernel gets a custom gradient
+/// (UserRegistrations.h) written here: its augmented function launches the
+/// augmented kernel with the popped configuration, its reverse function the
+/// reverse kernel with the same one (runtime/CudaLaunch.c). The engine
+/// differentiates the host code around the stubs as usual. The derivative
+/// kernels and their info are registered with the CUDA runtime beside the
+/// file's own kernels, in `__cuda_register_globals`.
+///
+//===----------------------------------------------------------------------===//
+
+#include "Plugin/LaunchDerivatives.h"
+
+#include "Core/Diagnostics.h"
+#include "Core/GpuTarget.h"
+#include "Core/KernelLaunches.h"
+#include "Core/RuntimeLibrary.h"
+
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Module.h"
+
+using namespace llvm;
+
+namespace enzyme {
+
+static constexpr StringLiteral RegisterGlobals = "__cuda_register_globals";
+
+namespace {
+/// One kernel of this file's device code, as the host sees it.
+struct HostKernel {
+  Function *Stub;
+  std::string DeviceName;
+  /// The fat binary's handle, as __cuda_register_globals has it.
+  Value *Binary;
+};
+
+/// Builds the custom gradient of one stub.
+class LaunchGradientBuilder {
+public:
+  LaunchGradientBuilder(Module &M, const HostKernel &Kernel)
+      : M(M), Ctx(M.getContext()), K(Kernel), Stub(*Kernel.Stub),
+        Ptr(PointerType::getUnqual(Ctx)) {}
+  void build(Instruction &RegistrationEnd);
+
+private:
+  Module &M;
+  LLVMContext &Ctx;
+  const HostKernel &K;
+  Function &Stub;
+  PointerType *Ptr;
+
+  Function *createHalf(StringRef Suffix, Type *RetTy, ArrayRef<Type *> Extra);
+  GlobalVariable *createHandle(const Twine &Name);
+  Value *argumentArray(IRBuilder<> &B, Function &Half, unsigned Room,
+                       unsigned &Count);
+  Function *createAugment(GlobalVariable *Handle, GlobalVariable *Info,
+                          GlobalVariable *Symbol);
+  Function *createReverse(GlobalVariable *Handle);
+};
+} // namespace
+
+/// `f(params)` -> `half(params with each pointer followed by its shadow,
+/// Extra)`, the custom-gradient ABI.
+Function *LaunchGradientBuilder::createHalf(StringRef Suffix, Type *RetTy,
+                                            ArrayRef<Type *> Extra) {
+  SmallVector<Type *, 8> Params;
+  for (Type *T : Stub.getFunctionType()->params()) {
+    Params.push_back(T);
+    if (T->isPointerTy())
+      Params.push_back(T);
+  }
+  Params.append(Extra.begin(), Extra.end());
+  auto *F = Function::Create(FunctionType::get(RetTy, Params, false),
+                             GlobalValue::InternalLinkage,
+                             Stub.getName() + Suffix, M);
+  F->addFnAttr(Attribute::NoInline);
+  F->addFnAttr("enzyme_inactive");
+  return F;
+}
+
+/// The host handle of a derivative kernel: an address of its own, which
+/// the runtime maps to the kernel's device name.
+GlobalVariable *LaunchGradientBuilder::createHandle(const Twine &Name) {
+  return new GlobalVariable(M, Type::getInt8Ty(Ctx), /*isConstant=*/false,
+                            GlobalValue::InternalLinkage,
+                            ConstantInt::get(Type::getInt8Ty(Ctx), 0), Name);
+}
+
+/// The kernel arguments of \p Half in memory, as cudaLaunchKernel takes
+/// them: the stub's parameters, then the shadows of its pointers, then
+/// \p Room slots the runtime fills. \p Count: the arguments before them.
+Value *LaunchGradientBuilder::argumentArray(IRBuilder<> &B, Function &Half,
+                                            unsigned Room, unsigned &Count) {
+  SmallVector<Value *, 8> Values, Shadows;
+  unsigned Next = 0;
+  for (Type *T : Stub.getFunctionType()->params()) {
+    Values.push_back(Half.getArg(Next++));
+    if (T->isPointerTy())
+      Shadows.push_back(Half.getArg(Next++));
+  }
+  Values.append(Shadows.begin(), Shadows.end());
+  Count = Values.size();
+  auto *ArrayTy = ArrayType::get(Ptr, Count + Room);
+  Value *Array = B.CreateAlloca(ArrayTy, nullptr, "kernel.args");
+  for (auto [I, V] : enumerate(Values)) {
+    Value *Slot = B.CreateAlloca(V->getType());
+    B.CreateStore(V, Slot);
+    B.CreateStore(Slot, B.CreateConstInBoundsGEP2_32(ArrayTy, Array, 0, I));
+  }
+  return Array;
+}
+
+Function *LaunchGradientBuilder::createAugment(GlobalVariable *Handle,
+                                               GlobalVariable *Info,
+                                               GlobalVariable *Symbol) {
+  Function *F = createHalf(".enzyme.augment", Ptr, {});
+  IRBuilder<> B(BasicBlock::Create(Ctx, "entry", F));
+  unsigned Count;
+  Value *Args = argumentArray(B, *F, /*Room=*/1, Count);
+  // Per parameter, its shadow or null.
+  unsigned NumParams = Stub.arg_size();
+  auto *ShadowsTy = ArrayType::get(Ptr, NumParams);
+  Value *Shadows = B.CreateAlloca(ShadowsTy, nullptr, "shadows");
+  unsigned Next = 0;
+  for (unsigned I = 0; I < NumParams; ++I) {
+    bool IsPointer = Stub.getArg(I)->getType()->isPointerTy();
+    Next += 1;
+    Value *Shadow = IsPointer
+                        ? F->getArg(Next++)
+                        : static_cast<Value *>(Constant::getNullValue(Ptr));
+    B.CreateStore(Shadow,
+                  B.CreateConstInBoundsGEP2_32(ShadowsTy, Shadows, 0, I));
+  }
+  Function *Launch = getRuntimeFunction(M, "__enzyme_rt_cuda_augment_launch");
+  Value *Name = B.CreateGlobalString(displayName(K.DeviceName),
+                                     Stub.getName() + ".kernel.name");
+  Value *Record =
+      B.CreateCall(Launch, {Handle, Name, Info, Symbol, Args, B.getInt32(Count),
+                            Shadows, B.getInt32(NumParams)});
+  B.CreateRet(Record);
+  return F;
+}
+
+Function *LaunchGradientBuilder::createReverse(GlobalVariable *Handle) {
+  SmallVector<Type *, 4> Scalars;
+  for (Type *T : Stub.getFunctionType()->params())
+    if (T->isFloatingPointTy())
+      Scalars.push_back(T);
+  // One gradient per float parameter: alone, or a struct of them.
+  Type *RetTy = Scalars.empty()       ? Type::getVoidTy(Ctx)
+                : Scalars.size() == 1 ? Scalars.front()
+                                      : StructType::get(Ctx, Scalars);
+  Function *F = createHalf(".enzyme.reverse", RetTy, {Ptr});
+  IRBuilder<> B(BasicBlock::Create(Ctx, "entry", F));
+  unsigned Count;
+  Value *Args = argumentArray(B, *F, /*Room=*/2, Count);
+  auto *AdjointsTy = ArrayType::get(B.getInt64Ty(), Scalars.size());
+  Value *Adjoints = B.CreateAlloca(AdjointsTy, nullptr, "adjoints");
+  Function *Launch = getRuntimeFunction(M, "__enzyme_rt_cuda_reverse_launch");
+  Value *Name = B.CreateGlobalString(displayName(K.DeviceName),
+                                     Stub.getName() + ".kernel.name");
+  B.CreateCall(Launch,
+               {Handle, Name, F->getArg(F->arg_size() - 1), Args,
+                B.getInt32(Count), Adjoints, B.getInt32(Scalars.size())});
+  SmallVector<Value *, 4> Gradients;
+  for (auto [I, T] : enumerate(Scalars))
+    Gradients.push_back(B.CreateLoad(
+        T, B.CreateConstInBoundsGEP2_32(AdjointsTy, Adjoints, 0, I)));
+  if (Scalars.empty())
+    B.CreateRetVoid();
+  else if (Scalars.size() == 1)
+    B.CreateRet(Gradients.front());
+  else {
+    Value *Result = PoisonValue::get(RetTy);
+    for (auto [I, G] : enumerate(Gradients))
+      Result = B.CreateInsertValue(Result, G, I);
+    B.CreateRet(Result);
+  }
+  return F;
+}
+
+void LaunchGradientBuilder::build(Instruction &RegistrationEnd) {
+  std::string AugName = augmentedKernelName(K.DeviceName);
+  std::string RevName = reverseKernelName(K.DeviceName);
+  std::string InfoName = kernelInfoName(K.DeviceName);
+  // Host-side names stay clear of `__enzyme_`, which registrations use.
+  std::string Prefix = "enzyme.launch." + K.DeviceName;
+  GlobalVariable *AugHandle = createHandle(Prefix + ".augmented");
+  GlobalVariable *RevHandle = createHandle(Prefix + ".reverse");
+  // The device variable's host twin, which names it to the runtime, and
+  // the copy of its value the runtime reads once.
+  Type *I64 = Type::getInt64Ty(Ctx);
+  auto *SymbolTy = ArrayType::get(I64, 2);
+  auto *Symbol = new GlobalVariable(
+      M, SymbolTy, false, GlobalValue::InternalLinkage,
+      Constant::getNullValue(SymbolTy), Prefix + ".info.symbol");
+  auto *InfoTy = StructType::get(I64, I64, Type::getInt32Ty(Ctx));
+  auto *Info =
+      new GlobalVariable(M, InfoTy, false, GlobalValue::InternalLinkage,
+                         Constant::getNullValue(InfoTy), Prefix + ".info");
+
+  IRBuilder<> B(&RegistrationEnd);
+  Type *I32 = B.getInt32Ty();
+  FunctionCallee RegisterFunction =
+      M.getOrInsertFunction("__cudaRegisterFunction", B.getVoidTy(), Ptr, Ptr,
+                            Ptr, Ptr, I32, Ptr, Ptr, Ptr, Ptr, Ptr);
+  FunctionCallee RegisterVar =
+      M.getOrInsertFunction("__cudaRegisterVar", B.getVoidTy(), Ptr, Ptr, Ptr,
+                            Ptr, I32, I64, I32, I32);
+  Constant *Null = Constant::getNullValue(Ptr);
+  for (auto [Handle, Name] :
+       {std::pair{AugHandle, &AugName}, std::pair{RevHandle, &RevName}}) {
+    Value *Str = B.CreateGlobalString(*Name, Handle->getName() + ".name");
+    B.CreateCall(RegisterFunction, {K.Binary, Handle, Str, Str, B.getInt32(-1),
+                                    Null, Null, Null, Null, Null});
+  }
+  Value *InfoStr = B.CreateGlobalString(InfoName, Prefix + ".info.name");
+  B.CreateCall(RegisterVar, {K.Binary, Symbol, InfoStr, InfoStr, B.getInt32(0),
+                             B.getInt64(16), B.getInt32(0), B.getInt32(0)});
+
+  Function *Augment = createAugment(AugHandle, Info, Symbol);
+  Function *Reverse = createReverse(RevHandle);
+  auto *RegistrationTy = ArrayType::get(Ptr, 3);
+  new GlobalVariable(
+      M, RegistrationTy, /*isConstant=*/false, GlobalValue::InternalLinkage,
+      ConstantArray::get(RegistrationTy, {&Stub, Augment, Reverse}),
+      "__enzyme_register_gradient_" + Stub.getName());
+}
+
+/// The kernels that \p Register registers, which the driver listed.
+static SmallVector<HostKernel, 4> listedKernels(Function &Register) {
+  SmallVector<HostKernel, 4> Kernels;
+  for (Instruction &I : instructions(Register)) {
+    auto *Call = dyn_cast<CallBase>(&I);
+    Function *Callee = Call ? Call->getCalledFunction() : nullptr;
+    if (!Callee || Callee->getName() != "__cudaRegisterFunction" ||
+        Call->arg_size() < 3)
+      continue;
+    auto *Stub =
+        dyn_cast<Function>(Call->getArgOperand(1)->stripPointerCasts());
+    auto *Name =
+        dyn_cast<GlobalVariable>(Call->getArgOperand(2)->stripPointerCasts());
+    auto *Init = Name && Name->hasInitializer()
+                     ? dyn_cast<ConstantDataSequential>(Name->getInitializer())
+                     : nullptr;
+    if (!Stub || Stub->isDeclaration() || !Init || !Init->isCString())
+      continue;
+    StringRef DeviceName = Init->getAsCString();
+    if (!isDerivativeKernel(DeviceName) ||
+        unsupportedKernelParameter(*Stub->getFunctionType()))
+      continue;
+    Kernels.push_back({Stub, DeviceName.str(), Call->getArgOperand(0)});
+  }
+  return Kernels;
+}
+
+void createLaunchGradients(Module &M) {
+  if (!anyDerivativeKernels() || isGpuModule(M) || !canLinkRuntime(M))
+    return;
+  Function *Register = M.getFunction(RegisterGlobals);
+  if (!Register || Register->isDeclaration())
+    return;
+  Instruction *End = Register->back().getTerminator();
+  for (const HostKernel &K : listedKernels(*Register)) {
+    if (M.getNamedGlobal(
+            ("__enzyme_register_gradient_" + K.Stub->getName()).str()))
+      continue;
+    LaunchGradientBuilder(M, K).build(*End);
+  }
+}
+
+} // namespace enzyme

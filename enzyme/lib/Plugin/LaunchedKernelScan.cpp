@@ -1,0 +1,100 @@
+//===- LaunchedKernelScan.cpp - Kernels launched from requests ------------===//
+//
+// Part of the Enzyme toolchain.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// Scan mode (Core/KernelLaunches.h): before a CUDA file is compiled, the
+/// driver compiles its host side at -O0 and this scan lists the kernels
+/// whose derivative kernels the device compilation must define: those
+/// whose host stubs the reverse-mode requests reach through direct calls.
+/// The walk stops where the engine would not look inside: at functions
+/// with a custom gradient or marked inactive.
+///
+//===----------------------------------------------------------------------===//
+
+#include "Plugin/LaunchDerivatives.h"
+
+#include "Core/KernelLaunches.h"
+
+#include "llvm/ADT/SetVector.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <set>
+
+using namespace llvm;
+
+namespace enzyme {
+
+/// The reverse-mode entry points, whose first argument is differentiated.
+static bool isReverseEntry(StringRef Name) {
+  return Name.contains("__enzyme_autodiff") ||
+         Name.contains("__enzyme_augmentfwd") ||
+         Name.contains("__enzyme_reverse");
+}
+
+/// The functions that registrations name first: the engine does not look
+/// inside them (custom gradients, inactive functions).
+static SmallPtrSet<const Function *, 8> registeredFunctions(Module &M) {
+  SmallPtrSet<const Function *, 8> Registered;
+  for (GlobalVariable &GV : M.globals()) {
+    StringRef Name = GV.getName();
+    if (!GV.hasInitializer() || (!Name.contains("__enzyme_register_gradient") &&
+                                 !Name.contains("__enzyme_inactivefn")))
+      continue;
+    const Constant *Init = GV.getInitializer();
+    if (auto *F = dyn_cast<Function>(Init->stripPointerCasts()))
+      Registered.insert(F);
+    for (const Use &U : Init->operands())
+      if (auto *F = dyn_cast<Function>(U.get()->stripPointerCasts()))
+        Registered.insert(F);
+  }
+  return Registered;
+}
+
+void listLaunchedKernels(Module &M) {
+  SmallPtrSet<const Function *, 8> Opaque = registeredFunctions(M);
+  SetVector<Function *> Reached;
+  for (Function &Entry : M) {
+    if (!Entry.isDeclaration() || !isReverseEntry(Entry.getName()))
+      continue;
+    for (User *U : Entry.users())
+      if (auto *Call = dyn_cast<CallBase>(U);
+          Call && Call->getCalledOperand() == &Entry && Call->arg_size())
+        if (auto *F =
+                dyn_cast<Function>(Call->getArgOperand(0)->stripPointerCasts()))
+          Reached.insert(F);
+  }
+  std::set<std::string> Kernels;
+  for (unsigned I = 0; I < Reached.size(); ++I) {
+    Function *F = Reached[I];
+    if (Opaque.count(F) || F->hasFnAttribute("enzyme_inactive"))
+      continue;
+    if (std::optional<std::string> Kernel = kernelNameOfStub(F->getName())) {
+      Kernels.insert(*Kernel);
+      continue;
+    }
+    for (Instruction &Inst : instructions(*F))
+      if (auto *Call = dyn_cast<CallBase>(&Inst))
+        for (Value *Operand : Call->operands())
+          if (auto *Callee = dyn_cast<Function>(Operand->stripPointerCasts());
+              Callee && !Callee->isIntrinsic())
+            Reached.insert(Callee);
+  }
+  std::error_code EC;
+  raw_fd_ostream Out(launchedKernelListPath(), EC);
+  if (EC) {
+    errs() << "enzyme: cannot write '" << launchedKernelListPath()
+           << "': " << EC.message() << "\n";
+    return;
+  }
+  for (const std::string &Kernel : Kernels)
+    Out << Kernel << "\n";
+}
+
+} // namespace enzyme

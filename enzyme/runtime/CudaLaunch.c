@@ -1,0 +1,175 @@
+/*===- CudaLaunch.c - Launching the derivative kernels of a launch --------===*
+ *
+ * Part of the Enzyme toolchain.
+ *
+ *===----------------------------------------------------------------------===*
+ *
+ * Run-time support that the engine links into modules that need it
+ * (Core/RuntimeLibrary.h); compiled to LLVM IR when the plugin is built.
+ *
+ * The custom gradient of a kernel's host stub (Plugin/LaunchGradients.cpp)
+ * launches the kernel's derivative kernels (Core/KernelLaunches.h) with the
+ * functions below: the augmented kernel with the launch's own configuration
+ * and a tape buffer of one slot per thread, and later the reverse kernel
+ * with the same configuration, which sums the adjoints of by-value
+ * parameters into a small buffer copied back to the host. The CUDA runtime
+ * API is declared here as the program's CUDA runtime (or the emulator)
+ * defines it.
+ *
+ *===----------------------------------------------------------------------===*/
+
+#include "Message.h"
+
+struct cuda_dim3 {
+  unsigned x, y, z;
+};
+
+int __cudaPopCallConfiguration(struct cuda_dim3 *, struct cuda_dim3 *,
+                               size_t *, void *);
+int cudaLaunchKernel(const void *, struct cuda_dim3, struct cuda_dim3,
+                     void **, size_t, void *);
+int cudaMalloc(void **, size_t);
+int cudaMemset(void *, int, size_t);
+int cudaMemcpy(void *, const void *, size_t, int);
+int cudaMemcpyFromSymbol(void *, const void *, size_t, size_t, int);
+int cudaFree(void *);
+const char *cudaGetErrorString(int);
+void *malloc(size_t);
+void free(void *);
+
+enum { cuda_memcpy_device_to_host = 2 };
+
+/* What the device compilation wrote about a kernel's derivative
+ * (__enzyme_kernel_info_K), read from the device once. */
+struct kernel_info {
+  unsigned long long slot_bytes;
+  /* Bit I: the derivative uses the shadow of parameter I. */
+  unsigned long long used_shadows;
+  int loaded;
+};
+
+/* A launch between its two halves. */
+struct launch {
+  void *tapes;
+  struct cuda_dim3 grid, block;
+  size_t shared_bytes;
+  void *stream;
+};
+
+static void append_number(struct message *m, unsigned long long n) {
+  char digits[24];
+  int count = 0;
+  do {
+    digits[count++] = (char)('0' + n % 10);
+    n /= 10;
+  } while (n);
+  char s[2] = {0, 0};
+  while (count)
+    s[0] = digits[--count], append(m, s);
+}
+
+__attribute__((noreturn, cold)) static void
+fail(const char *kernel, const char *what, int error) {
+  struct message m;
+  m.length = 0;
+  append(&m, "enzyme: the derivative of the launch of kernel '");
+  append(&m, kernel);
+  append(&m, "': ");
+  append(&m, what);
+  if (error) {
+    append(&m, ": ");
+    append(&m, cudaGetErrorString(error));
+  }
+  append(&m, "\n");
+  write_and_abort(&m);
+}
+
+static void check(int error, const char *kernel, const char *what) {
+  if (error)
+    fail(kernel, what, error);
+}
+
+/* KERNEL: the augmented kernel's host handle; NAME: the kernel as the user
+ * wrote it; INFO and SYMBOL: the host's copy of the kernel's info and the
+ * handle of its device variable; ARGS: pointers to the kernel's arguments
+ * and the shadows of its pointer parameters (NUM_ARGS), then room for the
+ * tape buffer; SHADOWS: per parameter, its shadow or null. Pops the
+ * configuration that the launch pushed, as the kernel's stub would. */
+void *__enzyme_rt_cuda_augment_launch(const void *kernel, const char *name,
+                                      struct kernel_info *info,
+                                      const void *symbol, void **args,
+                                      unsigned num_args, void *const *shadows,
+                                      unsigned num_params) {
+  struct launch *l = malloc(sizeof *l);
+  if (!l)
+    fail(name, "out of host memory", 0);
+  check(__cudaPopCallConfiguration(&l->grid, &l->block, &l->shared_bytes,
+                                   &l->stream),
+        name, "the launch has no configuration");
+  if (!__atomic_load_n(&info->loaded, __ATOMIC_ACQUIRE)) {
+    unsigned long long words[2];
+    check(cudaMemcpyFromSymbol(words, symbol, sizeof words, 0,
+                               cuda_memcpy_device_to_host),
+          name, "cannot read what its derivative needs from the device");
+    info->slot_bytes = words[0];
+    info->used_shadows = words[1];
+    __atomic_store_n(&info->loaded, 1, __ATOMIC_RELEASE);
+  }
+  for (unsigned i = 0; i < num_params && i < 64; ++i)
+    if (!shadows[i] && (info->used_shadows >> i & 1)) {
+      struct message m;
+      m.length = 0;
+      append(&m, "enzyme: the derivative of the launch of kernel '");
+      append(&m, name);
+      append(&m, "' needs the shadow of its parameter ");
+      append_number(&m, i + 1);
+      append(&m, ", but the differentiated host code has none for it (a "
+                 "constant or inactive pointer); pass it with a shadow "
+                 "(enzyme_dup), see docs/cuda.md\n");
+      write_and_abort(&m);
+    }
+  unsigned long long threads =
+      (unsigned long long)l->grid.x * l->grid.y * l->grid.z * l->block.x *
+      l->block.y * l->block.z;
+  l->tapes = 0;
+  if (info->slot_bytes && threads)
+    check(cudaMalloc(&l->tapes, threads * info->slot_bytes), name,
+          "cannot allocate the tape in device memory");
+  args[num_args] = &l->tapes;
+  check(cudaLaunchKernel(kernel, l->grid, l->block, args, l->shared_bytes,
+                         l->stream),
+        name, "cannot launch its augmented kernel");
+  return l;
+}
+
+/* KERNEL: the reverse kernel's host handle; ARGS: as for the augmented
+ * kernel, with room for two more (the adjoints' buffer and the tapes);
+ * ADJOINTS: NUM_ADJOINTS slots of 8 bytes, which receive the adjoints of the
+ * kernel's float and double parameters (a float in a slot's first bytes). */
+void __enzyme_rt_cuda_reverse_launch(const void *kernel, const char *name,
+                                     struct launch *l, void **args,
+                                     unsigned num_args, void *adjoints,
+                                     unsigned num_adjoints) {
+  void *device_adjoints = 0;
+  size_t adjoint_bytes = (size_t)num_adjoints * 8;
+  if (num_adjoints) {
+    check(cudaMalloc(&device_adjoints, adjoint_bytes), name,
+          "cannot allocate the adjoints of its parameters");
+    check(cudaMemset(device_adjoints, 0, adjoint_bytes), name,
+          "cannot clear the adjoints of its parameters");
+  }
+  args[num_args] = &device_adjoints;
+  args[num_args + 1] = &l->tapes;
+  check(cudaLaunchKernel(kernel, l->grid, l->block, args, l->shared_bytes,
+                         l->stream),
+        name, "cannot launch its reverse kernel");
+  if (num_adjoints) {
+    check(cudaMemcpy(adjoints, device_adjoints, adjoint_bytes,
+                     cuda_memcpy_device_to_host),
+          name, "cannot read the adjoints of its parameters");
+    check(cudaFree(device_adjoints), name, "cudaFree failed");
+  }
+  if (l->tapes)
+    check(cudaFree(l->tapes), name, "cannot free the tape");
+  free(l);
+}

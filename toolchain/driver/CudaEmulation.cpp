@@ -17,8 +17,6 @@ using namespace llvm;
 
 namespace enzyme::driver {
 
-namespace {
-
 /// The user's arguments without the spans in \p Drop, with each input
 /// replaced by what \p Replace returns for it (nothing drops it).
 std::vector<std::string> rebuildArguments(
@@ -50,6 +48,8 @@ std::vector<std::string> rebuildArguments(
   }
   return Result;
 }
+
+namespace {
 
 /// An input as it stood, with its `-x` language made explicit (the `-x`
 /// options themselves are dropped when rebuilding).

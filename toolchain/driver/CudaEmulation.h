@@ -22,6 +22,7 @@
 #include "CommandLineScan.h"
 #include "Driver.h"
 
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/Support/Error.h"
 
 #include <string>
@@ -45,6 +46,14 @@ struct CudaEmulationRequest {
   /// Where intermediate files go; the driver removes it afterwards.
   std::string TempDir;
 };
+
+/// The user's arguments without the spans in \p Drop, with each input
+/// replaced by what \p Replace returns for it (nothing drops it).
+std::vector<std::string> rebuildArguments(
+    const CommandLineScan &Scan,
+    std::initializer_list<const std::vector<ArgumentSpan> *> Drop,
+    llvm::function_ref<std::vector<std::string>(const InputArgument &)>
+        Replace);
 
 /// True when an object or archive this command links was built with
 /// `-fcuda-emulate` (it registers kernels with the emulation runtime), so

@@ -197,6 +197,14 @@ Expected<ClangCommand> Driver::plan(const CommandLineScan &Scan) const {
       return Cuda.takeError();
     Command.Before.insert(Command.Before.end(), Cuda->Compile.begin(),
                           Cuda->Compile.end());
+    ClangCommand Environment;
+    Environment.Environment = Cuda->Environment;
+    Expected<std::vector<std::string>> Kernels =
+        derivativeKernelArguments(Scan, *Clang, Cuda->Compile, Environment);
+    if (!Kernels)
+      return Kernels.takeError();
+    Command.Before.insert(Command.Before.end(), Kernels->begin(),
+                          Kernels->end());
     // Derivatives of device math call libdevice functions the device code
     // did not use before AD, which clang's link of libdevice left out.
     if (Scan.EnzymeEnabled && !Cuda->Libdevice.empty())
@@ -227,8 +235,8 @@ static void printCommand(raw_ostream &OS, ArrayRef<std::string> Argv) {
   OS << "\n";
 }
 
-int Driver::execute(const ClangCommand &Command,
-                    const CommandLineScan &Scan) const {
+int Driver::execute(const ClangCommand &Command, const CommandLineScan &Scan,
+                    bool Quiet) const {
   std::vector<std::string> Argv = Command.argv();
   if (Scan.PrintCommandsOnly || Scan.Verbose) {
     errs() << Name << ": running:";
@@ -256,8 +264,13 @@ int Driver::execute(const ClangCommand &Command,
   }
 
   std::string ErrorMessage;
-  int Status = sys::ExecuteAndWait(Command.Program, ArgRefs, Env, {}, 0, 0,
-                                   &ErrorMessage);
+  std::optional<StringRef> Discarded[] = {std::nullopt, StringRef(""),
+                                          StringRef("")};
+  int Status = sys::ExecuteAndWait(
+      Command.Program, ArgRefs, Env,
+      Quiet ? ArrayRef<std::optional<StringRef>>(Discarded)
+            : ArrayRef<std::optional<StringRef>>(),
+      0, 0, &ErrorMessage);
   if (Status < 0)
     return error("could not run '" + Command.Program + "': " + ErrorMessage);
   return Status;
@@ -336,6 +349,12 @@ int Driver::runCudaEmulation(const CommandLineScan &Scan) const {
   Request.Base.Environment.insert(Request.Base.Environment.end(),
                                   Toolkit->Environment.begin(),
                                   Toolkit->Environment.end());
+  Expected<std::vector<std::string>> Kernels = derivativeKernelArguments(
+      Scan, *Clang, Toolkit->Compile, Request.Base);
+  if (!Kernels)
+    return error(toString(Kernels.takeError()));
+  for (auto *Args : {&Request.DeviceCompileArgs, &Request.HostCompileArgs})
+    Args->insert(Args->end(), Kernels->begin(), Kernels->end());
 
   Request.RetargetTool = Tools.cudaRetargetTool();
   Request.RuntimeLibrary = Tools.cudaEmulationLibrary();

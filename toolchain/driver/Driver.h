@@ -57,9 +57,19 @@ private:
                                  ClangCommand &Command) const;
   /// `-fplugin=` for Enzyme's source attributes.
   llvm::Expected<std::string> attributesPluginArgument() const;
+  /// The `-mllvm` arguments that name the kernels launched from
+  /// differentiated host code in the CUDA inputs to both compilations
+  /// (LaunchedKernels.cpp); empty when there are none.
+  llvm::Expected<std::vector<std::string>>
+  derivativeKernelArguments(const CommandLineScan &Scan,
+                            const std::string &Clang,
+                            llvm::ArrayRef<std::string> CudaCompileArgs,
+                            const ClangCommand &Environment) const;
   /// Builds CUDA inputs in steps, with kernels that run on the CPU.
   int runCudaEmulation(const CommandLineScan &Scan) const;
-  int execute(const ClangCommand &Command, const CommandLineScan &Scan) const;
+  /// Runs \p Command; \p Quiet: with its output discarded.
+  int execute(const ClangCommand &Command, const CommandLineScan &Scan,
+              bool Quiet = false) const;
   int error(const llvm::Twine &Message) const;
 
   std::string Name;

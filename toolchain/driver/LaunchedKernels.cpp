@@ -1,0 +1,103 @@
+//===- LaunchedKernels.cpp - Kernels launched from differentiated code ----===//
+//
+// Part of the Enzyme toolchain.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// Host code that launches kernels is differentiated with derivative kernels
+/// that the device compilation defines, so both compilations of a CUDA file
+/// must know, before either runs, which kernels that host code launches
+/// (docs/cuda.md). The driver finds out by compiling the host side once more
+/// at -O0 with the engine in scan mode, and passes the list to both.
+///
+//===----------------------------------------------------------------------===//
+
+#include "CudaEmulation.h"
+#include "Driver.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+#include <set>
+
+using namespace llvm;
+
+namespace enzyme::driver {
+
+Expected<std::vector<std::string>>
+Driver::derivativeKernelArguments(const CommandLineScan &Scan,
+                                  const std::string &Clang,
+                                  ArrayRef<std::string> CudaCompileArgs,
+                                  const ClangCommand &Environment) const {
+  if (!Scan.EnzymeEnabled || !Scan.CompilesCuda || Scan.PrintCommandsOnly ||
+      Scan.PrintVersion)
+    return std::vector<std::string>{};
+  ClangCommand Base;
+  Base.Program = Clang;
+  if (CPlusPlus)
+    Base.Before.push_back("--driver-mode=g++");
+  CommandLineScan HostOnly = Scan;
+  HostOnly.StopsBeforeObject = true;
+  if (Error E = addEnzymeArguments(HostOnly, Clang, Base))
+    return std::move(E);
+  Expected<std::string> Attributes = attributesPluginArgument();
+  if (!Attributes)
+    return Attributes.takeError();
+  Base.Before.push_back(*Attributes);
+  Base.Before.insert(Base.Before.end(), CudaCompileArgs.begin(),
+                     CudaCompileArgs.end());
+  Base.Environment = Environment.Environment;
+
+  SmallString<128> ListFile;
+  if (std::error_code EC = sys::fs::createTemporaryFile("enzyme-kernels",
+                                                         "txt", ListFile))
+    return createStringError("cannot create a temporary file: " +
+                             EC.message());
+  std::set<std::string> Kernels;
+  for (const InputArgument &Input : Scan.Inputs) {
+    if (!Input.Cuda)
+      continue;
+    ClangCommand Command = Base;
+    Command.User = rebuildArguments(
+        Scan,
+        {&Scan.LanguageOptions, &Scan.OutputOptions, &Scan.StageOptions,
+         &Scan.DependencyOptions, &Scan.CudaRuntimeLibraries},
+        [&](const InputArgument &Other) {
+          return &Other == &Input
+                     ? std::vector<std::string>{"-x", "cuda", Input.Path}
+                     : std::vector<std::string>{};
+        });
+    Command.After = {"--cuda-host-only",
+                     "-O0",
+                     "-emit-llvm",
+                     "-c",
+                     "-o",
+                     "/dev/null",
+                     "-mllvm",
+                     ("-enzyme-list-launched-kernels=" + ListFile).str()};
+    sys::fs::remove(ListFile);
+    // A file that does not compile reports its errors from the compilation
+    // proper, once.
+    if (execute(Command, Scan, /*Quiet=*/true) != 0)
+      continue;
+    ErrorOr<std::unique_ptr<MemoryBuffer>> List =
+        MemoryBuffer::getFile(ListFile);
+    if (!List)
+      continue;
+    SmallVector<StringRef, 8> Lines;
+    (*List)->getBuffer().split(Lines, '\n', -1, /*KeepEmpty=*/false);
+    for (StringRef Kernel : Lines)
+      Kernels.insert(Kernel.trim().str());
+  }
+  sys::fs::remove(ListFile);
+  if (Kernels.empty())
+    return std::vector<std::string>{};
+  return std::vector<std::string>{
+      "-mllvm", "-enzyme-derivative-kernels=" + join(Kernels, ",")};
+}
+
+} // namespace enzyme::driver

@@ -7,6 +7,7 @@
 #include "Core/DeviceMathLibrary.h"
 #include "Core/Diagnostics.h"
 #include "Core/GpuTarget.h"
+#include "Core/KernelLaunches.h"
 #include "Rules/MathRules.h"
 
 #include "llvm/ADT/MapVector.h"
@@ -114,10 +115,12 @@ static constexpr const char *WasInternal = "enzyme-device-math-internal";
 void keepDeviceMathCallable(Module &M) {
   if (!isCudaModule(M))
     return;
-  bool AsksForDerivatives = any_of(M, [](const Function &F) {
-    return F.isDeclaration() && F.getName().contains("__enzyme_") &&
-           !F.use_empty();
-  });
+  // Requests, or kernels that differentiated host code launches.
+  bool AsksForDerivatives =
+      anyDerivativeKernels() || any_of(M, [](const Function &F) {
+        return F.isDeclaration() && F.getName().contains("__enzyme_") &&
+               !F.use_empty();
+      });
   if (!AsksForDerivatives)
     return;
   for (Function &F : M) {

@@ -65,10 +65,11 @@ static Value *linearThreadIndex(IRBuilder<> &B) {
   return B.CreateAdd(B.CreateMul(Block, BlockSize), Thread);
 }
 
-/// The first instruction of \p K, where errors about it are reported.
+/// The first instruction of \p K's own code (not inlined into it), where
+/// errors about it are reported.
 static const Instruction &reportPoint(const Function &K) {
   for (const Instruction &I : instructions(K))
-    if (I.getDebugLoc())
+    if (I.getDebugLoc() && !I.getDebugLoc().getInlinedAt())
       return I;
   return *K.getEntryBlock().begin();
 }
@@ -214,6 +215,35 @@ void DerivativeKernelBuilder::createReverseKernel() {
   B.CreateRetVoid();
 }
 
+/// \p Shadow reaches memory in its function: an access through it, a call
+/// that takes it, or a store of it somewhere. Address arithmetic whose
+/// result goes nowhere (dead code of the unoptimised pair) does not count.
+static bool reachesMemory(Argument &Shadow) {
+  SmallVector<const Value *, 8> Work = {&Shadow};
+  SmallPtrSet<const Value *, 8> Seen;
+  while (!Work.empty()) {
+    const Value *V = Work.pop_back_val();
+    if (!Seen.insert(V).second)
+      continue;
+    for (const User *U : V->users()) {
+      if (isa<GetElementPtrInst>(U) || isa<CastInst>(U) || isa<PHINode>(U) ||
+          isa<SelectInst>(U)) {
+        Work.push_back(U);
+        continue;
+      }
+      if (const auto *Load = dyn_cast<LoadInst>(U)) {
+        if (!Load->use_empty())
+          return true;
+        continue;
+      }
+      if (isa<CmpInst>(U))
+        continue;
+      return true;
+    }
+  }
+  return false;
+}
+
 /// Bit I: the pair reads or writes through the shadow of parameter I, so
 /// the launch must pass one.
 uint64_t DerivativeKernelBuilder::usedShadows() const {
@@ -222,8 +252,9 @@ uint64_t DerivativeKernelBuilder::usedShadows() const {
   for (Argument &A : K.args()) {
     if (!A.getType()->isPointerTy())
       continue;
-    if (A.getArgNo() < 64 && (!Pair->Augmented->getArg(Shadow)->use_empty() ||
-                              !Pair->Reverse->getArg(Shadow)->use_empty()))
+    if (A.getArgNo() < 64 &&
+        (reachesMemory(*Pair->Augmented->getArg(Shadow)) ||
+         reachesMemory(*Pair->Reverse->getArg(Shadow))))
       Used |= uint64_t(1) << A.getArgNo();
     ++Shadow;
   }

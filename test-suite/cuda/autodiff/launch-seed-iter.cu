@@ -1,0 +1,58 @@
+// The heterogeneous example of Enzyme's CUDA guide without its hand-written
+// pair: __enzyme_autodiff of the host loop `iter` alone. The toolchain lists
+// `collide` as launched from differentiated host code, defines its
+// derivative kernels in the device compilation and launches them from the
+// custom gradient it gives the kernel's host stub. Checked against the
+// adjoint worked out by hand, as for the hand-written pair.
+// REQUIRES: cuda-emulation
+// RUN: %clangxx_enzyme -fenzyme -fcuda-emulate -O0 %s -o %t.O0 && %t.O0 | FileCheck %s
+// RUN: %clangxx_enzyme -fenzyme -fcuda-emulate -O2 %s -o %t.O2 && %t.O2 | FileCheck %s
+// RUN: %if gpu %{ %clangxx_enzyme -fenzyme -O2 %s -o %t.gpu && %t.gpu | FileCheck %s %}
+// The device compilation defines the two derivative kernels and their info.
+// RUN: %clangxx_enzyme -fenzyme -O2 --cuda-device-only -S -emit-llvm %s -o - | FileCheck %s --check-prefix=DEVICE
+// CHECK-NOT: FAIL
+// CHECK: all checks passed
+// DEVICE-DAG: @_enzyme_kernel_info__Z7collidePfS_ = weak_odr addrspace(1) global [2 x i64] [i64 {{[0-9]+}}, i64 3]
+// DEVICE-DAG: define {{.*}}void @_enzyme_kernel_augmented__Z7collidePfS_(ptr {{.*}}, ptr {{.*}}, ptr {{.*}}, ptr {{.*}}, ptr {{.*}})
+// DEVICE-DAG: define {{.*}}void @_enzyme_kernel_reverse__Z7collidePfS_(ptr {{.*}}, ptr {{.*}}, ptr {{.*}}, ptr {{.*}}, ptr {{.*}}, ptr {{.*}})
+// DEVICE-DAG: !{ptr @_enzyme_kernel_augmented__Z7collidePfS_, !"kernel", i32 1}
+// DEVICE-DAG: !{ptr @_enzyme_kernel_reverse__Z7collidePfS_, !"kernel", i32 1}
+// DEVICE-NOT: call {{.*}}@malloc
+
+// As the seed writes it, up to the hand-written pair.
+__device__
+void collide_body(float* src, float* dst) {
+    size_t idx = threadIdx.x;
+    if (idx < 100) {
+        dst[idx] += src[idx] * src[idx] - 3 * src[idx];
+    }
+}
+
+// GPU Kernel
+__global__
+void collide(float* src, float* dst) {
+    collide_body(src, dst);
+}
+
+// Wrapper CPU function which calls kernel
+__attribute__((noinline))
+void kern(float* src, float* dst) {
+    collide<<<1, 100>>>(src, dst);
+}
+
+// Main CPU code that calls wrapper function
+void iter(int nTimeSteps, float* src, float* dst) {
+    for (unsigned int i=0; i<nTimeSteps/2; i++) {
+        kern(src, dst);
+        kern(dst, src);
+    }
+}
+
+template <typename... Args>
+void __enzyme_autodiff(Args...);
+
+void grad_iter(int nTimeSteps, float* src, float* dsrc, float* dst, float* ddst) {
+    __enzyme_autodiff(iter, nTimeSteps, src, dsrc, dst, ddst);
+}
+
+#include "Inputs/seed-heterogeneous-main.cu"

@@ -266,11 +266,11 @@ int Driver::execute(const ClangCommand &Command, const CommandLineScan &Scan,
   std::string ErrorMessage;
   std::optional<StringRef> Discarded[] = {std::nullopt, StringRef(""),
                                           StringRef("")};
-  int Status = sys::ExecuteAndWait(
-      Command.Program, ArgRefs, Env,
-      Quiet ? ArrayRef<std::optional<StringRef>>(Discarded)
-            : ArrayRef<std::optional<StringRef>>(),
-      0, 0, &ErrorMessage);
+  int Status =
+      sys::ExecuteAndWait(Command.Program, ArgRefs, Env,
+                          Quiet ? ArrayRef<std::optional<StringRef>>(Discarded)
+                                : ArrayRef<std::optional<StringRef>>(),
+                          0, 0, &ErrorMessage);
   if (Status < 0)
     return error("could not run '" + Command.Program + "': " + ErrorMessage);
   return Status;
@@ -349,8 +349,8 @@ int Driver::runCudaEmulation(const CommandLineScan &Scan) const {
   Request.Base.Environment.insert(Request.Base.Environment.end(),
                                   Toolkit->Environment.begin(),
                                   Toolkit->Environment.end());
-  Expected<std::vector<std::string>> Kernels = derivativeKernelArguments(
-      Scan, *Clang, Toolkit->Compile, Request.Base);
+  Expected<std::vector<std::string>> Kernels =
+      derivativeKernelArguments(Scan, *Clang, Toolkit->Compile, Request.Base);
   if (!Kernels)
     return error(toString(Kernels.takeError()));
   for (auto *Args : {&Request.DeviceCompileArgs, &Request.HostCompileArgs})

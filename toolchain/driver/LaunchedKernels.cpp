@@ -53,10 +53,9 @@ Driver::derivativeKernelArguments(const CommandLineScan &Scan,
   Base.Environment = Environment.Environment;
 
   SmallString<128> ListFile;
-  if (std::error_code EC = sys::fs::createTemporaryFile("enzyme-kernels",
-                                                         "txt", ListFile))
-    return createStringError("cannot create a temporary file: " +
-                             EC.message());
+  if (std::error_code EC =
+          sys::fs::createTemporaryFile("enzyme-kernels", "txt", ListFile))
+    return createStringError("cannot create a temporary file: " + EC.message());
   std::set<std::string> Kernels;
   for (const InputArgument &Input : Scan.Inputs) {
     if (!Input.Cuda)
@@ -96,8 +95,8 @@ Driver::derivativeKernelArguments(const CommandLineScan &Scan,
   sys::fs::remove(ListFile);
   if (Kernels.empty())
     return std::vector<std::string>{};
-  return std::vector<std::string>{
-      "-mllvm", "-enzyme-derivative-kernels=" + join(Kernels, ",")};
+  return std::vector<std::string>{"-mllvm", "-enzyme-derivative-kernels=" +
+                                                join(Kernels, ",")};
 }
 
 } // namespace enzyme::driver

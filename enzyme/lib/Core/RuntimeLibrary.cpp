@@ -20,6 +20,7 @@
 
 #include "ChoiceReport.inc"
 #include "CudaLaunch.inc"
+#include "CudaMemory.inc"
 #include "ExceptionReport.inc"
 #include "RbTree.inc"
 #include "ShadowRegistry.inc"
@@ -58,12 +59,11 @@ struct RuntimeSource {
 };
 } // namespace
 
-static const RuntimeSource RuntimeSources[] = {{ShadowRegistryIR, false},
-                                               {ExceptionReportIR, false},
-                                               {ChoiceReportIR, false},
-                                               {UntypedCopyReportIR, false},
-                                               {CudaLaunchIR, false},
-                                               {RbTreeIR, true}};
+static const RuntimeSource RuntimeSources[] = {
+    {ShadowRegistryIR, false}, {ExceptionReportIR, false},
+    {ChoiceReportIR, false},   {UntypedCopyReportIR, false},
+    {CudaLaunchIR, false},     {CudaMemoryIR, true},
+    {RbTreeIR, true}};
 
 /// The IR of run-time source \p Source, ready to link into \p M.
 static std::unique_ptr<Module> parseRuntime(Module &M,

@@ -252,9 +252,8 @@ uint64_t DerivativeKernelBuilder::usedShadows() const {
   for (Argument &A : K.args()) {
     if (!A.getType()->isPointerTy())
       continue;
-    if (A.getArgNo() < 64 &&
-        (reachesMemory(*Pair->Augmented->getArg(Shadow)) ||
-         reachesMemory(*Pair->Reverse->getArg(Shadow))))
+    if (A.getArgNo() < 64 && (reachesMemory(*Pair->Augmented->getArg(Shadow)) ||
+                              reachesMemory(*Pair->Reverse->getArg(Shadow))))
       Used |= uint64_t(1) << A.getArgNo();
     ++Shadow;
   }

@@ -5,23 +5,38 @@
 //===----------------------------------------------------------------------===//
 ///
 /// \file
-/// The three steps of differentiating host code that launches CUDA kernels
+/// Differentiating host code that launches CUDA kernels
 /// (Core/KernelLaunches.h): the scan that lists the kernels, the derivative
-/// kernels in the device compilation, and the custom gradients of their host
-/// stubs in the host compilation.
+/// kernels in the device compilation, the custom gradients of their host stubs
+/// in the host compilation, and those of the runtime's memory calls.
 ///
 //===----------------------------------------------------------------------===//
 
 #ifndef ENZYME_PLUGIN_LAUNCHDERIVATIVES_H
 #define ENZYME_PLUGIN_LAUNCHDERIVATIVES_H
 
+#include "llvm/ADT/SetVector.h"
+
 namespace llvm {
+class Function;
 class Module;
 } // namespace llvm
 
 namespace enzyme {
 
 class ReverseModeGenerator;
+
+/// The functions of host module \p M that its reverse-mode requests reach
+/// through direct calls (and function pointers passed to calls), up to
+/// functions with custom gradients, inactive ones and kernel stubs.
+llvm::SetVector<llvm::Function *>
+functionsReverseRequestsReach(llvm::Module &M);
+
+/// Host code: gives the CUDA runtime's memory calls (cudaMalloc, cudaFree,
+/// cudaMemset, cudaMemcpy...) in the functions that requests reach custom
+/// gradients (runtime/CudaMemory.c), each cudaMemcpy the one for what it
+/// copies.
+void prepareCudaRuntimeCalls(llvm::Module &M);
 
 /// Scan mode: writes the device names of the kernels whose host stubs are
 /// reachable from the reverse-mode requests of host module \p M to

@@ -57,7 +57,7 @@ static SmallPtrSet<const Function *, 8> registeredFunctions(Module &M) {
   return Registered;
 }
 
-void listLaunchedKernels(Module &M) {
+SetVector<Function *> functionsReverseRequestsReach(Module &M) {
   SmallPtrSet<const Function *, 8> Opaque = registeredFunctions(M);
   SetVector<Function *> Reached;
   for (Function &Entry : M) {
@@ -70,15 +70,11 @@ void listLaunchedKernels(Module &M) {
                 dyn_cast<Function>(Call->getArgOperand(0)->stripPointerCasts()))
           Reached.insert(F);
   }
-  std::set<std::string> Kernels;
   for (unsigned I = 0; I < Reached.size(); ++I) {
     Function *F = Reached[I];
-    if (Opaque.count(F) || F->hasFnAttribute("enzyme_inactive"))
+    if (Opaque.count(F) || F->hasFnAttribute("enzyme_inactive") ||
+        kernelNameOfStub(F->getName()))
       continue;
-    if (std::optional<std::string> Kernel = kernelNameOfStub(F->getName())) {
-      Kernels.insert(*Kernel);
-      continue;
-    }
     for (Instruction &Inst : instructions(*F))
       if (auto *Call = dyn_cast<CallBase>(&Inst))
         for (Value *Operand : Call->operands())
@@ -86,6 +82,16 @@ void listLaunchedKernels(Module &M) {
               Callee && !Callee->isIntrinsic())
             Reached.insert(Callee);
   }
+  return Reached;
+}
+
+void listLaunchedKernels(Module &M) {
+  SmallPtrSet<const Function *, 8> Opaque = registeredFunctions(M);
+  std::set<std::string> Kernels;
+  for (Function *F : functionsReverseRequestsReach(M))
+    if (!Opaque.count(F) && !F->hasFnAttribute("enzyme_inactive"))
+      if (std::optional<std::string> Kernel = kernelNameOfStub(F->getName()))
+        Kernels.insert(*Kernel);
   std::error_code EC;
   raw_fd_ostream Out(launchedKernelListPath(), EC);
   if (EC) {

@@ -1,0 +1,216 @@
+//===- CudaRuntimeCalls.cpp - The CUDA runtime's memory calls -------------===//
+//
+// Part of the Enzyme toolchain.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// Differentiated host code allocates, copies, clears and frees device
+/// memory with the CUDA runtime. Each such call in a function that a
+/// reverse-mode request reaches gets a custom gradient (runtime/CudaMemory.c)
+/// through a registration written here, which the engine reads like a
+/// user's. A cudaMemcpy must move adjoints of the type the memory holds, so
+/// each call becomes a call of the copy for that type, as the memory's
+/// accesses in the program show it (Analysis/MemoryTypes.h); a copy that
+/// nothing types keeps cudaMemcpy, whose reverse pass stops the program
+/// where it would have to guess.
+///
+//===----------------------------------------------------------------------===//
+
+#include "Plugin/LaunchDerivatives.h"
+
+#include "Analysis/MemoryTypes.h"
+#include "Core/GpuTarget.h"
+#include "Core/KernelLaunches.h"
+#include "Core/RuntimeLibrary.h"
+
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/Analysis/ValueTracking.h"
+#include "llvm/Demangle/Demangle.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/Module.h"
+
+using namespace llvm;
+
+namespace enzyme {
+
+/// The run-time functions (augment, reverse: the prefix of both) that
+/// differentiate calls of \p Callee, or empty.
+static StringRef gradientPrefixOf(StringRef Callee) {
+  return StringSwitch<StringRef>(Callee)
+      .Case("cudaMalloc", "__enzyme_rt_cuda_malloc")
+      .Case("cudaMallocManaged", "__enzyme_rt_cuda_malloc_managed")
+      .Case("cudaFree", "__enzyme_rt_cuda_free")
+      .Case("cudaMemset", "__enzyme_rt_cuda_memset")
+      .Case("cudaMemcpy", "__enzyme_rt_cuda_memcpy_untyped")
+      .Case("__enzyme_rt_cuda_memcpy_float", "__enzyme_rt_cuda_memcpy_float")
+      .Case("__enzyme_rt_cuda_memcpy_double", "__enzyme_rt_cuda_memcpy_double")
+      .Case("__enzyme_rt_cuda_memcpy_integers",
+            "__enzyme_rt_cuda_memcpy_integers")
+      .Case("__enzyme_rt_cuda_memcpy_pointers",
+            "__enzyme_rt_cuda_memcpy_pointers")
+      .Default("");
+}
+
+/// What holds the pointer \p P: the variable it was loaded from, or the
+/// object itself (two loads of one variable give the same storage).
+static const Value *storageOf(const Value *P) {
+  const Value *Base = getUnderlyingObject(P);
+  if (const auto *Load = dyn_cast<LoadInst>(Base))
+    return getUnderlyingObject(Load->getPointerOperand());
+  return Base;
+}
+
+/// The element type of parameter \p Index of the C++ kernel whose host stub
+/// is \p Stub, when it points to float or double: the stub's mangled name
+/// carries the kernel's parameter types.
+static Type *declaredElementType(const Function &Stub, unsigned Index) {
+  ItaniumPartialDemangler Demangler;
+  if (Demangler.partialDemangle(Stub.getName().str().c_str()))
+    return nullptr;
+  size_t Size = 0;
+  char *Params = Demangler.getFunctionParameters(nullptr, &Size);
+  if (!Params)
+    return nullptr;
+  // "(double const*, float*, int)": split at the top-level commas.
+  StringRef List = StringRef(Params).trim().drop_front().drop_back();
+  SmallVector<StringRef, 8> Types;
+  unsigned Depth = 0, Start = 0;
+  for (unsigned I = 0; I <= List.size(); ++I) {
+    if (I == List.size() || (List[I] == ',' && !Depth)) {
+      Types.push_back(List.slice(Start, I).trim());
+      Start = I + 1;
+    } else if (List[I] == '<' || List[I] == '(') {
+      ++Depth;
+    } else if ((List[I] == '>' || List[I] == ')') && Depth) {
+      --Depth;
+    }
+  }
+  Type *Element = nullptr;
+  if (Index < Types.size()) {
+    StringRef T = Types[Index];
+    LLVMContext &Ctx = Stub.getContext();
+    if (T == "float*" || T == "float const*" || T == "float* __restrict" ||
+        T == "float const* __restrict")
+      Element = Type::getFloatTy(Ctx);
+    else if (T == "double*" || T == "double const*" ||
+             T == "double* __restrict" || T == "double const* __restrict")
+      Element = Type::getDoubleTy(Ctx);
+  }
+  std::free(Params);
+  return Element;
+}
+
+/// The element type that a kernel launched in \p F declares for the memory
+/// \p Ptr points to (device memory the host code only copies and passes
+/// to kernels is typed there alone).
+static Type *kernelDeclaredType(const Value *Ptr, Function &F) {
+  const Value *Storage = storageOf(Ptr);
+  for (Instruction &I : instructions(F)) {
+    auto *Call = dyn_cast<CallBase>(&I);
+    Function *Stub = Call ? Call->getCalledFunction() : nullptr;
+    if (!Stub || !kernelNameOfStub(Stub->getName()))
+      continue;
+    for (auto [Index, Arg] : enumerate(Call->args()))
+      if (Arg->getType()->isPointerTy() && storageOf(Arg) == Storage)
+        if (Type *Element = declaredElementType(*Stub, Index))
+          return Element;
+  }
+  return nullptr;
+}
+
+/// The copy that moves what \p Copy, a cudaMemcpy in \p F, copies, or
+/// empty when nothing types it.
+static StringRef typedCopyOf(CallBase &Copy, Function &F) {
+  Value *Dst = Copy.getArgOperand(0), *Src = Copy.getArgOperand(1);
+  std::optional<uint64_t> Length;
+  if (auto *C = dyn_cast<ConstantInt>(Copy.getArgOperand(2)))
+    Length = C->getZExtValue();
+  CopyLayout Layout = analyzeCopyLayout(Dst, Src, F, &F, Length, &Copy);
+  Type *FloatTy = inferFloatElementType(Dst, Src, &Copy);
+  if (!FloatTy && !Layout.HasPointers)
+    FloatTy = uniformFloatType(Layout);
+  if (!FloatTy && !Layout.HasPointers && !Layout.HasFloats)
+    if (!(FloatTy = kernelDeclaredType(Dst, F)))
+      FloatTy = kernelDeclaredType(Src, F);
+  if (FloatTy && FloatTy->isFloatTy())
+    return "__enzyme_rt_cuda_memcpy_float";
+  if (FloatTy && FloatTy->isDoubleTy())
+    return "__enzyme_rt_cuda_memcpy_double";
+  if (FloatTy)
+    return "";
+  if (Layout.HasPointers && !Layout.HasFloats)
+    return "__enzyme_rt_cuda_memcpy_pointers";
+  if (copiesOnlyIntegers(Layout, Length, F.getDataLayout()))
+    return "__enzyme_rt_cuda_memcpy_integers";
+  return "";
+}
+
+/// The functions that registrations already name first.
+static SmallPtrSet<const Function *, 8> functionsWithGradients(Module &M) {
+  SmallPtrSet<const Function *, 8> Named;
+  for (GlobalVariable &GV : M.globals())
+    if (GV.getName().contains("__enzyme_register_gradient") &&
+        GV.hasInitializer())
+      if (auto *Init = dyn_cast<ConstantArray>(GV.getInitializer());
+          Init && Init->getNumOperands())
+        if (auto *F =
+                dyn_cast<Function>(Init->getOperand(0)->stripPointerCasts()))
+          Named.insert(F);
+  return Named;
+}
+
+void prepareCudaRuntimeCalls(Module &M) {
+  if (isGpuModule(M) || !canLinkRuntime(M))
+    return;
+  SmallVector<CallBase *, 8> Calls;
+  SmallVector<Function *, 8> Callers;
+  for (Function *F : functionsReverseRequestsReach(M)) {
+    if (F->isDeclaration())
+      continue;
+    for (Instruction &I : instructions(*F))
+      if (auto *Call = dyn_cast<CallBase>(&I))
+        if (Function *Callee = Call->getCalledFunction();
+            Callee && Callee->isDeclaration() &&
+            !gradientPrefixOf(Callee->getName()).empty()) {
+          Calls.push_back(Call);
+          Callers.push_back(F);
+        }
+  }
+  if (Calls.empty())
+    return;
+
+  SmallPtrSet<const Function *, 8> Registered = functionsWithGradients(M);
+  SetVector<Function *> Differentiated;
+  for (auto [Call, Caller] : zip(Calls, Callers)) {
+    Function *Callee = Call->getCalledFunction();
+    if (Registered.count(Callee))
+      continue; // The user's own gradient.
+    if (Callee->getName() == "cudaMemcpy" && Call->arg_size() == 4)
+      if (StringRef Typed = typedCopyOf(*Call, *Caller); !Typed.empty()) {
+        Function *Copy = getRuntimeFunction(M, Typed);
+        if (Copy->getFunctionType() == Call->getFunctionType()) {
+          Call->setCalledFunction(Copy);
+          Callee = Copy;
+        }
+      }
+    Differentiated.insert(Callee);
+  }
+  PointerType *Ptr = PointerType::getUnqual(M.getContext());
+  auto *RegistrationTy = ArrayType::get(Ptr, 3);
+  for (Function *F : Differentiated) {
+    if (Registered.count(F))
+      continue;
+    StringRef Prefix = gradientPrefixOf(F->getName());
+    Function *Augment = getRuntimeFunction(M, (Prefix + "_augment").str());
+    Function *Reverse = getRuntimeFunction(M, (Prefix + "_reverse").str());
+    new GlobalVariable(
+        M, RegistrationTy, /*isConstant=*/false, GlobalValue::InternalLinkage,
+        ConstantArray::get(RegistrationTy, {F, Augment, Reverse}),
+        "__enzyme_register_gradient_" + F->getName());
+  }
+}
+
+} // namespace enzyme

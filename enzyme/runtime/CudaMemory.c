@@ -1,0 +1,225 @@
+/*===- CudaMemory.c - Derivatives of the CUDA runtime's memory calls ------===*
+ *
+ * Part of the Enzyme toolchain.
+ *
+ *===----------------------------------------------------------------------===*
+ *
+ * Run-time support that the engine links into modules that need it
+ * (Core/RuntimeLibrary.h); compiled to LLVM IR when the plugin is built.
+ *
+ * Host code that the engine differentiates may allocate, copy, clear and
+ * free device memory with the CUDA runtime (Plugin/CudaRuntimeCalls.cpp).
+ * Each call gets a custom gradient written here, in the ABI of
+ * __enzyme_register_gradient (each pointer followed by its shadow, null
+ * where the call carries no derivative through it):
+ *
+ *   cudaMalloc, cudaMallocManaged  the shadow is a zeroed block of the
+ *                                   same kind and size;
+ *   cudaFree                        the blocks are freed by the reverse
+ *                                   pass, which still needs them;
+ *   cudaMemset                      the reverse pass clears the adjoints
+ *                                   of the bytes it overwrote;
+ *   cudaMemcpy                      the reverse pass adds the adjoints of
+ *                                   the destination to the source's and
+ *                                   clears them (through host memory, so
+ *                                   that any pair of host and device
+ *                                   memory works), for the element type the
+ *                                   engine found at the call.
+ *
+ * The copies of each element type are functions of their own, which the
+ * engine calls in place of cudaMemcpy. These functions are differentiated
+ * only through their registrations, never looked into.
+ *
+ *===----------------------------------------------------------------------===*/
+
+#include "Message.h"
+
+int cudaMalloc(void **, size_t);
+int cudaMallocManaged(void **, size_t, unsigned);
+int cudaFree(void *);
+int cudaMemset(void *, int, size_t);
+int cudaMemcpy(void *, const void *, size_t, int);
+const char *cudaGetErrorString(int);
+void *malloc(size_t);
+void free(void *);
+
+/* cudaMemcpyDefault: the runtime tells host from device memory. */
+enum { cuda_memcpy_default = 4 };
+
+__attribute__((noreturn, cold)) static void fail(const char *what,
+                                                 int error) {
+  struct message m;
+  m.length = 0;
+  append(&m, "enzyme: in the derivative of ");
+  append(&m, what);
+  if (error) {
+    append(&m, ": ");
+    append(&m, cudaGetErrorString(error));
+  }
+  append(&m, "\n");
+  write_and_abort(&m);
+}
+
+/* cudaMalloc, cudaMallocManaged. */
+
+int __enzyme_rt_cuda_malloc_augment(void **p, void **dp, size_t n) {
+  int error = cudaMalloc(p, n);
+  if (error || !dp)
+    return error;
+  if ((error = cudaMalloc(dp, n)) || (error = cudaMemset(*dp, 0, n)))
+    fail("cudaMalloc: cannot allocate the shadow in device memory", error);
+  return 0;
+}
+void __enzyme_rt_cuda_malloc_reverse(void **p, void **dp, size_t n) {
+  (void)p, (void)dp, (void)n;
+}
+
+int __enzyme_rt_cuda_malloc_managed_augment(void **p, void **dp, size_t n,
+                                            unsigned flags) {
+  int error = cudaMallocManaged(p, n, flags);
+  if (error || !dp)
+    return error;
+  if ((error = cudaMallocManaged(dp, n, flags)) ||
+      (error = cudaMemset(*dp, 0, n)))
+    fail("cudaMallocManaged: cannot allocate the shadow", error);
+  return 0;
+}
+void __enzyme_rt_cuda_malloc_managed_reverse(void **p, void **dp, size_t n,
+                                             unsigned flags) {
+  (void)p, (void)dp, (void)n, (void)flags;
+}
+
+/* cudaFree: the reverse pass reads the blocks (the primal's for the values
+ * the derivative kernels recorded there, the shadow's adjoints). */
+
+int __enzyme_rt_cuda_free_augment(void *p, void *dp) {
+  (void)p, (void)dp;
+  return 0;
+}
+void __enzyme_rt_cuda_free_reverse(void *p, void *dp) {
+  cudaFree(p);
+  if (dp)
+    cudaFree(dp);
+}
+
+/* cudaMemset: the bytes it wrote take no derivative from before. */
+
+int __enzyme_rt_cuda_memset_augment(void *p, void *dp, int value, size_t n) {
+  (void)dp;
+  return cudaMemset(p, value, n);
+}
+void __enzyme_rt_cuda_memset_reverse(void *p, void *dp, int value, size_t n) {
+  (void)p, (void)value;
+  int error;
+  if (dp && (error = cudaMemset(dp, 0, n)))
+    fail("cudaMemset: cannot clear the adjoints it overwrote", error);
+}
+
+/* cudaMemcpy, by what the bytes hold. */
+
+static void *host_copy(const void *from, size_t n) {
+  void *buffer = malloc(n ? n : 1);
+  if (!buffer)
+    fail("cudaMemcpy: out of host memory", 0);
+  int error = cudaMemcpy(buffer, from, n, cuda_memcpy_default);
+  if (error)
+    fail("cudaMemcpy: cannot read adjoints", error);
+  return buffer;
+}
+
+static void write_back(void *to, const void *buffer, size_t n) {
+  int error = cudaMemcpy(to, buffer, n, cuda_memcpy_default);
+  if (error)
+    fail("cudaMemcpy: cannot write adjoints", error);
+}
+
+#define CUDA_MEMCPY_OF(NAME, TYPE)                                             \
+  int __enzyme_rt_cuda_memcpy_##NAME(void *dst, const void *src, size_t n,     \
+                                     int kind) {                               \
+    return cudaMemcpy(dst, src, n, kind);                                      \
+  }                                                                            \
+  int __enzyme_rt_cuda_memcpy_##NAME##_augment(void *dst, void *ddst,          \
+                                               const void *src, void *dsrc,    \
+                                               size_t n, int kind) {           \
+    (void)ddst, (void)dsrc;                                                    \
+    return cudaMemcpy(dst, src, n, kind);                                      \
+  }                                                                            \
+  void __enzyme_rt_cuda_memcpy_##NAME##_reverse(void *dst, void *ddst,         \
+                                                const void *src, void *dsrc,   \
+                                                size_t n, int kind) {          \
+    (void)dst, (void)src, (void)kind;                                          \
+    if (!ddst)                                                                 \
+      return;                                                                  \
+    TYPE *moved = host_copy(ddst, n);                                          \
+    if (dsrc) {                                                                \
+      TYPE *into = host_copy(dsrc, n);                                         \
+      for (size_t i = 0; i < n / sizeof(TYPE); ++i)                            \
+        into[i] += moved[i];                                                   \
+      write_back(dsrc, into, n);                                               \
+      free(into);                                                              \
+    }                                                                          \
+    for (size_t i = 0; i < n / sizeof(TYPE); ++i)                              \
+      moved[i] = 0;                                                            \
+    write_back(ddst, moved, n);                                                \
+    free(moved);                                                               \
+  }
+
+CUDA_MEMCPY_OF(float, float)
+CUDA_MEMCPY_OF(double, double)
+
+/* Integers: no derivative moves. */
+int __enzyme_rt_cuda_memcpy_integers(void *dst, const void *src, size_t n,
+                                     int kind) {
+  return cudaMemcpy(dst, src, n, kind);
+}
+int __enzyme_rt_cuda_memcpy_integers_augment(void *dst, void *ddst,
+                                             const void *src, void *dsrc,
+                                             size_t n, int kind) {
+  (void)ddst, (void)dsrc;
+  return cudaMemcpy(dst, src, n, kind);
+}
+void __enzyme_rt_cuda_memcpy_integers_reverse(void *dst, void *ddst,
+                                              const void *src, void *dsrc,
+                                              size_t n, int kind) {
+  (void)dst, (void)ddst, (void)src, (void)dsrc, (void)n, (void)kind;
+}
+
+/* Pointers: their shadows move with them, as shadow memory mirrors them. */
+int __enzyme_rt_cuda_memcpy_pointers(void *dst, const void *src, size_t n,
+                                     int kind) {
+  return cudaMemcpy(dst, src, n, kind);
+}
+int __enzyme_rt_cuda_memcpy_pointers_augment(void *dst, void *ddst,
+                                             const void *src, void *dsrc,
+                                             size_t n, int kind) {
+  int error = cudaMemcpy(dst, src, n, kind);
+  if (!error && ddst && dsrc && (error = cudaMemcpy(ddst, dsrc, n, kind)))
+    fail("cudaMemcpy: cannot copy the shadows of the pointers it copies",
+         error);
+  return error;
+}
+void __enzyme_rt_cuda_memcpy_pointers_reverse(void *dst, void *ddst,
+                                              const void *src, void *dsrc,
+                                              size_t n, int kind) {
+  (void)dst, (void)ddst, (void)src, (void)dsrc, (void)n, (void)kind;
+}
+
+/* A copy whose contents nothing in the program types. */
+int __enzyme_rt_cuda_memcpy_untyped_augment(void *dst, void *ddst,
+                                            const void *src, void *dsrc,
+                                            size_t n, int kind) {
+  (void)ddst, (void)dsrc;
+  return cudaMemcpy(dst, src, n, kind);
+}
+void __enzyme_rt_cuda_memcpy_untyped_reverse(void *dst, void *ddst,
+                                             const void *src, void *dsrc,
+                                             size_t n, int kind) {
+  (void)dst, (void)src, (void)n, (void)kind;
+  if (ddst || dsrc)
+    fail("cudaMemcpy: nothing in the program says whether the memory it "
+         "copies holds float, double, integer or pointer values, so the "
+         "adjoints cannot be moved back; access the memory with its type "
+         "in the differentiated code, or copy through a typed pointer (see "
+         "docs/cuda.md)",
+         0);
+}

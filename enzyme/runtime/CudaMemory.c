@@ -16,7 +16,8 @@
  *   cudaMalloc, cudaMallocManaged  the shadow is a zeroed block of the
  *                                   same kind and size;
  *   cudaFree                        the blocks are freed by the reverse
- *                                   pass, which still needs them;
+ *                                   of their allocation, after the reverse
+ *                                   of their uses;
  *   cudaMemset                      the reverse pass clears the adjoints
  *                                   of the bytes it overwrote;
  *   cudaMemcpy                      the reverse pass adds the adjoints of
@@ -60,47 +61,114 @@ __attribute__((noreturn, cold)) static void fail(const char *what,
   write_and_abort(&m);
 }
 
-/* cudaMalloc, cudaMallocManaged. */
+/* cudaMalloc, cudaMallocManaged, cudaFree. The reverse pass runs the
+ * reverse of a block's uses after the reverse of its free and before the
+ * reverse of its allocation: the blocks live until then. An allocation's
+ * record (its tape) says whether the program freed the block; the reverse
+ * of the allocation frees the shadow, and the block if the program did. A
+ * block allocated outside the differentiated code is freed as the program
+ * says (its shadow is the caller's). */
 
-int __enzyme_rt_cuda_malloc_augment(void **p, void **dp, size_t n) {
+struct block {
+  void *primal, *shadow;
+  int freed;
+  struct block *next;
+};
+
+/* The blocks allocated by differentiated code, not yet reversed. */
+static struct block *blocks;
+static int blocks_lock;
+
+static void lock(void) {
+  while (__atomic_exchange_n(&blocks_lock, 1, __ATOMIC_ACQUIRE))
+    ;
+}
+static void unlock(void) { __atomic_store_n(&blocks_lock, 0, __ATOMIC_RELEASE); }
+
+struct allocation {
+  struct block *tape;
+  int result;
+};
+
+static struct allocation record(void *primal, void *shadow, int result) {
+  struct allocation a = {0, result};
+  if (result)
+    return a;
+  a.tape = malloc(sizeof *a.tape);
+  if (!a.tape)
+    fail("cudaMalloc: out of host memory", 0);
+  a.tape->primal = primal;
+  a.tape->shadow = shadow;
+  a.tape->freed = 0;
+  lock();
+  a.tape->next = blocks;
+  blocks = a.tape;
+  unlock();
+  return a;
+}
+
+static void release(struct block *b) {
+  if (!b)
+    return;
+  lock();
+  for (struct block **at = &blocks; *at; at = &(*at)->next)
+    if (*at == b) {
+      *at = b->next;
+      break;
+    }
+  unlock();
+  if (b->shadow)
+    cudaFree(b->shadow);
+  if (b->freed)
+    cudaFree(b->primal);
+  free(b);
+}
+
+struct allocation __enzyme_rt_cuda_malloc_augment(void **p, void **dp,
+                                                  size_t n) {
   int error = cudaMalloc(p, n);
-  if (error || !dp)
-    return error;
-  if ((error = cudaMalloc(dp, n)) || (error = cudaMemset(*dp, 0, n)))
+  if (!error && dp &&
+      ((error = cudaMalloc(dp, n)) || (error = cudaMemset(*dp, 0, n))))
     fail("cudaMalloc: cannot allocate the shadow in device memory", error);
-  return 0;
+  return record(error ? 0 : *p, !error && dp ? *dp : 0, error);
 }
-void __enzyme_rt_cuda_malloc_reverse(void **p, void **dp, size_t n) {
+void __enzyme_rt_cuda_malloc_reverse(void **p, void **dp, size_t n,
+                                     struct block *tape) {
   (void)p, (void)dp, (void)n;
+  release(tape);
 }
 
-int __enzyme_rt_cuda_malloc_managed_augment(void **p, void **dp, size_t n,
-                                            unsigned flags) {
+struct allocation __enzyme_rt_cuda_malloc_managed_augment(void **p,
+                                                          void **dp, size_t n,
+                                                          unsigned flags) {
   int error = cudaMallocManaged(p, n, flags);
-  if (error || !dp)
-    return error;
-  if ((error = cudaMallocManaged(dp, n, flags)) ||
-      (error = cudaMemset(*dp, 0, n)))
+  if (!error && dp &&
+      ((error = cudaMallocManaged(dp, n, flags)) ||
+       (error = cudaMemset(*dp, 0, n))))
     fail("cudaMallocManaged: cannot allocate the shadow", error);
-  return 0;
+  return record(error ? 0 : *p, !error && dp ? *dp : 0, error);
 }
 void __enzyme_rt_cuda_malloc_managed_reverse(void **p, void **dp, size_t n,
-                                             unsigned flags) {
+                                             unsigned flags,
+                                             struct block *tape) {
   (void)p, (void)dp, (void)n, (void)flags;
+  release(tape);
 }
-
-/* cudaFree: the reverse pass reads the blocks (the primal's for the values
- * the derivative kernels recorded there, the shadow's adjoints). */
 
 int __enzyme_rt_cuda_free_augment(void *p, void *dp) {
-  (void)p, (void)dp;
-  return 0;
+  (void)dp;
+  if (!p)
+    return 0;
+  lock();
+  struct block *b = blocks;
+  while (b && b->primal != p)
+    b = b->next;
+  if (b)
+    b->freed = 1;
+  unlock();
+  return b ? 0 : cudaFree(p);
 }
-void __enzyme_rt_cuda_free_reverse(void *p, void *dp) {
-  cudaFree(p);
-  if (dp)
-    cudaFree(dp);
-}
+void __enzyme_rt_cuda_free_reverse(void *p, void *dp) { (void)p, (void)dp; }
 
 /* cudaMemset: the bytes it wrote take no derivative from before. */
 

@@ -168,8 +168,6 @@ void prepareCudaRuntimeCalls(Module &M) {
   SmallVector<CallBase *, 8> Calls;
   SmallVector<Function *, 8> Callers;
   for (Function *F : functionsReverseRequestsReach(M)) {
-    if (F->isDeclaration())
-      continue;
     for (Instruction &I : instructions(*F))
       if (auto *Call = dyn_cast<CallBase>(&I))
         if (Function *Callee = Call->getCalledFunction();

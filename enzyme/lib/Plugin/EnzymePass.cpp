@@ -294,6 +294,7 @@ void EnzymePass::serveRequests(Module &M, ModuleAnalysisManager &MAM) {
     Cleanup.emplace(PB->buildFunctionSimplificationPipeline(
         Level, ThinOrFullLTOPhase::None));
   createSharedMemoryShadows(M);
+  lowerDirectLaunches(M);
   prepareCudaRuntimeCalls(M);
   UserRegistrations Registrations(M);
   // Requests whose callees are not all here wait for link time, where

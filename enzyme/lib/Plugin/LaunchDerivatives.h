@@ -26,11 +26,17 @@ namespace enzyme {
 
 class ReverseModeGenerator;
 
-/// The functions of host module \p M that its reverse-mode requests reach
-/// through direct calls (and function pointers passed to calls), up to
-/// functions with custom gradients, inactive ones and kernel stubs.
+/// The functions of host module \p M whose bodies its reverse-mode requests
+/// differentiate: those reached through direct calls (and function pointers
+/// passed to calls), up to functions with custom gradients, inactive ones
+/// and kernel stubs, which are left out.
 llvm::SetVector<llvm::Function *>
 functionsReverseRequestsReach(llvm::Module &M);
+
+/// Host code: a cudaLaunchKernel of a kernel with a derivative, in a
+/// function that requests reach, becomes the `<<<...>>>` launch it stands
+/// for, whose stub the custom gradient differentiates.
+void lowerDirectLaunches(llvm::Module &M);
 
 /// Host code: gives the CUDA runtime's memory calls (cudaMalloc, cudaFree,
 /// cudaMemset, cudaMemcpy...) in the functions that requests reach custom

@@ -280,4 +280,70 @@ void createLaunchGradients(Module &M) {
   }
 }
 
+/// `cudaLaunchKernel(stub, grid, block, args, shared, stream)` as
+/// `<<<grid, block, shared, stream>>>` writes it: the configuration pushed,
+/// then the stub called with the arguments loaded from \p Call's array.
+/// The launch's error is the one the runtime records for it.
+static void callStubOf(CallInst &Call, Function &Stub) {
+  Module &M = *Call.getModule();
+  IRBuilder<> B(&Call);
+  Type *I32 = B.getInt32Ty(), *I64 = B.getInt64Ty(), *Ptr = B.getPtrTy();
+  FunctionCallee Push = M.getOrInsertFunction(
+      "__cudaPushCallConfiguration", I32, I64, I32, I64, I32, I64, Ptr);
+  B.CreateCall(Push, {Call.getArgOperand(1), Call.getArgOperand(2),
+                      Call.getArgOperand(3), Call.getArgOperand(4),
+                      Call.getArgOperand(6), Call.getArgOperand(7)});
+  SmallVector<Value *, 8> Args;
+  for (Argument &Param : Stub.args()) {
+    Value *Slot =
+        B.CreateLoad(Ptr, B.CreateConstInBoundsGEP1_64(
+                              Ptr, Call.getArgOperand(5), Param.getArgNo()));
+    Args.push_back(B.CreateLoad(Param.getType(), Slot));
+  }
+  B.CreateCall(&Stub, Args)->setDebugLoc(Call.getDebugLoc());
+  Value *Error =
+      B.CreateCall(M.getOrInsertFunction("cudaPeekAtLastError", I32));
+  Call.replaceAllUsesWith(Error);
+  Call.eraseFromParent();
+}
+
+/// The stub \p Call launches, if it has a derivative.
+static Function *launchedStub(const CallBase &Call) {
+  auto *Stub = dyn_cast<Function>(Call.getArgOperand(0)->stripPointerCasts());
+  const Module &M = *Call.getModule();
+  if (Stub &&
+      M.getNamedGlobal(("__enzyme_register_gradient_" + Stub->getName()).str()))
+    return Stub;
+  return nullptr;
+}
+
+/// \p Callee is cudaLaunchKernel, or the runtime header's C++ template
+/// around it (which unoptimised code calls), both with the same operands.
+static bool isLaunchKernel(const Function &Callee) {
+  if (Callee.arg_size() != 8)
+    return false;
+  if (Callee.getName() == "cudaLaunchKernel")
+    return true;
+  // A template's demangled name begins with its return type.
+  std::string Name = displayName(Callee.getName());
+  return !Callee.isDeclaration() &&
+         (StringRef(Name).starts_with("cudaLaunchKernel<") ||
+          StringRef(Name).contains(" cudaLaunchKernel<"));
+}
+
+void lowerDirectLaunches(Module &M) {
+  if (isGpuModule(M))
+    return;
+  SmallVector<std::pair<CallInst *, Function *>, 4> Launches;
+  for (Function *F : functionsReverseRequestsReach(M))
+    for (Instruction &I : instructions(*F))
+      if (auto *Call = dyn_cast<CallInst>(&I))
+        if (Function *Callee = Call->getCalledFunction();
+            Callee && isLaunchKernel(*Callee))
+          if (Function *Stub = launchedStub(*Call))
+            Launches.push_back({Call, Stub});
+  for (auto [Call, Stub] : Launches)
+    callStubOf(*Call, *Stub);
+}
+
 } // namespace enzyme

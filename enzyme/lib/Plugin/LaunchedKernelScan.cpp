@@ -59,7 +59,7 @@ static SmallPtrSet<const Function *, 8> registeredFunctions(Module &M) {
 
 SetVector<Function *> functionsReverseRequestsReach(Module &M) {
   SmallPtrSet<const Function *, 8> Opaque = registeredFunctions(M);
-  SetVector<Function *> Reached;
+  SetVector<Function *> Reached, Bodies;
   for (Function &Entry : M) {
     if (!Entry.isDeclaration() || !isReverseEntry(Entry.getName()))
       continue;
@@ -72,9 +72,10 @@ SetVector<Function *> functionsReverseRequestsReach(Module &M) {
   }
   for (unsigned I = 0; I < Reached.size(); ++I) {
     Function *F = Reached[I];
-    if (Opaque.count(F) || F->hasFnAttribute("enzyme_inactive") ||
-        kernelNameOfStub(F->getName()))
+    if (F->isDeclaration() || Opaque.count(F) ||
+        F->hasFnAttribute("enzyme_inactive") || kernelNameOfStub(F->getName()))
       continue;
+    Bodies.insert(F);
     for (Instruction &Inst : instructions(*F))
       if (auto *Call = dyn_cast<CallBase>(&Inst))
         for (Value *Operand : Call->operands())
@@ -82,16 +83,21 @@ SetVector<Function *> functionsReverseRequestsReach(Module &M) {
               Callee && !Callee->isIntrinsic())
             Reached.insert(Callee);
   }
-  return Reached;
+  return Bodies;
 }
 
 void listLaunchedKernels(Module &M) {
   SmallPtrSet<const Function *, 8> Opaque = registeredFunctions(M);
   std::set<std::string> Kernels;
   for (Function *F : functionsReverseRequestsReach(M))
-    if (!Opaque.count(F) && !F->hasFnAttribute("enzyme_inactive"))
-      if (std::optional<std::string> Kernel = kernelNameOfStub(F->getName()))
-        Kernels.insert(*Kernel);
+    for (Instruction &Inst : instructions(*F))
+      if (auto *Call = dyn_cast<CallBase>(&Inst))
+        for (Value *Operand : Call->operands())
+          if (auto *Stub = dyn_cast<Function>(Operand->stripPointerCasts());
+              Stub && !Opaque.count(Stub))
+            if (std::optional<std::string> Kernel =
+                    kernelNameOfStub(Stub->getName()))
+              Kernels.insert(*Kernel);
   std::error_code EC;
   raw_fd_ostream Out(launchedKernelListPath(), EC);
   if (EC) {

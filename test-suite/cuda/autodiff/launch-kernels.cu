@@ -3,7 +3,8 @@
 // loop (its tape grows on the device heap), a 1D launch of a kernel with a
 // fixed-size tape, by-value float and double parameters whose adjoints are
 // summed over all threads, integer parameters and an index buffer without a
-// shadow. Checked against central finite differences at -O0 and -O2.
+// shadow, and launches written with cudaLaunchKernel. Checked against
+// central finite differences at -O0 and -O2.
 // REQUIRES: cuda-emulation
 // RUN: %clangxx_enzyme -fenzyme -fcuda-emulate -O0 %s -o %t.O0 && %t.O0 | FileCheck %s
 // RUN: %clangxx_enzyme -fenzyme -fcuda-emulate -O2 %s -o %t.O2 && %t.O2 | FileCheck %s
@@ -42,9 +43,14 @@ void model(const double *X, const int *Perm, double *Y, double A, int N,
   waves<<<Grid, Block>>>(X, Perm, Y, A, N, Terms);
 }
 
+// The second launch through the runtime API, as code written without the
+// triple-angle syntax launches.
 void update(float Alpha, const float *U, float *V, int N) {
   axpy<<<(N + 63) / 64, 64>>>(Alpha, U, V, N);
-  axpy<<<(N + 31) / 32, 32>>>(Alpha, U, V, N);
+  void *Args[] = {&Alpha, &U, &V, &N};
+  if (cudaLaunchKernel((void *)axpy, dim3((N + 31) / 32), dim3(32), Args, 0,
+                       nullptr) != cudaSuccess)
+    std::printf("FAIL cudaLaunchKernel\n");
 }
 
 extern int enzyme_dup, enzyme_const, enzyme_out;

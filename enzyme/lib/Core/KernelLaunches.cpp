@@ -68,11 +68,15 @@ std::optional<std::string> kernelNameOfStub(StringRef Stub) {
       .str();
 }
 
-std::optional<unsigned> unsupportedKernelParameter(const FunctionType &Ty) {
-  for (auto [I, Param] : enumerate(Ty.params()))
-    if (!Param->isPointerTy() && !Param->isIntegerTy() && !Param->isFloatTy() &&
-        !Param->isDoubleTy())
-      return I;
+std::optional<unsigned> unsupportedKernelParameter(const Function &Kernel) {
+  for (const Argument &A : Kernel.args()) {
+    Type *T = A.getType();
+    // A struct passed by value reaches a kernel as a pointer (byval) and
+    // the host stub in pieces.
+    if (A.hasByValAttr() || (!T->isPointerTy() && !T->isIntegerTy() &&
+                             !T->isFloatTy() && !T->isDoubleTy()))
+      return A.getArgNo();
+  }
   return std::nullopt;
 }
 

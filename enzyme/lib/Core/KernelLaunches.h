@@ -59,10 +59,11 @@ std::string kernelInfoName(llvm::StringRef Kernel);
 /// \p Stub is no stub.
 std::optional<std::string> kernelNameOfStub(llvm::StringRef Stub);
 
-/// The first parameter of a kernel of type \p Ty that a derivative kernel
-/// cannot take (neither a pointer, an integer, a float nor a double).
+/// The first parameter of \p Kernel (or of its host stub) that a derivative
+/// kernel cannot take: a struct passed by value, or a value that is neither
+/// a pointer, an integer, a float nor a double.
 std::optional<unsigned>
-unsupportedKernelParameter(const llvm::FunctionType &Ty);
+unsupportedKernelParameter(const llvm::Function &Kernel);
 
 /// \p F is a CUDA kernel (an entry point of a launch).
 bool isCudaKernel(const llvm::Function &F);

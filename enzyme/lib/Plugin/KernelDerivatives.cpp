@@ -277,16 +277,15 @@ void DerivativeKernelBuilder::createInfo() {
 }
 
 void DerivativeKernelBuilder::build() {
-  if (std::optional<unsigned> Bad =
-          unsupportedKernelParameter(*K.getFunctionType())) {
+  if (std::optional<unsigned> Bad = unsupportedKernelParameter(K)) {
     reportError(reportPoint(K),
                 "cannot differentiate kernel '" + displayName(K.getName()) +
                     "', which differentiated host code launches: its "
                     "parameter " +
-                    Twine(*Bad + 1) + " is a '" +
-                    displayType(K.getFunctionType()->getParamType(*Bad)) +
-                    "'; derivative kernels take pointers, integers, float "
-                    "and double (pass other values through a pointer)");
+                    Twine(*Bad + 1) +
+                    " is passed by value as a struct or vector; derivative "
+                    "kernels take pointers, integers, float and double "
+                    "(pass other values through a pointer)");
     return;
   }
   // A kernel is an entry point; the pair is made of a device function.

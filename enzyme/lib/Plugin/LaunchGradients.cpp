@@ -257,8 +257,7 @@ static SmallVector<HostKernel, 4> listedKernels(Function &Register) {
     if (!Stub || Stub->isDeclaration() || !Init || !Init->isCString())
       continue;
     StringRef DeviceName = Init->getAsCString();
-    if (!isDerivativeKernel(DeviceName) ||
-        unsupportedKernelParameter(*Stub->getFunctionType()))
+    if (!isDerivativeKernel(DeviceName) || unsupportedKernelParameter(*Stub))
       continue;
     Kernels.push_back({Stub, DeviceName.str(), Call->getArgOperand(0)});
   }

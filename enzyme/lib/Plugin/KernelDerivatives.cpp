@@ -26,6 +26,7 @@
 #include "Core/DifferentiationFailure.h"
 #include "Core/KernelLaunches.h"
 #include "Modes/ReverseModeGenerator.h"
+#include "Modes/SharedAdjoints.h"
 
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
@@ -203,13 +204,15 @@ void DerivativeKernelBuilder::createReverseKernel() {
   SmallVector<Value *, 8> Args = pairArguments(*F, PairArgs);
   Args.push_back(Tape);
   CallInst *Grads = B.CreateCall(Pair->Reverse, Args);
-  // The adjoints of by-value parameters are the sums over all threads.
+  // The adjoints of by-value parameters are the sums over all threads (a
+  // warp sums its lanes' first). The buffer is the host's cudaMalloc.
   SmallVector<Value *, 4> Fields =
       structFields(B, Grads->getType()->isVoidTy() ? nullptr : Grads);
+  Value *Global = B.CreateAddrSpaceCast(Scalars, B.getPtrTy(1));
   for (auto [Index, Grad] : enumerate(Fields))
-    B.CreateAtomicRMW(AtomicRMWInst::FAdd,
-                      B.CreateConstGEP1_64(B.getInt8Ty(), Scalars, 8 * Index),
-                      Grad, MaybeAlign(), AtomicOrdering::Monotonic);
+    accumulateAdjoint(B, Grad->getType(),
+                      B.CreateConstGEP1_64(B.getInt8Ty(), Global, 8 * Index),
+                      Grad, Align(8), /*Atomic=*/true);
   if (!Sig.FixedTape)
     Gen.tape().destroyHeapTape(B, Tape);
   B.CreateRetVoid();

@@ -12,7 +12,9 @@
  * functions below: the augmented kernel with the launch's own configuration
  * and a tape buffer of one slot per thread, and later the reverse kernel
  * with the same configuration, which sums the adjoints of by-value
- * parameters into a small buffer copied back to the host. The CUDA runtime
+ * parameters into a small buffer copied back to the host. Both allocate on
+ * the launch's stream (cudaMallocAsync): the derivative makes the host wait
+ * only for the adjoints of by-value parameters. The CUDA runtime
  * API is declared here as the program's CUDA runtime (or the emulator)
  * defines it.
  *
@@ -29,10 +31,15 @@ int __cudaPopCallConfiguration(struct cuda_dim3 *, struct cuda_dim3 *,
 int cudaLaunchKernel(const void *, struct cuda_dim3, struct cuda_dim3,
                      void **, size_t, void *);
 int cudaMalloc(void **, size_t);
-int cudaMemset(void *, int, size_t);
-int cudaMemcpy(void *, const void *, size_t, int);
+int cudaMallocAsync(void **, size_t, void *);
+int cudaMemsetAsync(void *, int, size_t, void *);
+int cudaMemcpyAsync(void *, const void *, size_t, int, void *);
 int cudaMemcpyFromSymbol(void *, const void *, size_t, size_t, int);
+int cudaStreamSynchronize(void *);
+int cudaGetLastError(void);
+int cudaDeviceSynchronize(void);
 int cudaFree(void *);
+int cudaFreeAsync(void *, void *);
 const char *cudaGetErrorString(int);
 void *malloc(size_t);
 void free(void *);
@@ -54,7 +61,26 @@ struct launch {
   struct cuda_dim3 grid, block;
   size_t shared_bytes;
   void *stream;
+  /* The tapes came from cudaMalloc: the device has no stream-ordered
+   * allocator. */
+  int synchronous_tapes;
 };
+
+/* Device memory in the order of STREAM's work (no synchronisation, and
+ * pooled), or from cudaMalloc where the device has no memory pools. */
+static int device_alloc(void **p, size_t n, void *stream, int *synchronous) {
+  *synchronous = 0;
+  if (!cudaMallocAsync(p, n, stream))
+    return 0;
+  cudaGetLastError();
+  *synchronous = 1;
+  return cudaMalloc(p, n);
+}
+
+static void device_free(void *p, void *stream, int synchronous) {
+  if (p)
+    synchronous ? cudaFree(p) : cudaFreeAsync(p, stream);
+}
 
 static void append_number(struct message *m, unsigned long long n) {
   char digits[24];
@@ -132,9 +158,11 @@ void *__enzyme_rt_cuda_augment_launch(const void *kernel, const char *name,
       (unsigned long long)l->grid.x * l->grid.y * l->grid.z * l->block.x *
       l->block.y * l->block.z;
   l->tapes = 0;
+  l->synchronous_tapes = 0;
   if (info->slot_bytes && threads)
-    check(cudaMalloc(&l->tapes, threads * info->slot_bytes), name,
-          "cannot allocate the tape in device memory");
+    check(device_alloc(&l->tapes, threads * info->slot_bytes, l->stream,
+                       &l->synchronous_tapes),
+          name, "cannot allocate the tape in device memory");
   args[num_args] = &l->tapes;
   check(cudaLaunchKernel(kernel, l->grid, l->block, args, l->shared_bytes,
                          l->stream),
@@ -151,25 +179,33 @@ void __enzyme_rt_cuda_reverse_launch(const void *kernel, const char *name,
                                      unsigned num_args, void *adjoints,
                                      unsigned num_adjoints) {
   void *device_adjoints = 0;
+  int synchronous_adjoints = 0;
   size_t adjoint_bytes = (size_t)num_adjoints * 8;
   if (num_adjoints) {
-    check(cudaMalloc(&device_adjoints, adjoint_bytes), name,
-          "cannot allocate the adjoints of its parameters");
-    check(cudaMemset(device_adjoints, 0, adjoint_bytes), name,
+    check(device_alloc(&device_adjoints, adjoint_bytes, 0,
+                       &synchronous_adjoints),
+          name, "cannot allocate the adjoints of its parameters");
+    check(cudaMemsetAsync(device_adjoints, 0, adjoint_bytes, 0), name,
           "cannot clear the adjoints of its parameters");
   }
   args[num_args] = &device_adjoints;
   args[num_args + 1] = &l->tapes;
-  check(cudaLaunchKernel(kernel, l->grid, l->block, args, l->shared_bytes,
-                         l->stream),
+  // The reverse pass runs the reverse kernels one after the other on the
+  // default stream: the program's own synchronisation between streams is
+  // not mirrored, and its streams may be gone. The augmented kernel ran on
+  // the launch's stream, which the default stream may not wait for.
+  if (l->stream)
+    check(cudaDeviceSynchronize(), name, "its augmented kernel failed");
+  check(cudaLaunchKernel(kernel, l->grid, l->block, args, l->shared_bytes, 0),
         name, "cannot launch its reverse kernel");
+  // Only the adjoints of by-value parameters make the host wait.
   if (num_adjoints) {
-    check(cudaMemcpy(adjoints, device_adjoints, adjoint_bytes,
-                     cuda_memcpy_device_to_host),
+    check(cudaMemcpyAsync(adjoints, device_adjoints, adjoint_bytes,
+                          cuda_memcpy_device_to_host, 0),
           name, "cannot read the adjoints of its parameters");
-    check(cudaFree(device_adjoints), name, "cudaFree failed");
+    check(cudaStreamSynchronize(0), name, "its reverse kernel failed");
+    device_free(device_adjoints, 0, synchronous_adjoints);
   }
-  if (l->tapes)
-    check(cudaFree(l->tapes), name, "cannot free the tape");
+  device_free(l->tapes, 0, l->synchronous_tapes);
   free(l);
 }

@@ -40,6 +40,7 @@ int cudaMallocManaged(void **, size_t, unsigned);
 int cudaFree(void *);
 int cudaMemset(void *, int, size_t);
 int cudaMemcpy(void *, const void *, size_t, int);
+int cudaDeviceSynchronize(void);
 const char *cudaGetErrorString(int);
 void *malloc(size_t);
 void free(void *);
@@ -176,10 +177,22 @@ int __enzyme_rt_cuda_memset_augment(void *p, void *dp, int value, size_t n) {
   (void)dp;
   return cudaMemset(p, value, n);
 }
+/* The reverse kernels before may run on a stream that does not wait for
+ * the legacy default stream's copies (cudaStreamNonBlocking): wait for
+ * every stream first. */
+static void wait_for_device(const char *what) {
+  int error = cudaDeviceSynchronize();
+  if (error)
+    fail(what, error);
+}
+
 void __enzyme_rt_cuda_memset_reverse(void *p, void *dp, int value, size_t n) {
   (void)p, (void)value;
   int error;
-  if (dp && (error = cudaMemset(dp, 0, n)))
+  if (!dp)
+    return;
+  wait_for_device("cudaMemset: a kernel before it failed");
+  if ((error = cudaMemset(dp, 0, n)))
     fail("cudaMemset: cannot clear the adjoints it overwrote", error);
 }
 
@@ -218,6 +231,7 @@ static void write_back(void *to, const void *buffer, size_t n) {
     (void)dst, (void)src, (void)kind;                                          \
     if (!ddst)                                                                 \
       return;                                                                  \
+    wait_for_device("cudaMemcpy: a kernel before it failed");                  \
     TYPE *moved = host_copy(ddst, n);                                          \
     if (dsrc) {                                                                \
       TYPE *into = host_copy(dsrc, n);                                         \

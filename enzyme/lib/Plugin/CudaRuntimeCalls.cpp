@@ -9,11 +9,12 @@
 /// memory with the CUDA runtime. Each such call in a function that a
 /// reverse-mode request reaches gets a custom gradient (runtime/CudaMemory.c)
 /// through a registration written here, which the engine reads like a
-/// user's. A cudaMemcpy must move adjoints of the type the memory holds, so
-/// each call becomes a call of the copy for that type, as the memory's
-/// accesses in the program show it (Analysis/MemoryTypes.h); a copy that
-/// nothing types keeps cudaMemcpy, whose reverse pass stops the program
-/// where it would have to guess.
+/// user's; the calls that manage streams, events and devices are inactive. A
+/// cudaMemcpy must move adjoints of the type the memory holds, so each call
+/// becomes a call of the copy for that type, as the memory's accesses in the
+/// program show it (Analysis/MemoryTypes.h); a copy that nothing types keeps
+/// cudaMemcpy, whose reverse pass stops the program where it would have to
+/// guess.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -121,6 +122,45 @@ static Type *kernelDeclaredType(const Value *Ptr, Function &F) {
   return nullptr;
 }
 
+/// Runtime calls that carry no derivative: a launch's configuration (which
+/// the stub's custom gradient pops), streams, events, devices, errors,
+/// limits. They only write handles and numbers (an event's elapsed
+/// time is a float, but no derivative of it is meant).
+static constexpr StringLiteral InactiveRuntimeCalls[] = {
+    "__cudaPushCallConfiguration",
+    "cudaStreamCreate",
+    "cudaStreamCreateWithFlags",
+    "cudaStreamCreateWithPriority",
+    "cudaStreamDestroy",
+    "cudaStreamSynchronize",
+    "cudaStreamWaitEvent",
+    "cudaStreamQuery",
+    "cudaEventCreate",
+    "cudaEventCreateWithFlags",
+    "cudaEventRecord",
+    "cudaEventSynchronize",
+    "cudaEventElapsedTime",
+    "cudaEventQuery",
+    "cudaEventDestroy",
+    "cudaDeviceSynchronize",
+    "cudaGetLastError",
+    "cudaPeekAtLastError",
+    "cudaGetErrorString",
+    "cudaGetErrorName",
+    "cudaGetDevice",
+    "cudaSetDevice",
+    "cudaGetDeviceCount",
+    "cudaGetDeviceProperties",
+    "cudaGetDeviceProperties_v2",
+    "cudaDeviceGetAttribute",
+    "cudaDeviceSetLimit",
+    "cudaDeviceGetLimit",
+    "cudaFuncSetAttribute",
+    "cudaFuncGetAttributes",
+    "cudaMemGetInfo",
+    "cudaOccupancyMaxActiveBlocksPerMultiprocessor",
+};
+
 /// The copy that moves what \p Copy, a cudaMemcpy in \p F, copies, or
 /// empty when nothing types it.
 static StringRef typedCopyOf(CallBase &Copy, Function &F) {
@@ -165,6 +205,9 @@ static SmallPtrSet<const Function *, 8> functionsWithGradients(Module &M) {
 void prepareCudaRuntimeCalls(Module &M) {
   if (isGpuModule(M) || !canLinkRuntime(M))
     return;
+  for (StringRef Name : InactiveRuntimeCalls)
+    if (Function *F = M.getFunction(Name); F && F->isDeclaration())
+      F->addFnAttr("enzyme_inactive");
   SmallVector<CallBase *, 8> Calls;
   SmallVector<Function *, 8> Callers;
   for (Function *F : functionsReverseRequestsReach(M)) {

@@ -1,6 +1,7 @@
 // Differentiated host code that manages device memory itself: cudaMalloc,
 // cudaMallocManaged, cudaMemcpy in every direction, cudaMemset and cudaFree
-// around kernel launches, with nothing but __enzyme_autodiff. The copies of
+// around kernel launches, one of them on a stream the code creates and
+// destroys, with nothing but __enzyme_autodiff. The copies of
 // device memory that the host code never reads are typed by the kernels'
 // parameter types. Checked against the analytic gradient and central
 // finite differences at -O0 and -O2.
@@ -47,7 +48,12 @@ double loss(const double *HostX, double C, int N) {
   cudaMemset(Y, 0, Bytes);
   square<<<(N + 31) / 32, 32>>>(X, Y, N);
   cudaMemcpy(Y2, Y, Bytes, cudaMemcpyDeviceToDevice);
-  shift<<<(N + 63) / 64, 64>>>(Y2, Z, C, N);
+  // On a stream of its own, which the default stream does not wait for.
+  cudaStream_t Stream;
+  cudaStreamCreateWithFlags(&Stream, cudaStreamNonBlocking);
+  shift<<<(N + 63) / 64, 64, 0, Stream>>>(Y2, Z, C, N);
+  cudaStreamSynchronize(Stream);
+  cudaStreamDestroy(Stream);
   double *HostZ = new double[N];
   cudaMemcpy(HostZ, Z, Bytes, cudaMemcpyDeviceToHost);
   double Sum = 0;

@@ -12,42 +12,17 @@
  * functions below: the augmented kernel with the launch's own configuration
  * and a tape buffer of one slot per thread, and later the reverse kernel
  * with the same configuration, which sums the adjoints of by-value
- * parameters into a small buffer copied back to the host. Both allocate on
- * the launch's stream (cudaMallocAsync): the derivative makes the host wait
- * only for the adjoints of by-value parameters. The CUDA runtime
- * API is declared here as the program's CUDA runtime (or the emulator)
- * defines it.
+ * parameters into a small buffer copied back to the host. Tapes come from
+ * the launch's stream (cudaMallocAsync); the reverse kernels run in order
+ * on the default stream, and the host waits only for the adjoints of
+ * by-value parameters.
  *
  *===----------------------------------------------------------------------===*/
 
-#include "Message.h"
-
-struct cuda_dim3 {
-  unsigned x, y, z;
-};
-
-int __cudaPopCallConfiguration(struct cuda_dim3 *, struct cuda_dim3 *,
-                               size_t *, void *);
-int cudaLaunchKernel(const void *, struct cuda_dim3, struct cuda_dim3,
-                     void **, size_t, void *);
-int cudaMalloc(void **, size_t);
-int cudaMallocAsync(void **, size_t, void *);
-int cudaMemsetAsync(void *, int, size_t, void *);
-int cudaMemcpyAsync(void *, const void *, size_t, int, void *);
-int cudaMemcpyFromSymbol(void *, const void *, size_t, size_t, int);
-int cudaStreamSynchronize(void *);
-int cudaGetLastError(void);
-int cudaDeviceSynchronize(void);
-int cudaFree(void *);
-int cudaFreeAsync(void *, void *);
-const char *cudaGetErrorString(int);
-void *malloc(size_t);
-void free(void *);
-
-enum { cuda_memcpy_device_to_host = 2 };
+#include "CudaApi.h"
 
 /* What the device compilation wrote about a kernel's derivative
- * (__enzyme_kernel_info_K), read from the device once. */
+ * (_enzyme_kernel_info_K), read from the device once. */
 struct kernel_info {
   unsigned long long slot_bytes;
   /* Bit I: the derivative uses the shadow of parameter I. */
@@ -82,18 +57,6 @@ static void device_free(void *p, void *stream, int synchronous) {
     synchronous ? cudaFree(p) : cudaFreeAsync(p, stream);
 }
 
-static void append_number(struct message *m, unsigned long long n) {
-  char digits[24];
-  int count = 0;
-  do {
-    digits[count++] = (char)('0' + n % 10);
-    n /= 10;
-  } while (n);
-  char s[2] = {0, 0};
-  while (count)
-    s[0] = digits[--count], append(m, s);
-}
-
 __attribute__((noreturn, cold)) static void
 fail(const char *kernel, const char *what, int error) {
   struct message m;
@@ -102,10 +65,7 @@ fail(const char *kernel, const char *what, int error) {
   append(&m, kernel);
   append(&m, "': ");
   append(&m, what);
-  if (error) {
-    append(&m, ": ");
-    append(&m, cudaGetErrorString(error));
-  }
+  append_cuda_error(&m, error);
   append(&m, "\n");
   write_and_abort(&m);
 }

@@ -33,20 +33,7 @@
  *
  *===----------------------------------------------------------------------===*/
 
-#include "Message.h"
-
-int cudaMalloc(void **, size_t);
-int cudaMallocManaged(void **, size_t, unsigned);
-int cudaFree(void *);
-int cudaMemset(void *, int, size_t);
-int cudaMemcpy(void *, const void *, size_t, int);
-int cudaDeviceSynchronize(void);
-const char *cudaGetErrorString(int);
-void *malloc(size_t);
-void free(void *);
-
-/* cudaMemcpyDefault: the runtime tells host from device memory. */
-enum { cuda_memcpy_default = 4 };
+#include "CudaApi.h"
 
 __attribute__((noreturn, cold)) static void fail(const char *what,
                                                  int error) {
@@ -54,10 +41,7 @@ __attribute__((noreturn, cold)) static void fail(const char *what,
   m.length = 0;
   append(&m, "enzyme: in the derivative of ");
   append(&m, what);
-  if (error) {
-    append(&m, ": ");
-    append(&m, cudaGetErrorString(error));
-  }
+  append_cuda_error(&m, error);
   append(&m, "\n");
   write_and_abort(&m);
 }

@@ -5,7 +5,7 @@
  *===----------------------------------------------------------------------===*
  *
  * The run-time's reports (ExceptionReport.c, ChoiceReport.c,
- * UntypedCopyReport.c) build their message in a buffer and write it with one
+ * UntypedCopyReport.c, CudaLaunch.c, CudaMemory.c) build their message in a buffer and write it with one
  * system call, so that threads reporting at once do not interleave, without
  * stdio, which may be what failed; then the program stops.
  *
@@ -28,6 +28,21 @@ static inline __attribute__((always_inline)) void append(struct message *m,
                                                          const char *s) {
   while (*s && m->length < sizeof(m->text))
     m->text[m->length++] = *s++;
+}
+
+static inline __attribute__((always_inline)) void
+append_number(struct message *m, unsigned long long n) {
+  char digits[24];
+  int count = 0;
+  do {
+    digits[count++] = (char)('0' + n % 10);
+    n /= 10;
+  } while (n);
+  char one[2] = {0, 0};
+  while (count) {
+    one[0] = digits[--count];
+    append(m, one);
+  }
 }
 
 /* Writes m to standard error in one call and stops the program. */

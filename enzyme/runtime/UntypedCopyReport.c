@@ -20,20 +20,6 @@
 
 #include "Message.h"
 
-static void append_number(struct message *m, unsigned long n) {
-  char digits[24];
-  int count = 0;
-  do {
-    digits[count++] = (char)('0' + n % 10);
-    n /= 10;
-  } while (n);
-  char text[24];
-  for (int i = 0; i < count; ++i)
-    text[i] = digits[count - 1 - i];
-  text[count] = 0;
-  append(m, text);
-}
-
 /* FUNCTION: the differentiated function, as the user would name it; WHERE:
  * "file:line:column" of the copy, or null without debug info; BYTES: how
  * many bytes it copies. */

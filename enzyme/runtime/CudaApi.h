@@ -1,0 +1,58 @@
+/*===- CudaApi.h - The CUDA runtime as the run-time's CUDA support calls it ===*
+ *
+ * Part of the Enzyme toolchain.
+ *
+ *===----------------------------------------------------------------------===*
+ *
+ * The CUDA runtime functions that CudaLaunch.c and CudaMemory.c call,
+ * declared as the program's CUDA runtime (or the emulator) defines them:
+ * the run-time is compiled without the toolkit's headers.
+ *
+ *===----------------------------------------------------------------------===*/
+
+#ifndef ENZYME_RUNTIME_CUDAAPI_H
+#define ENZYME_RUNTIME_CUDAAPI_H
+
+#include "Message.h"
+
+struct cuda_dim3 {
+  unsigned x, y, z;
+};
+
+enum {
+  cuda_memcpy_device_to_host = 2,
+  /* The runtime tells host from device memory. */
+  cuda_memcpy_default = 4
+};
+
+int __cudaPopCallConfiguration(struct cuda_dim3 *, struct cuda_dim3 *,
+                               size_t *, void *);
+int cudaLaunchKernel(const void *, struct cuda_dim3, struct cuda_dim3,
+                     void **, size_t, void *);
+int cudaMalloc(void **, size_t);
+int cudaMallocAsync(void **, size_t, void *);
+int cudaMallocManaged(void **, size_t, unsigned);
+int cudaFree(void *);
+int cudaFreeAsync(void *, void *);
+int cudaMemset(void *, int, size_t);
+int cudaMemsetAsync(void *, int, size_t, void *);
+int cudaMemcpy(void *, const void *, size_t, int);
+int cudaMemcpyAsync(void *, const void *, size_t, int, void *);
+int cudaMemcpyFromSymbol(void *, const void *, size_t, size_t, int);
+int cudaStreamSynchronize(void *);
+int cudaDeviceSynchronize(void);
+int cudaGetLastError(void);
+const char *cudaGetErrorString(int);
+void *malloc(size_t);
+void free(void *);
+
+/* ": <the runtime's description of ERROR>", unless ERROR is cudaSuccess. */
+static inline __attribute__((always_inline)) void
+append_cuda_error(struct message *m, int error) {
+  if (!error)
+    return;
+  append(m, ": ");
+  append(m, cudaGetErrorString(error));
+}
+
+#endif /* ENZYME_RUNTIME_CUDAAPI_H */

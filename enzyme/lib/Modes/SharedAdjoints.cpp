@@ -141,6 +141,93 @@ static unsigned smVersion(const Function &F) {
   return Version;
 }
 
+/// The atomic addition of a scalar by a full warp whose lanes add into
+/// several addresses (each thread's row of a table shared by all): the lanes
+/// of each address (its peers) sum their adjoints in a tree of shuffles and
+/// the lowest of them adds. The tree takes as many rounds as the largest
+/// group needs (none when every address is a lane's own); the loop's
+/// condition is a vote, so the warp runs it together.
+static void peerAggregatedAdd(IRBuilder<> &B, Type *Ty, Value *Ptr, Value *D,
+                              Align A) {
+  Function &F = *B.GetInsertBlock()->getParent();
+  LLVMContext &Ctx = F.getContext();
+  Type *I32 = B.getInt32Ty();
+  Value *All = B.getInt32(-1);
+  Value *Peers = B.CreateIntrinsic(Intrinsic::nvvm_match_any_sync_i64, {},
+                                   {All, B.CreatePtrToInt(Ptr, B.getInt64Ty())},
+                                   nullptr, "peers");
+  Value *Lane = B.CreateIntrinsic(Intrinsic::nvvm_read_ptx_sreg_laneid, {}, {},
+                                  nullptr, "lane");
+  // Masks of the lanes below this one, and of those above it (64-bit: the
+  // shifts reach 32).
+  Value *Lane64 = B.CreateZExt(Lane, B.getInt64Ty());
+  Value *Below = B.CreateTrunc(
+      B.CreateSub(B.CreateShl(B.getInt64(1), Lane64), B.getInt64(1)), I32);
+  Value *UpToSelf = B.CreateTrunc(
+      B.CreateSub(B.CreateShl(B.getInt64(2), Lane64), B.getInt64(1)), I32);
+  Value *Rank = B.CreateUnaryIntrinsic(
+      Intrinsic::ctpop, B.CreateAnd(Peers, Below), nullptr, "rank");
+  Value *Higher = B.CreateAnd(Peers, B.CreateNot(UpToSelf), "higher.peers");
+  Value *First = B.CreateBinaryIntrinsic(Intrinsic::cttz, Peers, B.getFalse(),
+                                         nullptr, "first.peer");
+
+  BasicBlock *Entry = B.GetInsertBlock();
+  bool AtEnd = B.GetInsertPoint() == Entry->end();
+  Instruction *SplitBefore =
+      AtEnd ? B.CreateUnreachable() : &*B.GetInsertPoint();
+  BasicBlock *Next = SplitBlock(Entry, SplitBefore);
+  Entry->getTerminator()->eraseFromParent();
+  auto *Header = BasicBlock::Create(Ctx, "peers.round", &F, Next);
+  auto *Body = BasicBlock::Create(Ctx, "peers.add", &F, Next);
+  auto *Exit = BasicBlock::Create(Ctx, "peers.done", &F, Next);
+  B.SetInsertPoint(Entry);
+  B.CreateBr(Header);
+
+  B.SetInsertPoint(Header);
+  PHINode *Sum = B.CreatePHI(Ty, 2, "peers.sum");
+  PHINode *Left = B.CreatePHI(I32, 2, "peers.left");
+  PHINode *Round = B.CreatePHI(I32, 2, "peers.rank");
+  Sum->addIncoming(D, Entry);
+  Left->addIncoming(Higher, Entry);
+  Round->addIncoming(Rank, Entry);
+  Value *HasLeft = B.CreateICmpNE(Left, B.getInt32(0));
+  Value *AnyLeft =
+      B.CreateIntrinsic(Intrinsic::nvvm_vote_any_sync, {}, {All, HasLeft});
+  B.CreateCondBr(AnyLeft, Body, Exit);
+
+  B.SetInsertPoint(Body);
+  // Every lane shuffles (a shuffle needs the whole warp); a lane with a peer
+  // left adds the sum of the nearest one above it.
+  Value *From = B.CreateSelect(
+      HasLeft, B.CreateBinaryIntrinsic(Intrinsic::cttz, Left, B.getTrue()),
+      Lane);
+  Value *Theirs =
+      emitWarpShuffle(B, ShuffleMode::Index, All, Sum, From, B.getInt32(31));
+  Value *Added = B.CreateSelect(HasLeft, B.CreateFAdd(Sum, Theirs), Sum);
+  // Lanes of odd rank gave their sum away this round: their peers forget
+  // them.
+  Value *Stays =
+      B.CreateICmpEQ(B.CreateAnd(Round, B.getInt32(1)), B.getInt32(0));
+  Value *Staying =
+      B.CreateIntrinsic(Intrinsic::nvvm_vote_ballot_sync, {}, {All, Stays});
+  Sum->addIncoming(Added, Body);
+  Left->addIncoming(B.CreateAnd(Left, Staying), Body);
+  Round->addIncoming(B.CreateLShr(Round, B.getInt32(1)), Body);
+  B.CreateBr(Header);
+
+  B.SetInsertPoint(Exit);
+  ifThenElse(
+      B, B.CreateICmpEQ(Lane, First), [&] { atomicAdd(B, Ty, Ptr, Sum, A); },
+      [] {});
+  B.CreateBr(Next);
+  if (AtEnd) {
+    SplitBefore->eraseFromParent();
+    B.SetInsertPoint(Next);
+  } else {
+    B.SetInsertPoint(SplitBefore);
+  }
+}
+
 /// The atomic addition of a scalar in CUDA device code. When the whole warp
 /// adds into one address (a parameter every thread read), the warp sums
 /// its adjoints first and one lane adds: thousands of threads adding into
@@ -177,7 +264,7 @@ static void warpAggregatedAdd(IRBuilder<> &B, Type *Ty, Value *Ptr, Value *D,
                   B, B.CreateICmpEQ(Lane, B.getInt32(0)),
                   [&] { atomicAdd(B, Ty, Ptr, Sum, A); }, [] {});
             },
-            [&] { atomicAdd(B, Ty, Ptr, D, A); });
+            [&] { peerAggregatedAdd(B, Ty, Ptr, D, A); });
       },
       [&] { atomicAdd(B, Ty, Ptr, D, A); });
 }

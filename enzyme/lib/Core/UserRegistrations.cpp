@@ -37,6 +37,7 @@ enum class Kind {
   InactiveGlobal,
   FunctionLike,
   AllocationLike,
+  DifferentiableLauncher,
   Unsupported,
 };
 
@@ -53,6 +54,8 @@ Kind kindOf(StringRef Name) {
     return Kind::FunctionLike;
   if (Name.contains("__enzyme_allocation_like"))
     return Kind::AllocationLike;
+  if (Name.contains("__enzyme_differentiable_launcher"))
+    return Kind::DifferentiableLauncher;
   return Kind::Unsupported;
 }
 
@@ -205,6 +208,14 @@ UserRegistrations::UserRegistrations(Module &M) {
       break;
     case Kind::AllocationLike:
       readAllocationLike(GV);
+      break;
+    case Kind::DifferentiableLauncher:
+      // Read by the driver's scan (Core/KernelLaunches.h); here only checked.
+      if (!functionAt(elementsOf(GV), 0))
+        reportError(GV, "'" + Name +
+                            "' must name a host function that launches "
+                            "kernels: void *" +
+                            Name + " = (void *)function;");
       break;
     case Kind::Unsupported:
       if (Name.contains("__enzyme_shadow_global")) {
@@ -508,6 +519,7 @@ void UserRegistrations::keepRegisteredFunctionsCallable(Module &M) {
   for (GlobalVariable &GV : M.globals()) {
     if (!GV.getName().contains("__enzyme_") || !GV.hasInitializer() ||
         kindOf(GV.getName()) == Kind::InactiveGlobal ||
+        kindOf(GV.getName()) == Kind::DifferentiableLauncher ||
         kindOf(GV.getName()) == Kind::Unsupported)
       continue;
     SmallVector<Constant *, 4> E = elementsOf(GV);

@@ -17,6 +17,9 @@
 ///   void *__enzyme_function_like_f[2] = {f, "sin"};
 ///   void *__enzyme_allocation_like_f[4] = {alloc, (void*)SIZE_ARG, "-1",
 ///   free};
+///   void *__enzyme_differentiable_launcher_f = (void*)f;  (this toolchain's:
+///                         f launches kernels and is differentiated from
+///                         another file, Core/KernelLaunches.h)
 ///
 /// Reading them checks each one against the function it names and reports a
 /// located error for a malformed one. Marks that every part of the engine

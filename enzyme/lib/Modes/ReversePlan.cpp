@@ -21,6 +21,7 @@
 #include "Core/Diagnostics.h"
 #include "Core/GlobalShadows.h"
 #include "Core/GpuTarget.h"
+#include "Core/KernelLaunches.h"
 #include "Core/RuntimeLibrary.h"
 #include "Core/UserRegistrations.h"
 #include "Modes/InlineAsmLowering.h"
@@ -587,6 +588,22 @@ bool FunctionDifferentiator::plan() {
                                   "or reached through a function pointer); "
                                   "call the inner derivative directly from "
                                   "the function being differentiated");
+          // A kernel launch whose kernel has no derivative kernels
+          // (Core/KernelLaunches.h): the stub, or what it does once inlined.
+          std::optional<std::string> Kernel =
+              kernelNameOfStub(Callee->getName());
+          if (Kernel || Callee->getName() == "__cudaPopCallConfiguration" ||
+              Callee->getName() == "cudaLaunchKernel")
+            return fail(
+                Call,
+                "cannot differentiate the launch of " +
+                    (Kernel ? "kernel '" + displayName(*Kernel) + "'"
+                            : std::string("a kernel")) +
+                    ": its CUDA file made no derivative kernels for it, "
+                    "since no reverse-mode request in that file reaches "
+                    "this launch; name the host function that launches it "
+                    "there with 'void *__enzyme_differentiable_launcher_NAME "
+                    "= (void *)function;' (docs/cuda.md)");
           if (Callee->isDeclaration())
             return fail(Call,
                         "cannot differentiate a call to '" +

@@ -10,7 +10,9 @@
 /// whose derivative kernels the device compilation must define: those
 /// whose host stubs the reverse-mode requests reach through direct calls.
 /// The walk stops where the engine would not look inside: at functions
-/// with a custom gradient or marked inactive.
+/// with a custom gradient or marked inactive. It also starts at the
+/// functions that `__enzyme_differentiable_launcher_NAME` registrations
+/// name: host code that a request in another file differentiates.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -60,6 +62,16 @@ static SmallPtrSet<const Function *, 8> registeredFunctions(Module &M) {
 SetVector<Function *> functionsReverseRequestsReach(Module &M) {
   SmallPtrSet<const Function *, 8> Opaque = registeredFunctions(M);
   SetVector<Function *> Reached, Bodies;
+  // Host functions the user says are differentiated from another file.
+  for (GlobalVariable &GV : M.globals())
+    if (GV.getName().contains("__enzyme_differentiable_launcher") &&
+        GV.hasInitializer())
+      if (const Constant *Init = GV.getInitializer()->stripPointerCasts()) {
+        if (isa<ConstantArray>(Init) && Init->getNumOperands())
+          Init = cast<Constant>(Init->getOperand(0))->stripPointerCasts();
+        if (auto *F = dyn_cast<Function>(Init))
+          Reached.insert(const_cast<Function *>(F));
+      }
   for (Function &Entry : M) {
     if (!Entry.isDeclaration() || !isReverseEntry(Entry.getName()))
       continue;

@@ -279,6 +279,9 @@ private:
   llvm::DenseMap<llvm::BasicBlock *, llvm::SetVector<NeededValue>> Batches;
   llvm::SetVector<NeededValue> ExitBatch;
   llvm::DenseMap<llvm::BasicBlock *, llvm::SetVector<NeededValue>> Recomputed;
+  /// Divisions and pure math calls are recomputed too (GPU device code,
+  /// where a thread's recorded values go through slow local memory).
+  bool RecomputesMath = false;
   /// Per reversible loop, the values it pushes when it exits (loop-invariant
   /// values and counters); per block, those its reverse reads from slots.
   llvm::MapVector<const ReversibleLoop *, llvm::SetVector<NeededValue>>

@@ -33,6 +33,7 @@
 #include "llvm/IR/CFG.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/IntrinsicInst.h"
+#include "llvm/Support/CommandLine.h"
 
 using namespace llvm;
 
@@ -41,6 +42,11 @@ namespace enzyme {
 /// Recomputation stops this deep, so that a long chain of cheap values costs
 /// a tape slot instead of an unbounded recomputation.
 static constexpr unsigned MaxRecomputeDepth = 6;
+
+static cl::opt<bool> GpuRecomputesMath(
+    "enzyme-gpu-recompute-math", cl::init(true), cl::Hidden,
+    cl::desc("In GPU device code, let the reverse pass recompute divisions "
+             "and pure math calls instead of recording them"));
 
 FunctionDifferentiator::FunctionDifferentiator(ReverseModeGenerator &Gen,
                                                const ReverseSignature &Sig,
@@ -63,6 +69,7 @@ FunctionDifferentiator::FunctionDifferentiator(ReverseModeGenerator &Gen,
   for (BasicBlock &BB : Prep)
     if (isa<ReturnInst>(BB.getTerminator()))
       ExitBlock = &BB;
+  RecomputesMath = GpuRecomputesMath && isGpuModule(*Prep.getParent());
 }
 
 bool FunctionDifferentiator::run(DifferentiationFailure &F) {
@@ -431,8 +438,17 @@ bool FunctionDifferentiator::isRecomputable(NeededValue V) {
     KeptAllocations.insert(Block);
     return true;
   }
-  case Instruction::Call:
-    return readsThreadPosition(*I);
+  case Instruction::FDiv:
+    return RecomputesMath;
+  case Instruction::Call: {
+    if (readsThreadPosition(*I))
+      return true;
+    // Pure math (sin, exp, sqrt...) where arithmetic is cheaper than the
+    // memory that would record it.
+    auto &Call = cast<CallBase>(*I);
+    return RecomputesMath && Call.doesNotAccessMemory() &&
+           !Call.mayHaveSideEffects() && rules::findMathRule(Call);
+  }
   default:
     return isa<CastInst>(I);
   }

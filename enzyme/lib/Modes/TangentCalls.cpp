@@ -19,6 +19,7 @@
 
 #include "Analysis/KnownFunctions.h"
 #include "Core/Diagnostics.h"
+#include "Core/KernelLaunches.h"
 #include "Core/UserRegistrations.h"
 #include "Modes/InlineAsmLowering.h"
 #include "Modes/WarpShuffles.h"
@@ -102,6 +103,15 @@ bool TangentBuilder::checkDifferentiableCallee(CallBase &Call) {
                            "inner derivative outside the function being "
                            "differentiated");
   bool Custom = Gen.Registrations && Gen.Registrations->forwardOf(Callee);
+  // Host code that launches kernels has derivative kernels in reverse mode
+  // only (Core/KernelLaunches.h).
+  if (!Custom && (kernelNameOfStub(Callee->getName()) ||
+                  Callee->getName() == "__cudaPopCallConfiguration" ||
+                  Callee->getName() == "cudaLaunchKernel"))
+    return fail(&Call, "forward mode of host code that launches kernels is "
+                       "not supported; differentiate the kernel's code in "
+                       "device code with __enzyme_fwddiff, or use reverse "
+                       "mode (docs/cuda.md)");
   if (Callee->isDeclaration() && !Custom)
     return fail(&Call,
                 "cannot differentiate a call to '" +

@@ -25,10 +25,10 @@ enum {
   cuda_memcpy_default = 4
 };
 
-int __cudaPopCallConfiguration(struct cuda_dim3 *, struct cuda_dim3 *,
-                               size_t *, void *);
-int cudaLaunchKernel(const void *, struct cuda_dim3, struct cuda_dim3,
-                     void **, size_t, void *);
+int __cudaPopCallConfiguration(struct cuda_dim3 *, struct cuda_dim3 *, size_t *,
+                               void *);
+int cudaLaunchKernel(const void *, struct cuda_dim3, struct cuda_dim3, void **,
+                     size_t, void *);
 int cudaMalloc(void **, size_t);
 int cudaMallocAsync(void **, size_t, void *);
 int cudaMallocManaged(void **, size_t, unsigned);

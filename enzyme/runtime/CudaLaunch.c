@@ -57,8 +57,8 @@ static void device_free(void *p, void *stream, int synchronous) {
     synchronous ? cudaFree(p) : cudaFreeAsync(p, stream);
 }
 
-__attribute__((noreturn, cold)) static void
-fail(const char *kernel, const char *what, int error) {
+__attribute__((noreturn, cold)) static void fail(const char *kernel,
+                                                 const char *what, int error) {
   struct message m;
   m.length = 0;
   append(&m, "enzyme: the derivative of the launch of kernel '");
@@ -114,9 +114,8 @@ void *__enzyme_rt_cuda_augment_launch(const void *kernel, const char *name,
                  "(enzyme_dup), see docs/cuda.md\n");
       write_and_abort(&m);
     }
-  unsigned long long threads =
-      (unsigned long long)l->grid.x * l->grid.y * l->grid.z * l->block.x *
-      l->block.y * l->block.z;
+  unsigned long long threads = (unsigned long long)l->grid.x * l->grid.y *
+                               l->grid.z * l->block.x * l->block.y * l->block.z;
   l->tapes = 0;
   l->synchronous_tapes = 0;
   if (info->slot_bytes && threads)
@@ -142,9 +141,9 @@ void __enzyme_rt_cuda_reverse_launch(const void *kernel, const char *name,
   int synchronous_adjoints = 0;
   size_t adjoint_bytes = (size_t)num_adjoints * 8;
   if (num_adjoints) {
-    check(device_alloc(&device_adjoints, adjoint_bytes, 0,
-                       &synchronous_adjoints),
-          name, "cannot allocate the adjoints of its parameters");
+    check(
+        device_alloc(&device_adjoints, adjoint_bytes, 0, &synchronous_adjoints),
+        name, "cannot allocate the adjoints of its parameters");
     check(cudaMemsetAsync(device_adjoints, 0, adjoint_bytes, 0), name,
           "cannot clear the adjoints of its parameters");
   }

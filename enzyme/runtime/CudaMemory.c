@@ -35,8 +35,7 @@
 
 #include "CudaApi.h"
 
-__attribute__((noreturn, cold)) static void fail(const char *what,
-                                                 int error) {
+__attribute__((noreturn, cold)) static void fail(const char *what, int error) {
   struct message m;
   m.length = 0;
   append(&m, "enzyme: in the derivative of ");
@@ -68,7 +67,9 @@ static void lock(void) {
   while (__atomic_exchange_n(&blocks_lock, 1, __ATOMIC_ACQUIRE))
     ;
 }
-static void unlock(void) { __atomic_store_n(&blocks_lock, 0, __ATOMIC_RELEASE); }
+static void unlock(void) {
+  __atomic_store_n(&blocks_lock, 0, __ATOMIC_RELEASE);
+}
 
 struct allocation {
   struct block *tape;
@@ -123,8 +124,8 @@ void __enzyme_rt_cuda_malloc_reverse(void **p, void **dp, size_t n,
   release(tape);
 }
 
-struct allocation __enzyme_rt_cuda_malloc_managed_augment(void **p,
-                                                          void **dp, size_t n,
+struct allocation __enzyme_rt_cuda_malloc_managed_augment(void **p, void **dp,
+                                                          size_t n,
                                                           unsigned flags) {
   int error = cudaMallocManaged(p, n, flags);
   if (!error && dp &&

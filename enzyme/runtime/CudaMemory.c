@@ -18,9 +18,9 @@
  *   cudaFree                        the blocks are freed by the reverse
  *                                   of their allocation, after the reverse
  *                                   of their uses;
- *   cudaMemset                      the reverse pass clears the adjoints
+ *   cudaMemset, cudaMemsetAsync     the reverse pass clears the adjoints
  *                                   of the bytes it overwrote;
- *   cudaMemcpy                      the reverse pass adds the adjoints of
+ *   cudaMemcpy, cudaMemcpyAsync     the reverse pass adds the adjoints of
  *                                   the destination to the source's and
  *                                   clears them (through host memory, so
  *                                   that any pair of host and device
@@ -181,7 +181,25 @@ void __enzyme_rt_cuda_memset_reverse(void *p, void *dp, int value, size_t n) {
     fail("cudaMemset: cannot clear the adjoints it overwrote", error);
 }
 
-/* cudaMemcpy, by what the bytes hold. */
+/* cudaMemsetAsync: the same, the forward copy on the program's stream. */
+
+/* The stream is a pointer: the ABI gives it a shadow too (null). */
+int __enzyme_rt_cuda_memset_async_augment(void *p, void *dp, int value,
+                                          size_t n, void *stream,
+                                          void *dstream) {
+  (void)dp, (void)dstream;
+  return cudaMemsetAsync(p, value, n, stream);
+}
+void __enzyme_rt_cuda_memset_async_reverse(void *p, void *dp, int value,
+                                           size_t n, void *stream,
+                                           void *dstream) {
+  (void)stream, (void)dstream;
+  __enzyme_rt_cuda_memset_reverse(p, dp, value, n);
+}
+
+/* cudaMemcpy and cudaMemcpyAsync, by what the bytes hold. */
+
+enum contents { floats, doubles, integers, pointers, untyped };
 
 static void *host_copy(const void *from, size_t n) {
   void *buffer = malloc(n ? n : 1);
@@ -199,7 +217,59 @@ static void write_back(void *to, const void *buffer, size_t n) {
     fail("cudaMemcpy: cannot write adjoints", error);
 }
 
-#define CUDA_MEMCPY_OF(NAME, TYPE)                                             \
+/* The forward copy; shadow memory mirrors the pointers it holds, so a copy
+ * of pointers copies their shadows too. */
+static int augment_copy(enum contents what, void *dst, void *ddst,
+                        const void *src, const void *dsrc, size_t n, int kind,
+                        int async, void *stream) {
+  int error = async ? cudaMemcpyAsync(dst, src, n, kind, stream)
+                    : cudaMemcpy(dst, src, n, kind);
+  if (error || what != pointers || !ddst || !dsrc)
+    return error;
+  if ((error = async ? cudaMemcpyAsync(ddst, dsrc, n, kind, stream)
+                     : cudaMemcpy(ddst, dsrc, n, kind)))
+    fail("cudaMemcpy: cannot copy the shadows of the pointers it copies",
+         error);
+  return 0;
+}
+
+/* The reverse: the destination's adjoints are added to the source's and
+ * cleared (integers and pointers carry none). */
+static void reverse_copy(enum contents what, void *ddst, void *dsrc, size_t n) {
+  if (what == integers || what == pointers)
+    return;
+  if (what == untyped) {
+    if (ddst || dsrc)
+      fail("cudaMemcpy: nothing in the program says whether the memory it "
+           "copies holds float, double, integer or pointer values, so the "
+           "adjoints cannot be moved back; access the memory with its type "
+           "in the differentiated code, or copy through a typed pointer "
+           "(see docs/cuda.md)",
+           0);
+    return;
+  }
+  if (!ddst)
+    return;
+  wait_for_device("cudaMemcpy: a kernel before it failed");
+  char *moved = host_copy(ddst, n);
+  if (dsrc) {
+    char *into = host_copy(dsrc, n);
+    if (what == floats)
+      for (size_t i = 0; i < n / sizeof(float); ++i)
+        ((float *)into)[i] += ((float *)moved)[i];
+    else
+      for (size_t i = 0; i < n / sizeof(double); ++i)
+        ((double *)into)[i] += ((double *)moved)[i];
+    write_back(dsrc, into, n);
+    free(into);
+  }
+  for (size_t i = 0; i < n; ++i)
+    moved[i] = 0;
+  write_back(ddst, moved, n);
+  free(moved);
+}
+
+#define CUDA_MEMCPY_OF(NAME)                                                   \
   int __enzyme_rt_cuda_memcpy_##NAME(void *dst, const void *src, size_t n,     \
                                      int kind) {                               \
     return cudaMemcpy(dst, src, n, kind);                                      \
@@ -207,86 +277,34 @@ static void write_back(void *to, const void *buffer, size_t n) {
   int __enzyme_rt_cuda_memcpy_##NAME##_augment(void *dst, void *ddst,          \
                                                const void *src, void *dsrc,    \
                                                size_t n, int kind) {           \
-    (void)ddst, (void)dsrc;                                                    \
-    return cudaMemcpy(dst, src, n, kind);                                      \
+    return augment_copy(NAME, dst, ddst, src, dsrc, n, kind, 0, 0);            \
   }                                                                            \
   void __enzyme_rt_cuda_memcpy_##NAME##_reverse(void *dst, void *ddst,         \
                                                 const void *src, void *dsrc,   \
                                                 size_t n, int kind) {          \
     (void)dst, (void)src, (void)kind;                                          \
-    if (!ddst)                                                                 \
-      return;                                                                  \
-    wait_for_device("cudaMemcpy: a kernel before it failed");                  \
-    TYPE *moved = host_copy(ddst, n);                                          \
-    if (dsrc) {                                                                \
-      TYPE *into = host_copy(dsrc, n);                                         \
-      for (size_t i = 0; i < n / sizeof(TYPE); ++i)                            \
-        into[i] += moved[i];                                                   \
-      write_back(dsrc, into, n);                                               \
-      free(into);                                                              \
-    }                                                                          \
-    for (size_t i = 0; i < n / sizeof(TYPE); ++i)                              \
-      moved[i] = 0;                                                            \
-    write_back(ddst, moved, n);                                                \
-    free(moved);                                                               \
+    reverse_copy(NAME, ddst, dsrc, n);                                         \
+  }                                                                            \
+  int __enzyme_rt_cuda_memcpy_async_##NAME(void *dst, const void *src,         \
+                                           size_t n, int kind, void *stream) { \
+    return cudaMemcpyAsync(dst, src, n, kind, stream);                         \
+  }                                                                            \
+  int __enzyme_rt_cuda_memcpy_async_##NAME##_augment(                          \
+      void *dst, void *ddst, const void *src, void *dsrc, size_t n, int kind,  \
+      void *stream, void *dstream) {                                           \
+    (void)dstream;                                                             \
+    return augment_copy(NAME, dst, ddst, src, dsrc, n, kind, 1, stream);       \
+  }                                                                            \
+  void __enzyme_rt_cuda_memcpy_async_##NAME##_reverse(                         \
+      void *dst, void *ddst, const void *src, void *dsrc, size_t n, int kind,  \
+      void *stream, void *dstream) {                                           \
+    (void)dst, (void)src, (void)kind, (void)stream, (void)dstream;             \
+    reverse_copy(NAME, ddst, dsrc, n);                                         \
   }
 
-CUDA_MEMCPY_OF(float, float)
-CUDA_MEMCPY_OF(double, double)
-
-/* Integers: no derivative moves. */
-int __enzyme_rt_cuda_memcpy_integers(void *dst, const void *src, size_t n,
-                                     int kind) {
-  return cudaMemcpy(dst, src, n, kind);
-}
-int __enzyme_rt_cuda_memcpy_integers_augment(void *dst, void *ddst,
-                                             const void *src, void *dsrc,
-                                             size_t n, int kind) {
-  (void)ddst, (void)dsrc;
-  return cudaMemcpy(dst, src, n, kind);
-}
-void __enzyme_rt_cuda_memcpy_integers_reverse(void *dst, void *ddst,
-                                              const void *src, void *dsrc,
-                                              size_t n, int kind) {
-  (void)dst, (void)ddst, (void)src, (void)dsrc, (void)n, (void)kind;
-}
-
-/* Pointers: their shadows move with them, as shadow memory mirrors them. */
-int __enzyme_rt_cuda_memcpy_pointers(void *dst, const void *src, size_t n,
-                                     int kind) {
-  return cudaMemcpy(dst, src, n, kind);
-}
-int __enzyme_rt_cuda_memcpy_pointers_augment(void *dst, void *ddst,
-                                             const void *src, void *dsrc,
-                                             size_t n, int kind) {
-  int error = cudaMemcpy(dst, src, n, kind);
-  if (!error && ddst && dsrc && (error = cudaMemcpy(ddst, dsrc, n, kind)))
-    fail("cudaMemcpy: cannot copy the shadows of the pointers it copies",
-         error);
-  return error;
-}
-void __enzyme_rt_cuda_memcpy_pointers_reverse(void *dst, void *ddst,
-                                              const void *src, void *dsrc,
-                                              size_t n, int kind) {
-  (void)dst, (void)ddst, (void)src, (void)dsrc, (void)n, (void)kind;
-}
-
-/* A copy whose contents nothing in the program types. */
-int __enzyme_rt_cuda_memcpy_untyped_augment(void *dst, void *ddst,
-                                            const void *src, void *dsrc,
-                                            size_t n, int kind) {
-  (void)ddst, (void)dsrc;
-  return cudaMemcpy(dst, src, n, kind);
-}
-void __enzyme_rt_cuda_memcpy_untyped_reverse(void *dst, void *ddst,
-                                             const void *src, void *dsrc,
-                                             size_t n, int kind) {
-  (void)dst, (void)src, (void)n, (void)kind;
-  if (ddst || dsrc)
-    fail("cudaMemcpy: nothing in the program says whether the memory it "
-         "copies holds float, double, integer or pointer values, so the "
-         "adjoints cannot be moved back; access the memory with its type "
-         "in the differentiated code, or copy through a typed pointer (see "
-         "docs/cuda.md)",
-         0);
-}
+/* The untyped ones differentiate cudaMemcpy and cudaMemcpyAsync themselves. */
+CUDA_MEMCPY_OF(floats)
+CUDA_MEMCPY_OF(doubles)
+CUDA_MEMCPY_OF(integers)
+CUDA_MEMCPY_OF(pointers)
+CUDA_MEMCPY_OF(untyped)

@@ -40,18 +40,17 @@ namespace enzyme {
 /// The run-time functions (augment, reverse: the prefix of both) that
 /// differentiate calls of \p Callee, or empty.
 static StringRef gradientPrefixOf(StringRef Callee) {
+  // The copies of each kind of contents (copiedContents).
+  if (Callee.starts_with("__enzyme_rt_cuda_memcpy_"))
+    return Callee;
   return StringSwitch<StringRef>(Callee)
       .Case("cudaMalloc", "__enzyme_rt_cuda_malloc")
       .Case("cudaMallocManaged", "__enzyme_rt_cuda_malloc_managed")
       .Case("cudaFree", "__enzyme_rt_cuda_free")
       .Case("cudaMemset", "__enzyme_rt_cuda_memset")
+      .Case("cudaMemsetAsync", "__enzyme_rt_cuda_memset_async")
       .Case("cudaMemcpy", "__enzyme_rt_cuda_memcpy_untyped")
-      .Case("__enzyme_rt_cuda_memcpy_float", "__enzyme_rt_cuda_memcpy_float")
-      .Case("__enzyme_rt_cuda_memcpy_double", "__enzyme_rt_cuda_memcpy_double")
-      .Case("__enzyme_rt_cuda_memcpy_integers",
-            "__enzyme_rt_cuda_memcpy_integers")
-      .Case("__enzyme_rt_cuda_memcpy_pointers",
-            "__enzyme_rt_cuda_memcpy_pointers")
+      .Case("cudaMemcpyAsync", "__enzyme_rt_cuda_memcpy_async_untyped")
       .Default("");
 }
 
@@ -161,9 +160,10 @@ static constexpr StringLiteral InactiveRuntimeCalls[] = {
     "cudaOccupancyMaxActiveBlocksPerMultiprocessor",
 };
 
-/// The copy that moves what \p Copy, a cudaMemcpy in \p F, copies, or
-/// empty when nothing types it.
-static StringRef typedCopyOf(CallBase &Copy, Function &F) {
+/// What \p Copy, a cudaMemcpy or cudaMemcpyAsync in \p F, copies: the
+/// suffix of the run-time's copy for it ("floats", "doubles", "integers",
+/// "pointers"), or empty when nothing types it.
+static StringRef copiedContents(CallBase &Copy, Function &F) {
   Value *Dst = Copy.getArgOperand(0), *Src = Copy.getArgOperand(1);
   std::optional<uint64_t> Length;
   if (auto *C = dyn_cast<ConstantInt>(Copy.getArgOperand(2)))
@@ -176,15 +176,15 @@ static StringRef typedCopyOf(CallBase &Copy, Function &F) {
     if (!(FloatTy = kernelDeclaredType(Dst, F)))
       FloatTy = kernelDeclaredType(Src, F);
   if (FloatTy && FloatTy->isFloatTy())
-    return "__enzyme_rt_cuda_memcpy_float";
+    return "floats";
   if (FloatTy && FloatTy->isDoubleTy())
-    return "__enzyme_rt_cuda_memcpy_double";
+    return "doubles";
   if (FloatTy)
     return "";
   if (Layout.HasPointers && !Layout.HasFloats)
-    return "__enzyme_rt_cuda_memcpy_pointers";
+    return "pointers";
   if (copiesOnlyIntegers(Layout, Length, F.getDataLayout()))
-    return "__enzyme_rt_cuda_memcpy_integers";
+    return "integers";
   return "";
 }
 
@@ -229,9 +229,17 @@ void prepareCudaRuntimeCalls(Module &M) {
     Function *Callee = Call->getCalledFunction();
     if (Registered.count(Callee))
       continue; // The user's own gradient.
-    if (Callee->getName() == "cudaMemcpy" && Call->arg_size() == 4)
-      if (StringRef Typed = typedCopyOf(*Call, *Caller); !Typed.empty()) {
-        Function *Copy = getRuntimeFunction(M, Typed);
+    bool Sync = Callee->getName() == "cudaMemcpy" && Call->arg_size() == 4;
+    bool Async =
+        Callee->getName() == "cudaMemcpyAsync" && Call->arg_size() == 5;
+    if (Sync || Async)
+      if (StringRef Contents = copiedContents(*Call, *Caller);
+          !Contents.empty()) {
+        Function *Copy =
+            getRuntimeFunction(M, ((Async ? "__enzyme_rt_cuda_memcpy_async_"
+                                          : "__enzyme_rt_cuda_memcpy_") +
+                                   Contents)
+                                      .str());
         if (Copy->getFunctionType() == Call->getFunctionType()) {
           Call->setCalledFunction(Copy);
           Callee = Copy;

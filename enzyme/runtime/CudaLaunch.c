@@ -131,19 +131,21 @@ void *__enzyme_rt_cuda_augment_launch(const void *kernel, const char *name,
 
 /* KERNEL: the reverse kernel's host handle; ARGS: as for the augmented
  * kernel, with room for two more (the adjoints' buffer and the tapes);
- * ADJOINTS: NUM_ADJOINTS slots of 8 bytes, which receive the adjoints of the
- * kernel's float and double parameters (a float in a slot's first bytes). */
+ * ADJOINTS: NUM_ADJOINTS doubles, which receive the adjoints of the
+ * kernel's float and double parameters, each summed on the device in
+ * REPLICAS slots (Core/KernelLaunches.h). */
 void __enzyme_rt_cuda_reverse_launch(const void *kernel, const char *name,
                                      struct launch *l, void **args,
-                                     unsigned num_args, void *adjoints,
-                                     unsigned num_adjoints) {
-  void *device_adjoints = 0;
+                                     unsigned num_args, double *adjoints,
+                                     unsigned num_adjoints, unsigned replicas) {
+  double *device_adjoints = 0;
   int synchronous_adjoints = 0;
-  size_t adjoint_bytes = (size_t)num_adjoints * 8;
+  size_t slots = (size_t)num_adjoints * replicas;
+  size_t adjoint_bytes = slots * sizeof(double);
   if (num_adjoints) {
-    check(
-        device_alloc(&device_adjoints, adjoint_bytes, 0, &synchronous_adjoints),
-        name, "cannot allocate the adjoints of its parameters");
+    check(device_alloc((void **)&device_adjoints, adjoint_bytes, 0,
+                       &synchronous_adjoints),
+          name, "cannot allocate the adjoints of its parameters");
     check(cudaMemsetAsync(device_adjoints, 0, adjoint_bytes, 0), name,
           "cannot clear the adjoints of its parameters");
   }
@@ -159,10 +161,19 @@ void __enzyme_rt_cuda_reverse_launch(const void *kernel, const char *name,
         name, "cannot launch its reverse kernel");
   // Only the adjoints of by-value parameters make the host wait.
   if (num_adjoints) {
-    check(cudaMemcpyAsync(adjoints, device_adjoints, adjoint_bytes,
+    double *sums = malloc(adjoint_bytes);
+    if (!sums)
+      fail(name, "out of host memory", 0);
+    check(cudaMemcpyAsync(sums, device_adjoints, adjoint_bytes,
                           cuda_memcpy_device_to_host, 0),
           name, "cannot read the adjoints of its parameters");
     check(cudaStreamSynchronize(0), name, "its reverse kernel failed");
+    for (unsigned i = 0; i < num_adjoints; ++i) {
+      adjoints[i] = 0;
+      for (unsigned r = 0; r < replicas; ++r)
+        adjoints[i] += sums[(size_t)i * replicas + r];
+    }
+    free(sums);
     device_free(device_adjoints, 0, synchronous_adjoints);
   }
   device_free(l->tapes, 0, l->synchronous_tapes);

@@ -19,11 +19,12 @@
 ///   _enzyme_kernel_reverse_K(params, shadows, scalars, tapes) a kernel,
 ///   _enzyme_kernel_info_K = {tape bytes per thread, used shadows}
 /// where `shadows` are those of the pointer parameters in order, `tapes`
-/// is a buffer of one slot per thread of the launch, and `scalars` receives
-/// the adjoints of the floating-point parameters (8 bytes each, summed over
-/// threads). The names stay clear of `__enzyme_`, which the user ABI's
-/// entry points and registrations use. The host compilation gives K's stub a
-/// custom gradient that launches them (runtime/CudaLaunch.c).
+/// is the tape buffer, and `scalars` receives the adjoints of the
+/// floating-point parameters, as doubles summed over threads
+/// (ScalarAdjointReplicas slots each). The names stay clear of `__enzyme_`,
+/// which the user ABI's entry points and registrations use. The host
+/// compilation gives K's stub a custom gradient that launches them
+/// (runtime/CudaLaunch.c).
 ///
 //===----------------------------------------------------------------------===//
 
@@ -42,6 +43,12 @@ class Module;
 } // namespace llvm
 
 namespace enzyme {
+
+/// The adjoint of a float or double parameter of a launched kernel is
+/// summed in this many double slots (block by block, round robin), which
+/// the host adds up: one slot would take an atomic addition from every
+/// warp of the launch, one after the other.
+inline constexpr unsigned ScalarAdjointReplicas = 64;
 
 /// The kernels (device names) the driver asked derivatives for.
 bool isDerivativeKernel(llvm::StringRef KernelName);

@@ -9,10 +9,11 @@
 /// (Core/KernelLaunches.h). A kernel is an entry point, not a function the
 /// engine differentiates in place: its body is copied into a device
 /// function, whose split-mode pair the two derivative kernels call, each
-/// thread with its own slot of a tape buffer the host allocates. The tape is
-/// fixed in size where the body allows (the slot holds it) and otherwise
-/// grows on the device heap (the slot holds its header). The inputs may
-/// change between the launches (host code often swaps buffers), so the
+/// thread with its share of a tape buffer the host allocates. The tape is
+/// fixed in size where the body allows (kept in the buffer word-interleaved
+/// across threads, so that a warp's accesses are contiguous) and otherwise
+/// grows on the device heap (a slot per thread holds its header). The inputs
+/// may change between the launches (host code often swaps buffers), so the
 /// augmented kernel records what the reverse one needs.
 ///
 //===----------------------------------------------------------------------===//
@@ -42,28 +43,58 @@ namespace enzyme {
 /// The slots of the tape buffer are this aligned.
 static constexpr uint64_t TapeSlotAlign = 16;
 
+/// A fixed tape of at most this many 8-byte words lives in the thread's
+/// registers while the pair runs and is stored word-interleaved: word W of
+/// thread T at word W * Threads + T of the buffer, so that a warp's stores
+/// and loads of one word are contiguous. A larger one is used in place, in
+/// a slot of its own per thread.
+static constexpr uint64_t MaxInterleavedWords = 64;
+
+static Value *readRegister(IRBuilder<> &B, Intrinsic::ID ID) {
+  return B.CreateZExt(B.CreateIntrinsic(ID, {}, {}), B.getInt64Ty());
+}
+
+/// The number of threads of the launch.
+static Value *launchThreads(IRBuilder<> &B) {
+  using namespace Intrinsic;
+  Value *Threads = B.getInt64(1);
+  for (Intrinsic::ID ID :
+       {nvvm_read_ptx_sreg_ntid_x, nvvm_read_ptx_sreg_ntid_y,
+        nvvm_read_ptx_sreg_ntid_z, nvvm_read_ptx_sreg_nctaid_x,
+        nvvm_read_ptx_sreg_nctaid_y, nvvm_read_ptx_sreg_nctaid_z})
+    Threads = B.CreateMul(Threads, readRegister(B, ID));
+  return Threads;
+}
+
+/// X + NX * (Y + NY * Z) of the registers named.
+static Value *linearIndex(IRBuilder<> &B, Intrinsic::ID X, Intrinsic::ID Y,
+                          Intrinsic::ID Z, Intrinsic::ID NX, Intrinsic::ID NY) {
+  Value *Row = B.CreateAdd(B.CreateMul(readRegister(B, Z), readRegister(B, NY)),
+                           readRegister(B, Y));
+  return B.CreateAdd(B.CreateMul(Row, readRegister(B, NX)), readRegister(B, X));
+}
+
+/// The block's index in the grid, x fastest.
+static Value *linearBlockIndex(IRBuilder<> &B) {
+  using namespace Intrinsic;
+  return linearIndex(B, nvvm_read_ptx_sreg_ctaid_x, nvvm_read_ptx_sreg_ctaid_y,
+                     nvvm_read_ptx_sreg_ctaid_z, nvvm_read_ptx_sreg_nctaid_x,
+                     nvvm_read_ptx_sreg_nctaid_y);
+}
+
 /// The thread's index in the whole launch, x fastest (as the host counts
 /// the launch's threads).
 static Value *linearThreadIndex(IRBuilder<> &B) {
-  auto Read = [&](Intrinsic::ID ID) {
-    return B.CreateZExt(B.CreateIntrinsic(ID, {}, {}), B.getInt64Ty());
-  };
-  auto Linear = [&](Intrinsic::ID X, Intrinsic::ID Y, Intrinsic::ID Z,
-                    Intrinsic::ID NX, Intrinsic::ID NY) {
-    Value *Row = B.CreateAdd(B.CreateMul(Read(Z), Read(NY)), Read(Y));
-    return B.CreateAdd(B.CreateMul(Row, Read(NX)), Read(X));
-  };
   using namespace Intrinsic;
-  Value *Block = Linear(nvvm_read_ptx_sreg_ctaid_x, nvvm_read_ptx_sreg_ctaid_y,
-                        nvvm_read_ptx_sreg_ctaid_z, nvvm_read_ptx_sreg_nctaid_x,
-                        nvvm_read_ptx_sreg_nctaid_y);
-  Value *Thread = Linear(nvvm_read_ptx_sreg_tid_x, nvvm_read_ptx_sreg_tid_y,
-                         nvvm_read_ptx_sreg_tid_z, nvvm_read_ptx_sreg_ntid_x,
-                         nvvm_read_ptx_sreg_ntid_y);
-  Value *BlockSize = B.CreateMul(B.CreateMul(Read(nvvm_read_ptx_sreg_ntid_x),
-                                             Read(nvvm_read_ptx_sreg_ntid_y)),
-                                 Read(nvvm_read_ptx_sreg_ntid_z));
-  return B.CreateAdd(B.CreateMul(Block, BlockSize), Thread);
+  Value *Thread =
+      linearIndex(B, nvvm_read_ptx_sreg_tid_x, nvvm_read_ptx_sreg_tid_y,
+                  nvvm_read_ptx_sreg_tid_z, nvvm_read_ptx_sreg_ntid_x,
+                  nvvm_read_ptx_sreg_ntid_y);
+  Value *BlockSize =
+      B.CreateMul(B.CreateMul(readRegister(B, nvvm_read_ptx_sreg_ntid_x),
+                              readRegister(B, nvvm_read_ptx_sreg_ntid_y)),
+                  readRegister(B, nvvm_read_ptx_sreg_ntid_z));
+  return B.CreateAdd(B.CreateMul(linearBlockIndex(B), BlockSize), Thread);
 }
 
 /// The first instruction of \p K's own code (not inlined into it), where
@@ -96,6 +127,13 @@ private:
   bool createPair(Function &Body);
   Function *createKernel(StringRef Name, ArrayRef<Type *> ExtraParams);
   Value *threadTapeSlot(IRBuilder<> &B, Value *Tapes);
+  bool interleaved() const {
+    return Sig.FixedTape && SlotBytes / 8 <= MaxInterleavedWords;
+  }
+  /// Copies the thread's interleaved tape between the buffer \p Tapes and
+  /// \p Local, in the direction \p ToBuffer says.
+  void copyInterleaved(IRBuilder<> &B, Value *Tapes, Value *Local,
+                       bool ToBuffer);
   uint64_t usedShadows() const;
   void createAugmentedKernel();
   void createReverseKernel();
@@ -166,6 +204,23 @@ Value *DerivativeKernelBuilder::threadTapeSlot(IRBuilder<> &B, Value *Tapes) {
                      "tape.slot");
 }
 
+void DerivativeKernelBuilder::copyInterleaved(IRBuilder<> &B, Value *Tapes,
+                                              Value *Local, bool ToBuffer) {
+  Type *Word = B.getInt64Ty();
+  Value *Threads = launchThreads(B), *Thread = linearThreadIndex(B);
+  for (uint64_t W = 0; W < SlotBytes / 8; ++W) {
+    Value *InBuffer = B.CreateGEP(
+        Word, Tapes, B.CreateAdd(B.CreateMul(B.getInt64(W), Threads), Thread));
+    Value *InLocal = B.CreateConstInBoundsGEP1_64(Word, Local, W);
+    if (ToBuffer)
+      B.CreateAlignedStore(B.CreateAlignedLoad(Word, InLocal, Align(8)),
+                           InBuffer, Align(8));
+    else
+      B.CreateAlignedStore(B.CreateAlignedLoad(Word, InBuffer, Align(8)),
+                           InLocal, Align(8));
+  }
+}
+
 /// The arguments of the pair's functions: the kernel's, then its shadows.
 static SmallVector<Value *, 8> pairArguments(Function &Kernel, unsigned Count) {
   SmallVector<Value *, 8> Args;
@@ -180,16 +235,26 @@ void DerivativeKernelBuilder::createAugmentedKernel() {
   IRBuilder<> B(BasicBlock::Create(M.getContext(), "entry", F));
   B.SetCurrentDebugLocation(reportPoint(K).getDebugLoc());
   unsigned PairArgs = F->arg_size() - 1;
-  Value *Slot = threadTapeSlot(B, F->getArg(PairArgs));
-  Value *Tape = Slot;
-  if (!Sig.FixedTape) {
+  Value *Tapes = F->getArg(PairArgs);
+  Value *Tape;
+  if (interleaved()) {
+    Tape = Gen.tape().createFixedTape(*F, SlotBytes, "tape");
+  } else if (Sig.FixedTape) {
+    Tape = threadTapeSlot(B, Tapes);
+  } else {
     Tape = Gen.tape().createHeapTape(B);
-    B.CreateStore(Tape, Slot);
+    B.CreateStore(Tape, threadTapeSlot(B, Tapes));
   }
   SmallVector<Value *, 8> Args = pairArguments(*F, PairArgs);
   Args.push_back(Tape);
-  B.CreateCall(Pair->Augmented, Args);
+  CallInst *Call = B.CreateCall(Pair->Augmented, Args);
+  if (interleaved())
+    copyInterleaved(B, Tapes, Tape, /*ToBuffer=*/true);
   B.CreateRetVoid();
+  // The pipeline has no inliner after the engine; inlined, the tape can
+  // live in registers.
+  InlineFunctionInfo Info;
+  InlineFunction(*Call, Info);
 }
 
 void DerivativeKernelBuilder::createReverseKernel() {
@@ -198,24 +263,40 @@ void DerivativeKernelBuilder::createReverseKernel() {
   IRBuilder<> B(BasicBlock::Create(M.getContext(), "entry", F));
   B.SetCurrentDebugLocation(reportPoint(K).getDebugLoc());
   unsigned PairArgs = F->arg_size() - 2;
-  Value *Scalars = F->getArg(PairArgs);
-  Value *Slot = threadTapeSlot(B, F->getArg(PairArgs + 1));
-  Value *Tape = Sig.FixedTape ? Slot : B.CreateLoad(Ptr, Slot, "tape");
+  Value *Scalars = F->getArg(PairArgs), *Tapes = F->getArg(PairArgs + 1);
+  Value *Tape;
+  if (interleaved()) {
+    Tape = Gen.tape().createFixedTape(*F, SlotBytes, "tape");
+    copyInterleaved(B, Tapes, Tape, /*ToBuffer=*/false);
+  } else if (Sig.FixedTape) {
+    Tape = threadTapeSlot(B, Tapes);
+  } else {
+    Tape = B.CreateLoad(Ptr, threadTapeSlot(B, Tapes), "tape");
+  }
   SmallVector<Value *, 8> Args = pairArguments(*F, PairArgs);
   Args.push_back(Tape);
   CallInst *Grads = B.CreateCall(Pair->Reverse, Args);
-  // The adjoints of by-value parameters are the sums over all threads (a
-  // warp sums its lanes' first). The buffer is the host's cudaMalloc.
+  // The adjoints of by-value parameters are the sums over all threads: a
+  // warp sums its lanes' first, and blocks take turns among the replicas
+  // of each (the host adds them up). The buffer is the host's.
   SmallVector<Value *, 4> Fields =
       structFields(B, Grads->getType()->isVoidTy() ? nullptr : Grads);
   Value *Global = B.CreateAddrSpaceCast(Scalars, B.getPtrTy(1));
-  for (auto [Index, Grad] : enumerate(Fields))
-    accumulateAdjoint(B, Grad->getType(),
-                      B.CreateConstGEP1_64(B.getInt8Ty(), Global, 8 * Index),
-                      Grad, Align(8), /*Atomic=*/true);
+  Value *Replica =
+      B.CreateURem(linearBlockIndex(B), B.getInt64(ScalarAdjointReplicas));
+  Type *Double = B.getDoubleTy();
+  for (auto [Index, Grad] : enumerate(Fields)) {
+    Value *Slot = B.CreateGEP(
+        Double, Global,
+        B.CreateAdd(B.getInt64(Index * ScalarAdjointReplicas), Replica));
+    accumulateAdjoint(B, Double, Slot, B.CreateFPExt(Grad, Double), Align(8),
+                      /*Atomic=*/true);
+  }
   if (!Sig.FixedTape)
     Gen.tape().destroyHeapTape(B, Tape);
   B.CreateRetVoid();
+  InlineFunctionInfo Info;
+  InlineFunction(*Grads, Info);
 }
 
 /// \p Shadow reaches memory in its function: an access through it, a call

@@ -165,18 +165,21 @@ Function *LaunchGradientBuilder::createReverse(GlobalVariable *Handle) {
   IRBuilder<> B(BasicBlock::Create(Ctx, "entry", F));
   unsigned Count;
   Value *Args = argumentArray(B, *F, /*Room=*/2, Count);
-  auto *AdjointsTy = ArrayType::get(B.getInt64Ty(), Scalars.size());
+  // The sums come back as doubles (Core/KernelLaunches.h).
+  auto *AdjointsTy = ArrayType::get(B.getDoubleTy(), Scalars.size());
   Value *Adjoints = B.CreateAlloca(AdjointsTy, nullptr, "adjoints");
   Function *Launch = getRuntimeFunction(M, "__enzyme_rt_cuda_reverse_launch");
   Value *Name = B.CreateGlobalString(displayName(K.DeviceName),
                                      Stub.getName() + ".kernel.name");
-  B.CreateCall(Launch,
-               {Handle, Name, F->getArg(F->arg_size() - 1), Args,
-                B.getInt32(Count), Adjoints, B.getInt32(Scalars.size())});
+  B.CreateCall(Launch, {Handle, Name, F->getArg(F->arg_size() - 1), Args,
+                        B.getInt32(Count), Adjoints, B.getInt32(Scalars.size()),
+                        B.getInt32(ScalarAdjointReplicas)});
   SmallVector<Value *, 4> Gradients;
   for (auto [I, T] : enumerate(Scalars))
-    Gradients.push_back(B.CreateLoad(
-        T, B.CreateConstInBoundsGEP2_32(AdjointsTy, Adjoints, 0, I)));
+    Gradients.push_back(B.CreateFPTrunc(
+        B.CreateLoad(B.getDoubleTy(),
+                     B.CreateConstInBoundsGEP2_32(AdjointsTy, Adjoints, 0, I)),
+        T));
   if (Scalars.empty())
     B.CreateRetVoid();
   else if (Scalars.size() == 1)

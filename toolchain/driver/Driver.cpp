@@ -197,10 +197,8 @@ Expected<ClangCommand> Driver::plan(const CommandLineScan &Scan) const {
       return Cuda.takeError();
     Command.Before.insert(Command.Before.end(), Cuda->Compile.begin(),
                           Cuda->Compile.end());
-    ClangCommand Environment;
-    Environment.Environment = Cuda->Environment;
-    Expected<std::vector<std::string>> Kernels =
-        derivativeKernelArguments(Scan, *Clang, Cuda->Compile, Environment);
+    Expected<std::vector<std::string>> Kernels = derivativeKernelArguments(
+        Scan, *Clang, Cuda->Compile, Cuda->Environment);
     if (!Kernels)
       return Kernels.takeError();
     Command.Before.insert(Command.Before.end(), Kernels->begin(),
@@ -349,8 +347,8 @@ int Driver::runCudaEmulation(const CommandLineScan &Scan) const {
   Request.Base.Environment.insert(Request.Base.Environment.end(),
                                   Toolkit->Environment.begin(),
                                   Toolkit->Environment.end());
-  Expected<std::vector<std::string>> Kernels =
-      derivativeKernelArguments(Scan, *Clang, Toolkit->Compile, Request.Base);
+  Expected<std::vector<std::string>> Kernels = derivativeKernelArguments(
+      Scan, *Clang, Toolkit->Compile, Request.Base.Environment);
   if (!Kernels)
     return error(toString(Kernels.takeError()));
   for (auto *Args : {&Request.DeviceCompileArgs, &Request.HostCompileArgs})

@@ -60,11 +60,10 @@ private:
   /// The `-mllvm` arguments that name the kernels launched from
   /// differentiated host code in the CUDA inputs to both compilations
   /// (LaunchedKernels.cpp); empty when there are none.
-  llvm::Expected<std::vector<std::string>>
-  derivativeKernelArguments(const CommandLineScan &Scan,
-                            const std::string &Clang,
-                            llvm::ArrayRef<std::string> CudaCompileArgs,
-                            const ClangCommand &Environment) const;
+  llvm::Expected<std::vector<std::string>> derivativeKernelArguments(
+      const CommandLineScan &Scan, const std::string &Clang,
+      llvm::ArrayRef<std::string> CudaCompileArgs,
+      const decltype(ClangCommand::Environment) &Environment) const;
   /// Builds CUDA inputs in steps, with kernels that run on the CPU.
   int runCudaEmulation(const CommandLineScan &Scan) const;
   /// Runs \p Command; \p Quiet: with its output discarded.

@@ -28,11 +28,10 @@ using namespace llvm;
 
 namespace enzyme::driver {
 
-Expected<std::vector<std::string>>
-Driver::derivativeKernelArguments(const CommandLineScan &Scan,
-                                  const std::string &Clang,
-                                  ArrayRef<std::string> CudaCompileArgs,
-                                  const ClangCommand &Environment) const {
+Expected<std::vector<std::string>> Driver::derivativeKernelArguments(
+    const CommandLineScan &Scan, const std::string &Clang,
+    ArrayRef<std::string> CudaCompileArgs,
+    const decltype(ClangCommand::Environment) &Environment) const {
   if (!Scan.EnzymeEnabled || !Scan.CompilesCuda || Scan.PrintCommandsOnly ||
       Scan.PrintVersion)
     return std::vector<std::string>{};
@@ -50,7 +49,7 @@ Driver::derivativeKernelArguments(const CommandLineScan &Scan,
   Base.Before.push_back(*Attributes);
   Base.Before.insert(Base.Before.end(), CudaCompileArgs.begin(),
                      CudaCompileArgs.end());
-  Base.Environment = Environment.Environment;
+  Base.Environment = Environment;
 
   SmallString<128> ListFile;
   if (std::error_code EC =

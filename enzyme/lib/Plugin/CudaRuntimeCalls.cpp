@@ -202,7 +202,7 @@ static SmallPtrSet<const Function *, 8> functionsWithGradients(Module &M) {
   return Named;
 }
 
-void prepareCudaRuntimeCalls(Module &M) {
+void prepareCudaRuntimeCalls(Module &M, ArrayRef<Function *> Reached) {
   if (isGpuModule(M) || !canLinkRuntime(M))
     return;
   for (StringRef Name : InactiveRuntimeCalls)
@@ -210,7 +210,7 @@ void prepareCudaRuntimeCalls(Module &M) {
       F->addFnAttr("enzyme_inactive");
   SmallVector<CallBase *, 8> Calls;
   SmallVector<Function *, 8> Callers;
-  for (Function *F : functionsReverseRequestsReach(M)) {
+  for (Function *F : Reached) {
     for (Instruction &I : instructions(*F))
       if (auto *Call = dyn_cast<CallBase>(&I))
         if (Function *Callee = Call->getCalledFunction();

@@ -294,8 +294,13 @@ void EnzymePass::serveRequests(Module &M, ModuleAnalysisManager &MAM) {
     Cleanup.emplace(PB->buildFunctionSimplificationPipeline(
         Level, ThinOrFullLTOPhase::None));
   createSharedMemoryShadows(M);
-  lowerDirectLaunches(M);
-  prepareCudaRuntimeCalls(M);
+  // Host code's kernel launches and CUDA memory calls, in the functions
+  // the requests reach (computed once for both).
+  if (!isGpuModule(M)) {
+    SetVector<Function *> Reached = functionsReverseRequestsReach(M);
+    lowerDirectLaunches(M, Reached.getArrayRef());
+    prepareCudaRuntimeCalls(M, Reached.getArrayRef());
+  }
   UserRegistrations Registrations(M);
   // Requests whose callees are not all here wait for link time, where
   // every -fenzyme module's bitcode is present. GPU device code has no link

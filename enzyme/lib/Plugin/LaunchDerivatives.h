@@ -33,16 +33,19 @@ class ReverseModeGenerator;
 llvm::SetVector<llvm::Function *>
 functionsReverseRequestsReach(llvm::Module &M);
 
-/// Host code: a cudaLaunchKernel of a kernel with a derivative, in a
-/// function that requests reach, becomes the `<<<...>>>` launch it stands
-/// for, whose stub the custom gradient differentiates.
-void lowerDirectLaunches(llvm::Module &M);
+/// Host code: a cudaLaunchKernel of a kernel with a derivative, in one of
+/// \p Reached (functionsReverseRequestsReach), becomes the `<<<...>>>` launch
+/// it stands for, whose stub the custom gradient differentiates.
+void lowerDirectLaunches(llvm::Module &M,
+                         llvm::ArrayRef<llvm::Function *> Reached);
 
 /// Host code: gives the CUDA runtime's memory calls (cudaMalloc, cudaFree,
-/// cudaMemset, cudaMemcpy...) in the functions that requests reach custom
+/// cudaMemset, cudaMemcpy...) in \p Reached (the functions that requests
+/// reach, which lowerDirectLaunches leaves as they were) custom
 /// gradients (runtime/CudaMemory.c), each cudaMemcpy the one for what it
 /// copies.
-void prepareCudaRuntimeCalls(llvm::Module &M);
+void prepareCudaRuntimeCalls(llvm::Module &M,
+                             llvm::ArrayRef<llvm::Function *> Reached);
 
 /// Scan mode: writes the device names of the kernels whose host stubs are
 /// reachable from the reverse-mode requests of host module \p M to

@@ -333,11 +333,11 @@ static bool isLaunchKernel(const Function &Callee) {
           StringRef(Name).contains(" cudaLaunchKernel<"));
 }
 
-void lowerDirectLaunches(Module &M) {
+void lowerDirectLaunches(Module &M, ArrayRef<Function *> Reached) {
   if (isGpuModule(M))
     return;
   SmallVector<std::pair<CallInst *, Function *>, 4> Launches;
-  for (Function *F : functionsReverseRequestsReach(M))
+  for (Function *F : Reached)
     for (Instruction &I : instructions(*F))
       if (auto *Call = dyn_cast<CallInst>(&I))
         if (Function *Callee = Call->getCalledFunction();

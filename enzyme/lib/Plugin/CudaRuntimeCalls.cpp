@@ -188,20 +188,6 @@ static StringRef copiedContents(CallBase &Copy, Function &F) {
   return "";
 }
 
-/// The functions that registrations already name first.
-static SmallPtrSet<const Function *, 8> functionsWithGradients(Module &M) {
-  SmallPtrSet<const Function *, 8> Named;
-  for (GlobalVariable &GV : M.globals())
-    if (GV.getName().contains("__enzyme_register_gradient") &&
-        GV.hasInitializer())
-      if (auto *Init = dyn_cast<ConstantArray>(GV.getInitializer());
-          Init && Init->getNumOperands())
-        if (auto *F =
-                dyn_cast<Function>(Init->getOperand(0)->stripPointerCasts()))
-          Named.insert(F);
-  return Named;
-}
-
 void prepareCudaRuntimeCalls(Module &M, ArrayRef<Function *> Reached) {
   if (isGpuModule(M) || !canLinkRuntime(M))
     return;
@@ -223,12 +209,13 @@ void prepareCudaRuntimeCalls(Module &M, ArrayRef<Function *> Reached) {
   if (Calls.empty())
     return;
 
-  SmallPtrSet<const Function *, 8> Registered = functionsWithGradients(M);
+  // A user's own gradient or inactive mark is kept as written.
+  SmallPtrSet<const Function *, 8> Registered = registeredFunctions(M);
   SetVector<Function *> Differentiated;
   for (auto [Call, Caller] : zip(Calls, Callers)) {
     Function *Callee = Call->getCalledFunction();
     if (Registered.count(Callee))
-      continue; // The user's own gradient.
+      continue;
     bool Sync = Callee->getName() == "cudaMemcpy" && Call->arg_size() == 4;
     bool Async =
         Callee->getName() == "cudaMemcpyAsync" && Call->arg_size() == 5;

@@ -16,6 +16,7 @@
 #define ENZYME_PLUGIN_LAUNCHDERIVATIVES_H
 
 #include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 namespace llvm {
 class Function;
@@ -25,6 +26,11 @@ class Module;
 namespace enzyme {
 
 class ReverseModeGenerator;
+
+/// The functions that custom-gradient and inactive-function registrations
+/// of \p M name: the engine does not look inside them.
+llvm::SmallPtrSet<const llvm::Function *, 8>
+registeredFunctions(llvm::Module &M);
 
 /// The functions of host module \p M whose bodies its reverse-mode requests
 /// differentiate: those reached through direct calls (and function pointers

@@ -40,9 +40,7 @@ static bool isReverseEntry(StringRef Name) {
          Name.contains("__enzyme_reverse");
 }
 
-/// The functions that registrations name first: the engine does not look
-/// inside them (custom gradients, inactive functions).
-static SmallPtrSet<const Function *, 8> registeredFunctions(Module &M) {
+SmallPtrSet<const Function *, 8> registeredFunctions(Module &M) {
   SmallPtrSet<const Function *, 8> Registered;
   for (GlobalVariable &GV : M.globals()) {
     StringRef Name = GV.getName();

@@ -4,7 +4,7 @@
  *
  *===----------------------------------------------------------------------===*
  *
- * The run-time's reports (ExceptionReport.c, ChoiceReport.c,
+ * The run-time's reports (ExceptionReport.c, ScratchShadows.c,
  * UntypedCopyReport.c, CudaLaunch.c, CudaMemory.c) build their message in a
  *buffer and write it with one system call, so that threads reporting at once do
  *not interleave, without stdio, which may be what failed; then the program

@@ -153,8 +153,13 @@ bool ActivityAnalysis::mayTouchShadowedGlobals(const CallBase &Call) const {
 /// \p V is the address of constant data that holds no floating-point
 /// value (a C++ type_info, a vtable, a string): nothing reads a derivative
 /// through it, so a null shadow stands for it.
+/// A function, or an address within a constant global without floats (a
+/// vtable, a string): nothing reads derivatives there.
 static bool isConstantWithoutFloats(const Value *V) {
-  const auto *GV = dyn_cast<GlobalVariable>(V->stripPointerCasts());
+  const Value *Object = getUnderlyingObject(V);
+  if (isa<Function>(Object))
+    return true;
+  const auto *GV = dyn_cast<GlobalVariable>(Object);
   return GV && GV->isConstant() && !isDifferentiableType(GV->getValueType());
 }
 
@@ -162,15 +167,16 @@ const Value *ActivityAnalysis::unshadowedChoice(const Instruction &I) const {
   if (!isa<SelectInst>(I) && !isa<PHINode>(I))
     return nullptr;
   for (unsigned Op = isa<SelectInst>(I) ? 1 : 0; Op < I.getNumOperands(); ++Op)
-    if (lacksShadowAsChoice(I.getOperand(Op)))
+    if (needsScratchShadow(I.getOperand(Op)))
       return I.getOperand(Op);
   return nullptr;
 }
 
-bool ActivityAnalysis::lacksShadowAsChoice(const Value *Choice) const {
-  const auto *C = dyn_cast<Constant>(Choice);
-  return !isShadowed(Choice) && !(C && C->isNullValue()) &&
-         !isa<UndefValue>(Choice) && !isConstantWithoutFloats(Choice);
+bool ActivityAnalysis::needsScratchShadow(const Value *V) const {
+  const auto *C = dyn_cast<Constant>(V);
+  return carriesPointers(V->getType()) && !isShadowed(V) &&
+         !(C && C->isNullValue()) && !isa<UndefValue>(V) &&
+         !isConstantWithoutFloats(V);
 }
 
 /// The values whose bits \p V is made of, through operations that move
@@ -306,13 +312,6 @@ std::string describeLostFloatBits(const Value &Source) {
          " carry a derivative but are moved as integers with operations "
          "that split or mix them; move them as floating-point values, or "
          "give the function a custom derivative";
-}
-
-bool ActivityAnalysis::lacksNeededShadow(const Value *Returned) const {
-  const auto *C = dyn_cast_or_null<Constant>(Returned);
-  return Returned && carriesPointers(Returned->getType()) &&
-         !isShadowed(Returned) && !(C && C->isNullValue()) &&
-         !isa<UndefValue>(Returned) && !isConstantWithoutFloats(Returned);
 }
 
 std::string returnedWithoutShadow(const Function &F) {

@@ -136,9 +136,12 @@ public:
   /// and that no null shadow can stand for (memory without derivatives: an
   /// enzyme_const argument, a global); nullptr when every choice is fine.
   const llvm::Value *unshadowedChoice(const llvm::Instruction &I) const;
-  /// \p Choice, an operand of a select or phi of pointers, has no shadow
-  /// and is not memory whose null shadow is right.
-  bool lacksShadowAsChoice(const llvm::Value *Choice) const;
+  /// \p V carries pointers but has no shadow, and a null shadow is not
+  /// right for it: it may point to memory that code with shadows reads
+  /// derivatives through (not null, undef, functions or constants without
+  /// floats). Where it goes into memory, a choice or a return with a
+  /// shadow, it needs a scratch shadow (Core/ScratchShadows.h).
+  bool needsScratchShadow(const llvm::Value *V) const;
 
   /// For \p I, an `inttoptr` of bits taken out of a value loaded from
   /// memory with derivatives (through bitcasts, element extractions,
@@ -159,10 +162,6 @@ public:
   /// copy is analysed.
   const llvm::Value *untypedBitsStored(const llvm::Instruction &I,
                                        const llvm::Function *Original) const;
-
-  /// The caller needs the shadow of \p Returned, which has none and is not
-  /// memory whose null shadow is right (null, a constant without floats).
-  bool lacksNeededShadow(const llvm::Value *Returned) const;
 
   /// \p Ptr points into a local that never holds a derivative or a shadow
   /// (every store puts an inactive value or a pointer without a shadow

@@ -10,19 +10,21 @@
 #include "Core/GpuTarget.h"
 #include "Core/ReusableFunctions.h"
 
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/AsmParser/Parser.h"
 #include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Linker/Linker.h"
 #include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/TargetParser/Triple.h"
 
-#include "ChoiceReport.inc"
 #include "CudaLaunch.inc"
 #include "CudaMemory.inc"
 #include "ExceptionReport.inc"
 #include "RbTree.inc"
+#include "ScratchShadows.inc"
 #include "ShadowRegistry.inc"
 #include "UntypedCopyReport.inc"
 
@@ -44,6 +46,27 @@ std::pair<Value *, Value *> createReportSubject(IRBuilderBase &B,
   return {Name, Where};
 }
 
+bool reachesRuntimeCall(const Function &F, StringRef Name) {
+  SmallPtrSet<const Function *, 16> Seen;
+  SmallVector<const Function *, 16> Work = {&F};
+  while (!Work.empty()) {
+    const Function *Caller = Work.pop_back_val();
+    if (!Seen.insert(Caller).second)
+      continue;
+    for (const Instruction &I : instructions(*Caller))
+      if (const auto *Call = dyn_cast<CallBase>(&I))
+        if (const Function *Callee = Call->getCalledFunction()) {
+          if (Callee->getName() == Name)
+            return true;
+          // Generated functions are internal; the run-time's own are not
+          // followed.
+          if (!Callee->isDeclaration() && Callee->hasLocalLinkage())
+            Work.push_back(Callee);
+        }
+  }
+  return false;
+}
+
 bool canLinkRuntime(const Module &M) {
   Triple T(M.getTargetTriple());
   return T.isArch64Bit() && !isGpuTarget(T);
@@ -60,10 +83,10 @@ struct RuntimeSource {
 } // namespace
 
 static const RuntimeSource RuntimeSources[] = {
-    {ShadowRegistryIR, false}, {ExceptionReportIR, false},
-    {ChoiceReportIR, false},   {UntypedCopyReportIR, false},
-    {CudaLaunchIR, false},     {CudaMemoryIR, true},
-    {RbTreeIR, true}};
+    {ShadowRegistryIR, false},    {ExceptionReportIR, false},
+    {UntypedCopyReportIR, false}, {CudaLaunchIR, false},
+    {CudaMemoryIR, true},         {RbTreeIR, true},
+    {ScratchShadowsIR, false}};
 
 /// The IR of run-time source \p Source, ready to link into \p M.
 static std::unique_ptr<Module> parseRuntime(Module &M,

@@ -46,6 +46,10 @@ std::pair<llvm::Value *, llvm::Value *>
 createReportSubject(llvm::IRBuilderBase &B, const llvm::Function &Primal,
                     const llvm::DebugLoc &Loc, llvm::StringRef Prefix);
 
+/// \p F, or a generated (internal) function it calls, calls the run-time
+/// function \p Name.
+bool reachesRuntimeCall(const llvm::Function &F, llvm::StringRef Name);
+
 /// \p M's target can take the run-time (a 64-bit CPU target: the IR is
 /// compiled for x86-64 and holds nothing else specific to it).
 bool canLinkRuntime(const llvm::Module &M);

@@ -10,8 +10,6 @@
 #include "Core/ReusableFunctions.h"
 #include "Core/RuntimeLibrary.h"
 
-#include "llvm/ADT/SmallPtrSet.h"
-#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Module.h"
 
 using namespace llvm;
@@ -140,24 +138,7 @@ void handOverShadow(IRBuilder<> &B, Value *Shadow) {
 }
 
 bool handsOverShadows(const Function &Reverse) {
-  SmallPtrSet<const Function *, 16> Seen;
-  SmallVector<const Function *, 16> Work = {&Reverse};
-  while (!Work.empty()) {
-    const Function *F = Work.pop_back_val();
-    if (!Seen.insert(F).second)
-      continue;
-    for (const Instruction &I : instructions(*F))
-      if (const auto *Call = dyn_cast<CallBase>(&I))
-        if (const Function *Callee = Call->getCalledFunction()) {
-          if (Callee->getName() == HandOverName)
-            return true;
-          // Generated functions are internal; the run-time's own are not
-          // followed (they hand nothing over).
-          if (!Callee->isDeclaration() && Callee->hasLocalLinkage())
-            Work.push_back(Callee);
-        }
-  }
-  return false;
+  return reachesRuntimeCall(Reverse, HandOverName);
 }
 
 Value *beginSweep(IRBuilder<> &B) {

@@ -23,8 +23,8 @@
 #include "Core/GpuTarget.h"
 #include "Core/LibcCalls.h"
 #include "Core/RuntimeLibrary.h"
+#include "Core/ScratchShadows.h"
 #include "Core/ShadowMemory.h"
-#include "Modes/ChoiceGuards.h"
 #include "Modes/ShadowAddresses.h"
 #include "Modes/UntypedCopyGuards.h"
 
@@ -163,6 +163,8 @@ Value *FunctionDifferentiator::createShadow(Instruction &I, IRBuilder<> &B) {
     return PerLane({loadShadowBits(*Load, B)}, [&](ArrayRef<Value *> Bits) {
       return B.CreateIntToPtr(Bits[0], I.getType(), I.getName() + ".shadow");
     });
+  if (auto *Select = dyn_cast<SelectInst>(&I))
+    return selectShadow(*Select, B);
   // Pointer arithmetic, casts, selects, loads of pointers, and moves of
   // pointers in and out of aggregates and vectors repeat on the shadow side
   // with shadow operands; indices and other fields stay as they are.
@@ -201,15 +203,43 @@ Value *FunctionDifferentiator::loadShadowBits(LoadInst &Load, IRBuilder<> &B) {
 }
 
 bool FunctionDifferentiator::checkChoiceOfShadows(Instruction &I) {
+  // With the run-time, a choice without a shadow gets a scratch one.
   const Value *Choice = Activity.unshadowedChoice(I);
-  if (!Choice)
+  if (!Choice || canLinkRuntime(*Prep.getParent()))
     return true;
-  if (!canLinkRuntime(*Prep.getParent()))
-    return fail(&I, describeUnshadowedChoice(*Choice));
-  guardUnshadowedChoice(
-      I, *cast<Instruction>(AugValues[&I]),
-      [&](const Value *V) { return Activity.lacksShadowAsChoice(V); }, *Sig.Fn);
-  return true;
+  return fail(&I, describeUnshadowedChoice(*Choice));
+}
+
+Value *FunctionDifferentiator::shadowOrScratch(Value *V, IRBuilder<> &B) {
+  if (!Activity.needsScratchShadow(V) || !canLinkRuntime(*Prep.getParent()))
+    return augmentedShadow(V);
+  Value *AugV =
+      isa<Constant>(V) ? V : static_cast<Value *>(AugValues.lookup(V));
+  return createScratchShadow(B, AugV, Sig.Width);
+}
+
+Value *FunctionDifferentiator::selectShadow(SelectInst &Select,
+                                            IRBuilder<> &B) {
+  auto *AugSelect = cast<SelectInst>(AugValues[&Select]);
+  Value *Cond = AugSelect->getCondition();
+  // A side without a shadow gets a scratch one only when it is taken.
+  auto Side = [&](Value *V, bool OnTrue) -> Value * {
+    if (!Activity.needsScratchShadow(V) || !canLinkRuntime(*Prep.getParent()))
+      return augmentedShadow(V);
+    Value *AugV =
+        isa<Constant>(V) ? V : static_cast<Value *>(AugValues.lookup(V));
+    Value *Null = Constant::getNullValue(AugV->getType());
+    Value *Taken = B.CreateSelect(Cond, OnTrue ? AugV : Null,
+                                  OnTrue ? Null : AugV, "scratch.of");
+    return createScratchShadow(B, Taken, Sig.Width);
+  };
+  Value *True = Side(Select.getTrueValue(), true);
+  Value *False = Side(Select.getFalseValue(), false);
+  return mapLanes(B, Sig.Width, {True, False}, Select.getType(),
+                  [&](ArrayRef<Value *> Lane) {
+                    return B.CreateSelect(Cond, Lane[0], Lane[1],
+                                          Select.getName() + ".shadow");
+                  });
 }
 
 bool FunctionDifferentiator::augmentMemoryTransfer(MemTransferInst &Mem) {
@@ -360,7 +390,7 @@ void FunctionDifferentiator::augmentStore(StoreInst &Store) {
     const DataLayout &DL = Prep.getDataLayout();
     SmallVector<unsigned, 4> Path;
     forEachLane(
-        B, Sig.Width, {augmentedShadow(Val), augmentedShadow(Ptr)},
+        B, Sig.Width, {shadowOrScratch(Val, B), augmentedShadow(Ptr)},
         [&](ArrayRef<Value *> Lane, unsigned) {
           forEachPointerField(
               Val->getType(), DL, 0, Path,
@@ -381,14 +411,15 @@ void FunctionDifferentiator::augmentStore(StoreInst &Store) {
   IRBuilder<> B(AugStore->getNextNode());
   Value *ShadowVal = nullptr;
   if (!PointerAsInteger)
-    ShadowVal = augmentedShadow(Val);
+    ShadowVal = shadowOrScratch(Val, B);
   else if (auto *Load = dyn_cast<LoadInst>(Val))
     ShadowVal = loadShadowBits(*Load, B);
   else if (auto *Cast = dyn_cast<PtrToIntInst>(Val))
-    ShadowVal = mapLanes(B, Sig.Width, {augmentedShadow(Cast->getOperand(0))},
-                         Val->getType(), [&](ArrayRef<Value *> Lane) {
-                           return B.CreatePtrToInt(Lane[0], Val->getType());
-                         });
+    ShadowVal =
+        mapLanes(B, Sig.Width, {shadowOrScratch(Cast->getOperand(0), B)},
+                 Val->getType(), [&](ArrayRef<Value *> Lane) {
+                   return B.CreatePtrToInt(Lane[0], Val->getType());
+                 });
   else // A constant: null stays null, in every direction.
     ShadowVal = mapLanes(B, Sig.Width, {}, Val->getType(),
                          [&](ArrayRef<Value *>) { return Val; });
@@ -608,9 +639,11 @@ bool FunctionDifferentiator::buildAugmented() {
     }
   }
   for (auto [Phi, S] : ShadowPhis)
-    for (unsigned In = 0; In < Phi->getNumIncomingValues(); ++In)
-      S->addIncoming(augmentedShadow(Phi->getIncomingValue(In)),
-                     cast<BasicBlock>(AugValues[Phi->getIncomingBlock(In)]));
+    for (unsigned In = 0; In < Phi->getNumIncomingValues(); ++In) {
+      auto *From = cast<BasicBlock>(AugValues[Phi->getIncomingBlock(In)]);
+      IRBuilder<> B(From->getTerminator());
+      S->addIncoming(shadowOrScratch(Phi->getIncomingValue(In), B), From);
+    }
 
   for (BasicBlock *BB : RPO)
     for (Instruction &I : *BB)
@@ -640,15 +673,15 @@ bool FunctionDifferentiator::buildAugmented() {
   // The shadow of a returned pointer travels with it.
   if (Sig.ReturnShadow) {
     auto *PrepReturn = cast<ReturnInst>(ExitBlock->getTerminator());
-    if (Activity.lacksNeededShadow(PrepReturn->getReturnValue()))
+    Value *PrepRet = PrepReturn->getReturnValue();
+    if (PrepRet && Activity.needsScratchShadow(PrepRet) &&
+        !canLinkRuntime(*Prep.getParent()))
       return fail(PrepReturn, returnedWithoutShadow(Prep));
     for (ReturnInst *Ret : Returns) {
       IRBuilder<> B(Ret);
-      Value *PrepRet =
-          cast<ReturnInst>(ExitBlock->getTerminator())->getReturnValue();
       Value *Pair = UndefValue::get(Aug->getReturnType());
       Pair = B.CreateInsertValue(Pair, Ret->getReturnValue(), 0);
-      Pair = B.CreateInsertValue(Pair, augmentedShadow(PrepRet), 1);
+      Pair = B.CreateInsertValue(Pair, shadowOrScratch(PrepRet, B), 1);
       B.CreateRet(Pair);
       Ret->eraseFromParent();
     }

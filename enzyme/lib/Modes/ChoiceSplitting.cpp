@@ -87,7 +87,7 @@ static Sides splitPhi(PHINode &Phi, const ActivityAnalysis &Activity) {
   for (unsigned I = 0; I < N; ++I) {
     Value *In = Phi.getIncomingValue(I);
     BasicBlock *BB = Phi.getIncomingBlock(I);
-    bool Lacks = Activity.lacksShadowAsChoice(In);
+    bool Lacks = Activity.needsScratchShadow(In);
     With->addIncoming(Lacks ? Poison : In, BB);
     Without->addIncoming(Lacks ? In : Poison, BB);
     Which->addIncoming(ConstantInt::getBool(Ctx, !Lacks), BB);

@@ -208,8 +208,14 @@ private:
   bool augmentCall(llvm::CallBase &Call);
   bool augmentMemoryTransfer(llvm::MemTransferInst &Mem);
   /// A select or phi of pointers with a shadow needs one for every choice;
-  /// false (with a diagnostic) when some choice is memory without one.
+  /// false (with a diagnostic) when some choice is memory without one and
+  /// the target has no scratch shadows.
   bool checkChoiceOfShadows(llvm::Instruction &I);
+  /// The shadow of \p V where it goes into memory, a choice or a return
+  /// with a shadow, made with \p B: a scratch shadow where it has none and
+  /// needs one (Core/ScratchShadows.h).
+  llvm::Value *shadowOrScratch(llvm::Value *V, llvm::IRBuilder<> &B);
+  llvm::Value *selectShadow(llvm::SelectInst &Select, llvm::IRBuilder<> &B);
   void augmentStore(llvm::StoreInst &Store);
   /// A store to shared memory whose shadow starts as garbage zeroes the
   /// stored location's shadow.

@@ -17,7 +17,7 @@
 #include "Analysis/KnownFunctions.h"
 #include "Core/Diagnostics.h"
 #include "Core/RuntimeLibrary.h"
-#include "Modes/ChoiceGuards.h"
+#include "Core/ScratchShadows.h"
 #include "Modes/ShadowAddresses.h"
 
 #include "llvm/ADT/PostOrderIterator.h"
@@ -108,15 +108,17 @@ Value *TangentBuilder::sum(IRBuilder<> &B, ArrayRef<Value *> Terms, Type *Ty) {
 bool TangentBuilder::checkChoiceOfShadows(Instruction &I) {
   if (!carriesPointers(I.getType()) || !Activity.isShadowed(&I))
     return true;
+  // With the run-time, a choice without a shadow gets a scratch one.
   const Value *Choice = Activity.unshadowedChoice(I);
-  if (!Choice)
+  if (!Choice || canLinkRuntime(*Prep.getParent()))
     return true;
-  if (!canLinkRuntime(*Prep.getParent()))
-    return fail(&I, describeUnshadowedChoice(*Choice));
-  guardUnshadowedChoice(
-      I, *cast<Instruction>(primal(&I)),
-      [&](const Value *V) { return Activity.lacksShadowAsChoice(V); }, *Sig.Fn);
-  return true;
+  return fail(&I, describeUnshadowedChoice(*Choice));
+}
+
+Value *TangentBuilder::tangentOrScratch(Value *V, IRBuilder<> &B) {
+  if (!Activity.needsScratchShadow(V) || !canLinkRuntime(*Prep.getParent()))
+    return tangent(V);
+  return createScratchShadow(B, primal(V), Sig.Width);
 }
 
 bool TangentBuilder::differentiate(Instruction &I, IRBuilder<> &B) {
@@ -248,7 +250,19 @@ bool TangentBuilder::differentiate(Instruction &I, IRBuilder<> &B) {
     if (!checkChoiceOfShadows(I))
       return false;
     Value *Cond = primal(Op(0));
-    setTangent(&I, Lanes({T(1), T(2)}, [&](ArrayRef<Value *> L) {
+    // A side without a shadow gets a scratch one only when it is taken.
+    auto Side = [&](unsigned N) {
+      if (!Activity.needsScratchShadow(Op(N)) ||
+          !canLinkRuntime(*Prep.getParent()))
+        return T(N);
+      Value *Null = Constant::getNullValue(Op(N)->getType());
+      return createScratchShadow(
+          B,
+          B.CreateSelect(Cond, N == 1 ? primal(Op(N)) : Null,
+                         N == 1 ? Null : primal(Op(N)), "scratch.of"),
+          Sig.Width);
+    };
+    setTangent(&I, Lanes({Side(1), Side(2)}, [&](ArrayRef<Value *> L) {
       return B.CreateSelect(Cond, L[0], L[1]);
     }));
     return true;
@@ -295,7 +309,9 @@ void TangentBuilder::buildReturn(ReturnInst &Ret) {
   auto *OutRet = cast<ReturnInst>(primal(&Ret));
   if (!Sig.ReturnTangent)
     return;
-  if (Activity.lacksNeededShadow(Ret.getReturnValue())) {
+  Value *Returned = Ret.getReturnValue();
+  if (Returned && Activity.needsScratchShadow(Returned) &&
+      !canLinkRuntime(*Prep.getParent())) {
     fail(&Ret, returnedWithoutShadow(Prep));
     return;
   }
@@ -303,7 +319,7 @@ void TangentBuilder::buildReturn(ReturnInst &Ret) {
   Value *PrimalRet = OutRet->getReturnValue();
   Value *Pair = PoisonValue::get(Out.getReturnType());
   Pair = B.CreateInsertValue(Pair, PrimalRet, 0);
-  Pair = B.CreateInsertValue(Pair, tangent(Ret.getReturnValue()), 1);
+  Pair = B.CreateInsertValue(Pair, tangentOrScratch(Returned, B), 1);
   B.CreateRet(Pair);
   OutRet->eraseFromParent();
 }
@@ -401,9 +417,11 @@ bool TangentBuilder::run(DifferentiationFailure &F) {
     }
   }
   for (auto [Phi, T] : TangentPhis)
-    for (unsigned In = 0; In < Phi->getNumIncomingValues(); ++In)
-      T->addIncoming(tangent(Phi->getIncomingValue(In)),
-                     cast<BasicBlock>(primal(Phi->getIncomingBlock(In))));
+    for (unsigned In = 0; In < Phi->getNumIncomingValues(); ++In) {
+      auto *From = cast<BasicBlock>(primal(Phi->getIncomingBlock(In)));
+      IRBuilder<> B(From->getTerminator());
+      T->addIncoming(tangentOrScratch(Phi->getIncomingValue(In), B), From);
+    }
   return Failure->Message.empty();
 }
 

@@ -79,8 +79,14 @@ private:
 
   /// The tangent of one non-call, non-memory instruction.
   bool differentiate(llvm::Instruction &I, llvm::IRBuilder<> &B);
-  /// A select or phi of pointers with a shadow needs one for every choice.
+  /// A select or phi of pointers with a shadow needs one for every choice:
+  /// false (with a diagnostic) when some choice is memory without one and
+  /// the target has no scratch shadows.
   bool checkChoiceOfShadows(llvm::Instruction &I);
+  /// The shadow of \p V where it goes into memory, a choice or a return
+  /// with a shadow, made with \p B: a scratch shadow where it has none and
+  /// needs one (Core/ScratchShadows.h).
+  llvm::Value *tangentOrScratch(llvm::Value *V, llvm::IRBuilder<> &B);
   void buildReturn(llvm::ReturnInst &Ret);
 
   // --- Lanes (TangentLanes.cpp) -----------------------------------------

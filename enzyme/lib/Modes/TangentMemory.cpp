@@ -111,10 +111,12 @@ bool TangentBuilder::differentiateStore(StoreInst &Store, IRBuilder<> &B) {
     return differentiateIntegerStore(Store, B);
   if (!hasTangentInMemory(Val->getType()))
     return true;
-  // Overwrites: an inactive value stores a zero tangent (a null shadow).
-  forEachLane(B, {tangent(Val), tangent(Ptr)}, [&](ArrayRef<Value *> L) {
-    B.CreateAlignedStore(L[0], L[1], Store.getAlign(), Store.isVolatile());
-  });
+  // Overwrites: an inactive value stores a zero tangent (a null shadow, or
+  // a scratch one where a pointer to memory without derivatives needs one).
+  forEachLane(
+      B, {tangentOrScratch(Val, B), tangent(Ptr)}, [&](ArrayRef<Value *> L) {
+        B.CreateAlignedStore(L[0], L[1], Store.getAlign(), Store.isVolatile());
+      });
   return true;
 }
 
@@ -148,7 +150,7 @@ bool TangentBuilder::differentiateIntegerStore(StoreInst &Store,
           [&](ArrayRef<Value *> L) { return B.CreateBitCast(L[0], IntTy); }));
   if (auto *Cast = dyn_cast<PtrToIntInst>(Val))
     return StoreShadow(perLane(
-        B, {tangent(Cast->getOperand(0))}, IntTy,
+        B, {tangentOrScratch(Cast->getOperand(0), B)}, IntTy,
         [&](ArrayRef<Value *> L) { return B.CreatePtrToInt(L[0], IntTy); }));
   // A constant: zero bits are a zero tangent and a null shadow alike.
   if (isa<Constant>(Val))

@@ -21,6 +21,7 @@
 #include "Analysis/ActivityAnalysis.h"
 #include "Core/ContextShadows.h"
 #include "Core/Diagnostics.h"
+#include "Core/ScratchShadows.h"
 #include "Modes/ForwardModeGenerator.h"
 #include "Plugin/LaneResults.h"
 #include "Plugin/LoweringSupport.h"
@@ -107,8 +108,14 @@ LoweringResult lowerForwardRequest(const DiffRequest &Request,
   for (auto [Param, Act] : enumerate(Sig->Args))
     if (hasShadow(Act))
       Args.push_back(passAsArgument(B, Request, Param, Request.Shadows[Param]));
+  // Scratch shadows live for the call (Core/ScratchShadows.h).
+  bool Scratch = makesScratchShadows(*Tangent);
+  if (Scratch)
+    beginScratchShadows(B);
   CallInst *Result = B.CreateCall(Tangent, Args);
   Result->setDebugLoc(Call.getDebugLoc());
+  if (Scratch)
+    endScratchShadows(B);
   if (Request.Context)
     setCurrentContextAround(*Result, Request.Context);
 

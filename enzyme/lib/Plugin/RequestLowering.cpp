@@ -25,6 +25,7 @@
 #include "Core/Diagnostics.h"
 #include "Core/GpuTarget.h"
 #include "Core/Lanes.h"
+#include "Core/ScratchShadows.h"
 #include "Core/ShadowMemory.h"
 #include "Modes/ReverseModeGenerator.h"
 
@@ -75,6 +76,10 @@ static Function *createGradientFunction(const DiffRequest &Request,
     Args.push_back(&A);
   SmallVector<Value *, 8> AugArgs(Args);
   AugArgs.push_back(Tape);
+  // Scratch shadows live for the whole gradient (Core/ScratchShadows.h).
+  bool Scratch = makesScratchShadows(*Pair.Augmented);
+  if (Scratch)
+    beginScratchShadows(B);
   CallInst *Aug = B.CreateCall(Pair.Augmented, AugArgs);
   SmallVector<Value *, 8> RevArgs(Args);
   if (Sig.ReturnActive) {
@@ -96,6 +101,8 @@ static Function *createGradientFunction(const DiffRequest &Request,
     Gen.tape().destroyTape(B, Tape);
   if (SweepMark)
     endSweep(B, SweepMark, /*Gradient=*/true);
+  if (Scratch)
+    endScratchShadows(B);
   if (Rev->getType()->isVoidTy())
     B.CreateRetVoid();
   else

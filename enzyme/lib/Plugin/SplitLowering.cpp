@@ -24,6 +24,7 @@
 #include "Analysis/ActivityAnalysis.h"
 #include "Core/ContextShadows.h"
 #include "Core/Diagnostics.h"
+#include "Core/ScratchShadows.h"
 #include "Core/ShadowMemory.h"
 #include "Modes/ReverseModeGenerator.h"
 
@@ -128,6 +129,10 @@ static LoweringResult lowerAugmentedForward(DiffRequest &Request,
     if (Shadow)
       Args.push_back(Shadow);
   Args.push_back(Tape);
+  // Scratch shadows live from the augmented forward call to its reverse
+  // call (Core/ScratchShadows.h).
+  if (makesScratchShadows(*Pair.Augmented))
+    beginScratchShadows(B);
   CallInst *Primal = B.CreateCall(Pair.Augmented, Args);
   Primal->setDebugLoc(Call.getDebugLoc());
   if (Request.Context)
@@ -197,6 +202,8 @@ static LoweringResult lowerReverse(DiffRequest &Request,
   Grads->setDebugLoc(Call.getDebugLoc());
   if (SweepMark)
     endSweep(B, SweepMark, /*Gradient=*/false);
+  if (makesScratchShadows(*Pair.Augmented))
+    endScratchShadows(B);
   if (Request.Context)
     setCurrentContextAround(*Grads, Request.Context);
   if (!Request.AllocatedTapeBytes)

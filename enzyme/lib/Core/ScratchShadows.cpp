@@ -1,0 +1,75 @@
+//===- ScratchShadows.cpp - Zeroed shadows of memory without them ---------===//
+//
+// Part of the Enzyme toolchain.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Core/ScratchShadows.h"
+#include "Core/Lanes.h"
+#include "Core/RuntimeLibrary.h"
+
+#include "llvm/IR/Module.h"
+
+using namespace llvm;
+
+namespace enzyme {
+
+static constexpr const char *ScratchShadowName = "__enzyme_rt_scratch_shadow";
+
+/// The scratch shadow of \p V in direction \p Lane, of V's type.
+static Value *scratchShadowInLane(IRBuilder<> &B, Value *V, unsigned Lane) {
+  Type *Ty = V->getType();
+  if (Ty->isPointerTy()) {
+    Module &M = *B.GetInsertBlock()->getModule();
+    Value *Address = B.CreatePointerBitCastOrAddrSpaceCast(V, B.getPtrTy());
+    Value *Shadow =
+        B.CreateCall(getRuntimeFunction(M, ScratchShadowName),
+                     {Address, B.getInt32(Lane)}, V->getName() + ".scratch");
+    return B.CreatePointerBitCastOrAddrSpaceCast(Shadow, Ty);
+  }
+  if (auto *VT = dyn_cast<FixedVectorType>(Ty)) {
+    if (!VT->getElementType()->isPointerTy())
+      return Constant::getNullValue(Ty);
+    Value *Result = PoisonValue::get(Ty);
+    for (unsigned I = 0; I < VT->getNumElements(); ++I)
+      Result = B.CreateInsertElement(
+          Result, scratchShadowInLane(B, B.CreateExtractElement(V, I), Lane),
+          I);
+    return Result;
+  }
+  unsigned Fields = isa<StructType>(Ty)  ? Ty->getStructNumElements()
+                    : isa<ArrayType>(Ty) ? Ty->getArrayNumElements()
+                                         : 0;
+  if (!Fields)
+    return Constant::getNullValue(Ty);
+  Value *Result = Constant::getNullValue(Ty);
+  for (unsigned I = 0; I < Fields; ++I)
+    Result = B.CreateInsertValue(
+        Result, scratchShadowInLane(B, B.CreateExtractValue(V, I), Lane), I);
+  return Result;
+}
+
+Value *createScratchShadow(IRBuilder<> &B, Value *V, unsigned Width) {
+  if (Width == 1)
+    return scratchShadowInLane(B, V, 0);
+  Value *Lanes = PoisonValue::get(shadowType(V->getType(), Width));
+  for (unsigned Lane = 0; Lane < Width; ++Lane)
+    Lanes = insertLane(B, Lanes, scratchShadowInLane(B, V, Lane), Lane);
+  return Lanes;
+}
+
+bool makesScratchShadows(const Function &F) {
+  return reachesRuntimeCall(F, ScratchShadowName);
+}
+
+void beginScratchShadows(IRBuilder<> &B) {
+  Module &M = *B.GetInsertBlock()->getModule();
+  B.CreateCall(getRuntimeFunction(M, "__enzyme_rt_scratch_begin"));
+}
+
+void endScratchShadows(IRBuilder<> &B) {
+  Module &M = *B.GetInsertBlock()->getModule();
+  B.CreateCall(getRuntimeFunction(M, "__enzyme_rt_scratch_end"));
+}
+
+} // namespace enzyme

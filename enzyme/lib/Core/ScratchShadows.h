@@ -1,0 +1,47 @@
+//===- ScratchShadows.h - Zeroed shadows of memory without them -*- C++ -*-===//
+//
+// Part of the Enzyme toolchain.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// A pointer to memory without derivatives (an enzyme_const argument, a
+/// global, a buffer that inactive code returned) has no shadow. Where such a
+/// pointer goes where code that the engine cannot follow may read
+/// derivatives through it (a field of an object that has a shadow, a
+/// returned pointer, one side of a choice), it gets a scratch shadow
+/// instead of none: zeroed memory at the same offsets, made and kept by the
+/// run-time (runtime/ScratchShadows.c) until the outermost sweep that uses
+/// it ends. That is what enzyme_dup with a zeroed shadow would give, so the
+/// derivatives of everything else are exact, and a read through the pointer
+/// never goes through a null shadow. Targets without the run-time (GPUs)
+/// cannot have them; there the generators keep their compile-time errors.
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef ENZYME_CORE_SCRATCHSHADOWS_H
+#define ENZYME_CORE_SCRATCHSHADOWS_H
+
+#include "llvm/IR/IRBuilder.h"
+
+namespace enzyme {
+
+/// The scratch shadow of \p V (in the function being built), for \p Width
+/// directions, of type shadowType(V's type, Width): pointers (also in
+/// vectors and aggregates) get scratch shadows, other fields zero.
+llvm::Value *createScratchShadow(llvm::IRBuilder<> &B, llvm::Value *V,
+                                 unsigned Width);
+
+/// \p F (a generated function), or a generated function it calls, makes
+/// scratch shadows: the calls of it that a request makes must be bracketed
+/// with beginScratchShadows and endScratchShadows.
+bool makesScratchShadows(const llvm::Function &F);
+
+/// Around a sweep: the scratch shadows made from the first begin to the
+/// matching end of the outermost bracket are freed then.
+void beginScratchShadows(llvm::IRBuilder<> &B);
+void endScratchShadows(llvm::IRBuilder<> &B);
+
+} // namespace enzyme
+
+#endif // ENZYME_CORE_SCRATCHSHADOWS_H

@@ -1,0 +1,210 @@
+/*===- ScratchShadows.c - Zeroed shadows of memory without derivatives ----===*
+ *
+ * Part of the Enzyme toolchain.
+ *
+ *===----------------------------------------------------------------------===*
+ *
+ * Run-time support that the engine links into modules that need it
+ * (Core/RuntimeLibrary.h); compiled to LLVM IR when the plugin is built.
+ *
+ * Memory without derivatives (an enzyme_const argument, a global, a buffer
+ * that inactive code returned) has no shadow. Where generated code must give
+ * a pointer to such memory a shadow anyway, because the pointer goes where
+ * code that the engine cannot follow may read derivatives through it (a
+ * field of an object with a shadow, a returned pointer, one side of a
+ * choice), it asks for a scratch shadow here: zeroed memory at the same
+ * offsets as the primal's, which is what `enzyme_dup` with a zeroed shadow
+ * would have passed. Derivatives added there are dropped with it; the
+ * derivatives of everything else are exact.
+ *
+ * The primal object's size is not known, so the scratch shadow covers the
+ * whole mapping that holds the address (read from /proc/self/maps) with a
+ * margin on both sides, reserved without committing memory: pages are
+ * zero until touched. One address always gets the same scratch shadow while
+ * a sweep runs, so pointer arithmetic, copies and comparisons agree on both
+ * sides. Each direction of vector mode (lane) has scratch shadows of its own.
+ *
+ * Scratch shadows live from the first request for them until the outermost
+ * bracketed sweep ends (__enzyme_rt_scratch_begin / __enzyme_rt_scratch_end,
+ * around every gradient, forward derivative and split-mode pair that asks
+ * for them), so each starts zeroed, as an enzyme_dup shadow would. State is
+ * per thread.
+ *
+ *===----------------------------------------------------------------------===*/
+
+#include "Message.h"
+
+typedef __UINTPTR_TYPE__ uintptr_t;
+
+void *mmap(void *, size_t, int, int, int, long);
+int munmap(void *, size_t);
+int open(const char *, int, ...);
+long read(int, void *, size_t);
+int close(int);
+void *realloc(void *, size_t);
+void free(void *);
+
+#define SCRATCH_PROT_READ_WRITE 3
+#define SCRATCH_MAP_PRIVATE_ANONYMOUS_NORESERVE (0x02 | 0x20 | 0x4000)
+#define SCRATCH_O_RDONLY_CLOEXEC 02000000
+#define SCRATCH_MAP_FAILED ((void *)-1)
+
+/* What a scratch shadow covers beyond its mapping on each side: room for a
+ * heap that grows and for addresses just outside an object. */
+static const uintptr_t Margin = (uintptr_t)1 << 30;
+
+struct scratch_region {
+  uintptr_t lo, hi;      /* the mapping that holds the primal addresses */
+  uintptr_t first, last; /* the primal addresses the reservation covers */
+  uintptr_t offset;      /* scratch shadow - primal address (mod 2^64) */
+  void *base;
+  size_t bytes;
+  unsigned lane;
+};
+
+struct scratch_state {
+  struct scratch_region *regions;
+  size_t count, capacity;
+  unsigned depth;
+};
+/* Not static: each function is linked into a module on its own, and they
+ * must share one state. */
+__thread struct scratch_state __enzyme_rt_scratch_state;
+
+__attribute__((noreturn, cold, noinline)) static void report(const char *what,
+                                                             uintptr_t bytes) {
+  struct message m;
+  m.length = 0;
+  append(&m, "enzyme: ");
+  append(&m, what);
+  if (bytes) {
+    append(&m, " (");
+    append_number(&m, bytes);
+    append(&m, " bytes)");
+  }
+  append(&m, " for memory without derivatives that the derivative reaches; "
+             "pass that memory with enzyme_dup and a zeroed shadow, see "
+             "docs/reverse-mode.md\n");
+  write_and_abort(&m);
+}
+
+static int hex_digit(char c) {
+  if (c >= '0' && c <= '9')
+    return c - '0';
+  if (c >= 'a' && c <= 'f')
+    return c - 'a' + 10;
+  return -1;
+}
+
+/* The mapping [*lo, *hi) that holds p (p == *hi counts: an end pointer),
+ * from /proc/self/maps. Returns 0 if no mapping holds it. */
+static int find_mapping(uintptr_t p, uintptr_t *lo, uintptr_t *hi) {
+  int fd = open("/proc/self/maps", SCRATCH_O_RDONLY_CLOEXEC);
+  if (fd < 0)
+    report("cannot read /proc/self/maps to make a scratch shadow", 0);
+  char buffer[4096];
+  /* Each line starts "lo-hi "; the rest is skipped. */
+  enum { Low, High, Rest } field = Low;
+  uintptr_t a = 0, b = 0;
+  int found = 0;
+  long n;
+  while (!found && (n = read(fd, buffer, sizeof(buffer))) > 0) {
+    for (long i = 0; i < n && !found; ++i) {
+      char c = buffer[i];
+      if (field == Rest) {
+        if (c == '\n') {
+          field = Low;
+          a = b = 0;
+        }
+        continue;
+      }
+      int d = hex_digit(c);
+      if (d >= 0) {
+        if (field == Low)
+          a = a * 16 + (uintptr_t)d;
+        else
+          b = b * 16 + (uintptr_t)d;
+      } else if (field == Low && c == '-') {
+        field = High;
+      } else {
+        field = Rest;
+        if (a <= p && p <= b) {
+          *lo = a;
+          *hi = b;
+          found = 1;
+        }
+      }
+    }
+  }
+  close(fd);
+  return found;
+}
+
+static struct scratch_region *add_region(uintptr_t lo, uintptr_t hi,
+                                         unsigned lane) {
+  struct scratch_state *s = &__enzyme_rt_scratch_state;
+  if (s->count == s->capacity) {
+    size_t capacity = s->capacity ? 2 * s->capacity : 16;
+    struct scratch_region *regions =
+        realloc(s->regions, capacity * sizeof(struct scratch_region));
+    if (!regions)
+      report("out of memory for the table of scratch shadows", 0);
+    s->regions = regions;
+    s->capacity = capacity;
+  }
+  /* The margin below stops at address 0. */
+  uintptr_t below = lo < Margin ? lo : Margin;
+  size_t bytes = (size_t)(hi - lo + below + Margin);
+  void *base = mmap(0, bytes, SCRATCH_PROT_READ_WRITE,
+                    SCRATCH_MAP_PRIVATE_ANONYMOUS_NORESERVE, -1, 0);
+  if (base == SCRATCH_MAP_FAILED)
+    report("cannot reserve a scratch shadow", bytes);
+  struct scratch_region *r = &s->regions[s->count++];
+  r->lo = lo;
+  r->hi = hi;
+  r->first = lo - below;
+  r->last = hi + Margin;
+  r->offset = (uintptr_t)base - r->first;
+  r->base = base;
+  r->bytes = bytes;
+  r->lane = lane;
+  return r;
+}
+
+/* The scratch shadow of address P in direction LANE. */
+void *__enzyme_rt_scratch_shadow(void *p, unsigned lane) {
+  uintptr_t a = (uintptr_t)p;
+  if (!a)
+    return 0;
+  struct scratch_state *s = &__enzyme_rt_scratch_state;
+  for (size_t i = 0; i < s->count; ++i) {
+    struct scratch_region *r = &s->regions[i];
+    if (r->lane == lane && r->lo <= a && a <= r->hi)
+      return (void *)(a + r->offset);
+  }
+  uintptr_t lo, hi;
+  if (!find_mapping(a, &lo, &hi))
+    return 0; /* Not memory: the program does not read through it. */
+  /* A mapping that grew (the heap) within a region's margin keeps its
+   * scratch shadow. */
+  for (size_t i = 0; i < s->count; ++i) {
+    struct scratch_region *r = &s->regions[i];
+    if (r->lane == lane && r->first <= lo && hi <= r->last) {
+      r->lo = lo < r->lo ? lo : r->lo;
+      r->hi = hi > r->hi ? hi : r->hi;
+      return (void *)(a + r->offset);
+    }
+  }
+  return (void *)(a + add_region(lo, hi, lane)->offset);
+}
+
+void __enzyme_rt_scratch_begin(void) { ++__enzyme_rt_scratch_state.depth; }
+
+void __enzyme_rt_scratch_end(void) {
+  struct scratch_state *s = &__enzyme_rt_scratch_state;
+  if (s->depth && --s->depth)
+    return;
+  for (size_t i = 0; i < s->count; ++i)
+    munmap(s->regions[i].base, s->regions[i].bytes);
+  s->count = 0;
+}

@@ -8,6 +8,7 @@
 #include "Core/Lanes.h"
 #include "Core/RuntimeLibrary.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/IR/Module.h"
 
 using namespace llvm;
@@ -56,6 +57,21 @@ Value *createScratchShadow(IRBuilder<> &B, Value *V, unsigned Width) {
   for (unsigned Lane = 0; Lane < Width; ++Lane)
     Lanes = insertLane(B, Lanes, scratchShadowInLane(B, V, Lane), Lane);
   return Lanes;
+}
+
+void storeScratchShadowsOfCopiedPointers(
+    IRBuilder<> &B, Value *Dst, ArrayRef<Value *> DstShadows,
+    ArrayRef<std::pair<int64_t, Type *>> PointerOffsets) {
+  for (auto [Offset, Ty] : PointerOffsets) {
+    Value *Slot = B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Dst, Offset);
+    Value *Pointer = B.CreateAlignedLoad(Ty, Slot, Align(1), "copied.ptr");
+    for (auto [Lane, Shadow] : enumerate(DstShadows)) {
+      Value *ShadowSlot =
+          B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Shadow, Offset);
+      B.CreateAlignedStore(scratchShadowInLane(B, Pointer, Lane), ShadowSlot,
+                           Align(1));
+    }
+  }
 }
 
 bool makesScratchShadows(const Function &F) {

@@ -32,6 +32,16 @@ namespace enzyme {
 llvm::Value *createScratchShadow(llvm::IRBuilder<> &B, llvm::Value *V,
                                  unsigned Width);
 
+/// After a copy of memory without derivatives into \p Dst (the primal
+/// destination, in the function being built), which has the shadows
+/// \p DstShadows (one per direction): the pointers copied, at
+/// \p PointerOffsets from Dst, get scratch shadows in the destination's
+/// shadow, so that code reading through them finds one.
+void storeScratchShadowsOfCopiedPointers(
+    llvm::IRBuilder<> &B, llvm::Value *Dst,
+    llvm::ArrayRef<llvm::Value *> DstShadows,
+    llvm::ArrayRef<std::pair<int64_t, llvm::Type *>> PointerOffsets);
+
 /// \p F (a generated function), or a generated function it calls, makes
 /// scratch shadows: the calls of it that a request makes must be bracketed
 /// with beginScratchShadows and endScratchShadows.

@@ -243,9 +243,30 @@ Value *FunctionDifferentiator::selectShadow(SelectInst &Select,
 }
 
 bool FunctionDifferentiator::augmentMemoryTransfer(MemTransferInst &Mem) {
-  if (!Activity.isShadowed(Mem.getDest()) ||
-      !Activity.isShadowed(Mem.getSource()))
+  if (!Activity.isShadowed(Mem.getDest()))
     return true;
+  if (!Activity.isShadowed(Mem.getSource())) {
+    // Pointers copied from memory without derivatives into memory with
+    // them need shadows there: scratch ones.
+    auto *Length = dyn_cast<ConstantInt>(Mem.getLength());
+    if (!Length || !canLinkRuntime(*Prep.getParent()))
+      return true;
+    CopyLayout Layout = analyzeCopyLayout(Mem.getDest(), Mem.getSource(), Prep,
+                                          Sig.Fn, Length->getZExtValue(), &Mem);
+    if (!Layout.HasPointers)
+      return true;
+    auto *AugMem = cast<MemTransferInst>(AugValues[&Mem]);
+    IRBuilder<> B(AugMem->getNextNode());
+    SmallVector<Value *, 4> Shadows;
+    forEachLane(
+        B, Sig.Width, {augmentedShadow(Mem.getDest())},
+        [&](ArrayRef<Value *> Lane, unsigned) { Shadows.push_back(Lane[0]); });
+    storeScratchShadowsOfCopiedPointers(
+        B, AugMem->getDest(), Shadows,
+        Layout.slotsWithin(Length->getZExtValue(),
+                           [](Type *T) { return T->isPointerTy(); }));
+    return true;
+  }
   if (UntypedCopies.count(&Mem)) {
     std::optional<uint64_t> Length;
     if (auto *C = dyn_cast<ConstantInt>(Mem.getLength()))
@@ -377,8 +398,9 @@ void FunctionDifferentiator::augmentStore(StoreInst &Store) {
     return;
   }
   zeroUndefinedShadowAt(Store);
-  bool PointerAsInteger =
-      integerStoreRole(Store).What == IntegerStoreRole::MirrorShadows;
+  IntegerStoreRole::Kind Role = integerStoreRole(Store).What;
+  bool PointerAsInteger = Role == IntegerStoreRole::MirrorShadows ||
+                          Role == IntegerStoreRole::ScratchShadows;
   if (!(carriesPointers(Val->getType()) || PointerAsInteger) ||
       !Activity.isShadowed(Ptr))
     return;
@@ -412,6 +434,15 @@ void FunctionDifferentiator::augmentStore(StoreInst &Store) {
   Value *ShadowVal = nullptr;
   if (!PointerAsInteger)
     ShadowVal = shadowOrScratch(Val, B);
+  else if (Role == IntegerStoreRole::ScratchShadows)
+    ShadowVal = mapLanes(
+        B, Sig.Width,
+        {createScratchShadow(
+            B, B.CreateIntToPtr(AugStore->getValueOperand(), B.getPtrTy()),
+            Sig.Width)},
+        Val->getType(), [&](ArrayRef<Value *> Lane) {
+          return B.CreatePtrToInt(Lane[0], Val->getType());
+        });
   else if (auto *Load = dyn_cast<LoadInst>(Val))
     ShadowVal = loadShadowBits(*Load, B);
   else if (auto *Cast = dyn_cast<PtrToIntInst>(Val))

@@ -143,6 +143,9 @@ private:
       ClearAdjoints,
       /// A copy of pointers: the shadow memory copies the shadows.
       MirrorShadows,
+      /// A copy of pointers from memory without derivatives: the shadow
+      /// memory gets their scratch shadows (Core/ScratchShadows.h).
+      ScratchShadows,
       /// A copy of bytes that nothing says are integers, floats or
       /// addresses.
       Untyped,

@@ -228,6 +228,7 @@ void FunctionDifferentiator::collectNeeds(Instruction &I,
       Needs.push_back(shadowOf(Store.getPointerOperand()));
       return;
     case IntegerStoreRole::MirrorShadows:
+    case IntegerStoreRole::ScratchShadows:
     case IntegerStoreRole::Untyped:
       return;
     case IntegerStoreRole::Inactive:
@@ -355,8 +356,11 @@ FunctionDifferentiator::classifyIntegerStore(StoreInst &Store) const {
     return {IntegerStoreRole::MirrorShadows};
   auto *Load = dyn_cast<LoadInst>(Val);
   bool Copy = Load && Activity.isShadowed(Load->getPointerOperand());
+  // Bits read from memory without derivatives: if they are addresses, code
+  // that reads them back needs shadows for them.
+  bool FromUnshadowed = Load && !Copy && canLinkRuntime(*Prep.getParent());
   SmallVector<Instruction *, 2> Accesses = {&Store};
-  if (Copy)
+  if (Copy || FromUnshadowed)
     Accesses.push_back(Load);
   // Bits computed here (a constant, integer arithmetic) carry no derivative
   // whatever they are: what matters is what the bytes held before, so the
@@ -371,6 +375,8 @@ FunctionDifferentiator::classifyIntegerStore(StoreInst &Store) const {
   case IntegerAccessContents::Pointers:
     if (Copy || isa<Constant>(Val))
       return {IntegerStoreRole::MirrorShadows};
+    if (FromUnshadowed)
+      return {IntegerStoreRole::ScratchShadows};
     return {};
   case IntegerAccessContents::Unknown:
   case IntegerAccessContents::Floats:

@@ -19,6 +19,8 @@
 #include "Analysis/KnownFunctions.h"
 #include "Analysis/MemoryTypes.h"
 #include "Core/LibcCalls.h"
+#include "Core/RuntimeLibrary.h"
+#include "Core/ScratchShadows.h"
 #include "Core/ShadowMemory.h"
 #include "Core/UserRegistrations.h"
 
@@ -138,9 +140,18 @@ bool TangentBuilder::differentiateIntegerStore(StoreInst &Store,
   if (auto *Load = dyn_cast<LoadInst>(Val)) {
     if (Activity.isShadowed(Load->getPointerOperand()))
       return StoreShadow(loadShadowBits(*Load, B));
-    // From memory without derivatives: floats get a zero tangent, pointers
-    // a null shadow, and integers do not care.
-    return StoreShadow(Zero);
+    // From memory without derivatives: floats get a zero tangent, integers
+    // do not care, and addresses get scratch shadows (a null one would be
+    // read through).
+    SmallVector<Instruction *, 2> Copied = {&Store, Load};
+    if (!canLinkRuntime(*Prep.getParent()) ||
+        classifyIntegerAccess(Copied, Sig.Fn).What !=
+            IntegerAccessContents::Pointers)
+      return StoreShadow(Zero);
+    Value *Address = B.CreateIntToPtr(primal(Val), B.getPtrTy());
+    return StoreShadow(perLane(
+        B, {createScratchShadow(B, Address, Sig.Width)}, IntTy,
+        [&](ArrayRef<Value *> L) { return B.CreatePtrToInt(L[0], IntTy); }));
   }
   // A float or a pointer reinterpreted as an integer.
   if (auto *Cast = dyn_cast<BitCastInst>(Val))
@@ -198,10 +209,24 @@ void TangentBuilder::differentiateMemIntrinsic(MemIntrinsic &Mem,
   }
   // memset, or a copy of memory without derivatives: the values written
   // carry none (and pointers written by memset are null or garbage).
+  SmallVector<Value *, 4> Shadows;
   forEachLane(B, {Dst}, [&](ArrayRef<Value *> L) {
     B.CreateMemSet(L[0], B.getInt8(0), Len, Mem.getDestAlign(),
                    Mem.isVolatile());
+    Shadows.push_back(L[0]);
   });
+  // Pointers copied there need shadows: scratch ones.
+  auto *Length = dyn_cast<ConstantInt>(Len);
+  if (!Transfer || !Length || !canLinkRuntime(*Prep.getParent()))
+    return;
+  CopyLayout Layout =
+      analyzeCopyLayout(Mem.getDest(), Transfer->getSource(), Prep, Sig.Fn,
+                        Length->getZExtValue(), Transfer);
+  if (Layout.HasPointers)
+    storeScratchShadowsOfCopiedPointers(
+        B, OutMem->getDest(), Shadows,
+        Layout.slotsWithin(Length->getZExtValue(),
+                           [](Type *T) { return T->isPointerTy(); }));
 }
 
 void TangentBuilder::differentiateAllocation(CallBase &Call, IRBuilder<> &B) {

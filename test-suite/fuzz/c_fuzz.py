@@ -81,9 +81,9 @@ def classify_compile(rc, out):
 
 def run_time_report(out):
     """The message with which generated code stopped the program on purpose
-    (the run-time's reports: a pointer to memory without derivatives chosen,
-    a copy whose contents nothing types, an exception thrown through a
-    derivative), or None. Such a stop is a clean diagnosis, not a crash."""
+    (the run-time's reports: a copy whose contents nothing types run with
+    derivatives to move, an exception thrown through a derivative, no
+    address space for a scratch shadow), or None. Such a stop is a clean diagnosis, not a crash."""
     for line in out.splitlines():
         if line.startswith("enzyme: "):
             return line

@@ -1,7 +1,8 @@
 ; A pointer to enzyme_const memory stored into memory with a shadow (a local
-; struct that also holds a pointer to duplicated memory, passed to a helper
-; that reads through both fields) gets a scratch shadow there, not a null
-; one: the helper reads derivatives through the field. The scratch shadow
+; struct that also holds a pointer to duplicated memory, filled through a
+; pointer to it and passed to a helper that reads through both fields)
+; gets a scratch shadow there, not a null one: the helper reads
+; derivatives through the field. The scratch shadow
 ; comes from the run-time (runtime/ScratchShadows.c), and the gradient
 ; brackets its sweep so that scratch shadows start zeroed in every call.
 ; RUN: %opt_enzyme -passes=enzyme -S %s | FileCheck %s
@@ -28,11 +29,21 @@ define internal double @use(ptr %p) noinline {
   ret double %r
 }
 
+; Fills the pair that *%pp points to: through a pointer loaded first, which
+; the summaries of what functions store do not follow.
+define internal void @init(ptr %pp, ptr %c, ptr %x) noinline {
+  %p = load ptr, ptr %pp, align 8
+  store ptr %c, ptr %p, align 8
+  %xf = getelementptr inbounds %pair, ptr %p, i64 0, i32 1
+  store ptr %x, ptr %xf, align 8
+  ret void
+}
+
 define double @f(ptr %c, ptr %x) {
   %s = alloca %pair, align 8
-  store ptr %c, ptr %s, align 8
-  %xf = getelementptr inbounds %pair, ptr %s, i64 0, i32 1
-  store ptr %x, ptr %xf, align 8
+  %ps = alloca ptr, align 8
+  store ptr %s, ptr %ps, align 8
+  call void @init(ptr %ps, ptr %c, ptr %x)
   %r = call double @use(ptr %s)
   ret double %r
 }
@@ -44,11 +55,16 @@ define double @test(ptr %c, ptr %x, ptr %dx) {
   ret double %r
 }
 
+; CHECK-LABEL: define internal void @init.aug(
+; CHECK-SAME:    ptr [[PP:%[0-9]+]], ptr [[C:%[0-9]+]], ptr [[X:%[0-9]+]], ptr [[DPP:%[0-9]+]], ptr [[DX:%[0-9]+]]
+; CHECK:         [[DP:%.*]] = load ptr, ptr [[DPP]]
+; CHECK:         [[SCRATCH:%.*]] = {{.*}}call ptr @__enzyme_rt_scratch_shadow(ptr [[C]], i32 0)
+; CHECK-NEXT:    store ptr [[SCRATCH]], ptr [[DP]]
+; CHECK:         store ptr [[DX]], ptr
+
 ; CHECK-LABEL: define internal void @f.grad(
 ; CHECK:         call void @__enzyme_rt_scratch_begin()
-; CHECK:         [[SCRATCH:%.*]] = call ptr @__enzyme_rt_scratch_shadow(ptr %0, i32 0)
-; CHECK-NEXT:    store ptr [[SCRATCH]], ptr [[SHADOW:%.*]], align 8
-; CHECK:         call double @use.aug(ptr {{.*}}, ptr {{.*}}[[SHADOW]], ptr
+; CHECK:         call void @init.aug(
 ; CHECK:         call void @use.rev(
 ; CHECK:         call void @__enzyme_rt_scratch_end()
 ; CHECK-NEXT:    ret void

@@ -1,10 +1,11 @@
 ; A copy of memory with derivatives that nothing types (no TBAA, no access
 ; of the bytes anywhere, the request's own arguments untyped): reverse mode
-; cannot know whether to move adjoints, so the augmented function calls
-; the run-time's report before the copy, and the reverse pass moves
-; nothing. The integer copy (load i64 / store i64) gets the same; an
-; integer computed here and stored over the bytes clears their adjoints
-; whatever they held.
+; cannot know whether to move adjoints, so the augmented function checks,
+; before the copy, that the shadows of both ends are zero there, and the
+; reverse pass that the destination's still is, which the run-time stops
+; the program otherwise; then nothing moves, whatever the bytes hold. The
+; integer copy (load i64 / store i64) gets the same; an integer computed
+; here and stored over the bytes clears their adjoints whatever they held.
 ; RUN: %opt_enzyme -passes=enzyme -S %s | FileCheck %s
 
 target datalayout = "e-m:e-i64:64-f80:128-n8:16:32:64-S128"
@@ -38,14 +39,21 @@ define void @test(ptr %d, ptr %dd, ptr %s, ptr %ds, i64 %n) {
 }
 
 ; CHECK-LABEL: define internal void @copy.aug(
-; CHECK:         call void @__enzyme_rt_untyped_copy(ptr nonnull @enzyme.copy.fn, ptr null, i64 %2)
+; CHECK-SAME:    ptr {{%[0-9]+}}, ptr {{%[0-9]+}}, i64 [[N:%[0-9]+]], ptr [[DD:%[0-9]+]], ptr [[DS:%[0-9]+]],
+; CHECK:         call void @__enzyme_rt_untyped_copy_check(ptr [[DD]], ptr [[DS]], i64 [[N]], ptr nonnull @enzyme.copy.fn{{.*}}, ptr null)
+; CHECK-NEXT:    call void @llvm.memcpy
 ; CHECK-LABEL: define internal void @copy.rev(
+; CHECK-SAME:    ptr {{%[0-9]+}}, ptr {{%[0-9]+}}, i64 [[N:%[0-9]+]], ptr [[DD:%[0-9]+]],
+; CHECK-NOT:     enzyme.memcpy.adjoint
+; CHECK:         call void @__enzyme_rt_untyped_copy_check(ptr [[DD]], ptr null, i64 [[N]], ptr nonnull @enzyme.copy.fn{{.*}}, ptr null)
 ; CHECK-NOT:     enzyme.memcpy.adjoint
 ; CHECK:         ret void
 
 ; CHECK-LABEL: define internal void @copy_int.aug(
-; CHECK:         call void @__enzyme_rt_untyped_copy(ptr nonnull @enzyme.copy.fn{{.*}}, ptr null, i64 8)
+; CHECK:         call void @__enzyme_rt_untyped_copy_check(ptr %2, ptr %3, i64 8, ptr nonnull @enzyme.copy.fn{{.*}}, ptr null)
 ; CHECK-LABEL: define internal void @copy_int.rev(
+; CHECK-NOT:     fadd
+; CHECK:         call void @__enzyme_rt_untyped_copy_check(ptr %2, ptr null, i64 8, ptr nonnull @enzyme.copy.fn{{.*}}, ptr null)
 ; CHECK-NOT:     fadd
 ; CHECK:         ret void
 

@@ -3,13 +3,13 @@
 // element-wise product and full reductions to rank-0 tensors. Reverse mode
 // against the analytic gradient and central finite differences, forward
 // mode against reverse.
-// Not run yet, for a known reason: at -O0 the evaluators' shared
-// DefaultDevice::get(T*) is called once on memory with derivatives and once
-// without, and the engine stops with 'the caller stores or reads
-// derivatives through the pointer ... returns, but it points to memory
-// without derivatives' (the same limit as a Map over enzyme_const memory
-// at -O0, docs/reverse-mode.md):
-//   %clangxx_enzyme -fenzyme -O0 -I/usr/include/eigen3 %s -o %t && %t
+// At -O0 the evaluators' shared DefaultDevice::get(T*) is called once on
+// memory with derivatives and once without (it stopped with 'the caller
+// stores or reads derivatives through the pointer ... returns'; now a
+// scratch shadow), and the dimensions are copied through std::array's
+// operator[], whose element type the type analysis reads from the address
+// that _S_ref returns (it stopped with an untyped copy).
+// RUN: %clangxx_enzyme -fenzyme -O0 -I/usr/include/eigen3 %s -o %t && %t
 // RUN: %clangxx_enzyme -fenzyme -O2 -I/usr/include/eigen3 %s -o %t && %t
 // RUN: %clangxx_enzyme -fenzyme -O3 -march=x86-64-v3 -I/usr/include/eigen3 %s -o %t && %t
 #include "Inputs/check.h"

@@ -6,8 +6,11 @@
 //    arithmetic was taken as proof that the bytes were integers, and the
 //    derivative of the overwritten double went on to x*x: 7 instead of 1);
 //  - a copy of byte buffers (char arrays say nothing about what they
-//    hold) compiles, costs nothing while it does not run, and stops the
-//    program with a message naming the function and the copy when it does;
+//    hold) compiles, costs nothing while it does not run, moves nothing
+//    when it runs with zero shadows at both ends (whatever the bytes hold,
+//    there is nothing to move), and stops the program with a message
+//    naming the function and the copy when it runs with shadows that are
+//    not zero (a seeded output);
 //  - annotated with __enzyme_double (where the buffers are made), the same
 //    copy moves the derivatives of the doubles it copies.
 // The pointer-cast store is a strict-aliasing violation, so the optimised
@@ -34,7 +37,7 @@ double overwritten(double x) {
 /* Byte buffers in, byte buffers out. */
 void move_bytes(unsigned char *out, const unsigned char *in, int copy) {
   if (copy)
-    // CHECK: enzyme: the derivative of 'move_bytes' copied 16 bytes of memory with derivatives at {{.*}}memory-untyped-bytes.c:[[@LINE+1]]:{{[0-9]+}}, and nothing in the program says whether they hold floating-point values
+    // CHECK: enzyme: the derivative of 'move_bytes' copied 16 bytes of memory with derivatives whose shadow is not zero at {{.*}}memory-untyped-bytes.c:[[@LINE+1]]:{{[0-9]+}}, and nothing in the program says whether they hold floating-point values
     memcpy(out, in, 16);
 }
 
@@ -65,6 +68,12 @@ int main(int argc, char **argv) {
   double d0;
   memcpy(&d0, din, sizeof d0);
   check_close("copy not taken", d0, 0.0, RTOL_EXACT, ATOL_EXACT);
+
+  /* The copy runs with zero shadows: nothing to move, whatever it holds. */
+  __enzyme_autodiff((void *)move_bytes, enzyme_dup, out, dout, enzyme_dup, in, din,
+                    enzyme_const, 1);
+  memcpy(&d0, din, sizeof d0);
+  check_close("copy taken, zero shadows", d0, 0.0, RTOL_EXACT, ATOL_EXACT);
 
   /* Annotated: the adjoints of out move back to in, and out's are used up. */
   _Alignas(8) unsigned char ain[16] = {0}, aout[16], dain[16] = {0}, daout[16];

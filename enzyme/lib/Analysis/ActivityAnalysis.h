@@ -142,6 +142,13 @@ public:
   /// floats). Where it goes into memory, a choice or a return with a
   /// shadow, it needs a scratch shadow (Core/ScratchShadows.h).
   bool needsScratchShadow(const llvm::Value *V) const;
+  /// The same for \p V stored through \p Ptr, into memory with a shadow:
+  /// not when the field stored to is known to hold pointers without one
+  /// (readsUnshadowedField), whose readers never read its shadow.
+  bool needsScratchShadowIn(const llvm::Value *V,
+                            const llvm::Value *Ptr) const {
+    return needsScratchShadow(V) && !readsUnshadowedField(Ptr);
+  }
 
   /// For \p I, an `inttoptr` of bits taken out of a value loaded from
   /// memory with derivatives (through bitcasts, element extractions,

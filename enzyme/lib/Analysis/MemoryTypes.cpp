@@ -341,16 +341,55 @@ static std::optional<DeclaredObject> declaredObjectAt(const Value *Ptr,
   Type *Source = GEP->getSourceElementType();
   if (Source->isIntegerTy(8) || !Source->isSized() || GEP->getNumIndices() == 0)
     return std::nullopt;
-  // The offset within the object that the first index selects.
+  // The offset within the object that the first index selects. An array
+  // element chosen at run time (`&a[i]` of a member array) is an object of
+  // the element type: the indices after it place the address in that.
   SmallVector<Value *, 4> Inner = {
       ConstantInt::get(GEP->idx_begin()->get()->getType(), 0)};
   for (auto It = std::next(GEP->idx_begin()); It != GEP->idx_end(); ++It) {
-    if (!isa<ConstantInt>(It->get()))
-      return std::nullopt;
+    if (!isa<ConstantInt>(It->get())) {
+      Type *Indexed = GetElementPtrInst::getIndexedType(Source, Inner);
+      auto *Array = dyn_cast_or_null<ArrayType>(Indexed);
+      if (!Array)
+        return std::nullopt;
+      Source = Array->getElementType();
+      Inner.assign(1, ConstantInt::get(It->get()->getType(), 0));
+      continue;
+    }
     Inner.push_back(It->get());
   }
   int64_t Within = DL.getIndexedOffsetInType(Source, Inner);
   return DeclaredObject{Source, Within};
+}
+
+/// The object that the address the call \p V returns points into, when
+/// its callee returns typed pointer arithmetic (declaredObjectAt), or what
+/// a call it makes returns, the same in every return: an accessor such as
+/// `std::array::operator[]` returning `_S_ref(_M_elems, i)`, which returns
+/// `&a[i]` (real calls at -O0).
+static std::optional<DeclaredObject>
+returnedObject(const Value *V, const DataLayout &DL, unsigned Depth = 0) {
+  const auto *Call = dyn_cast<CallBase>(V);
+  const Function *Callee = Call ? Call->getCalledFunction() : nullptr;
+  if (!Callee || Callee->isDeclaration() || !V->getType()->isPointerTy() ||
+      Depth >= MaxPassThroughDepth)
+    return std::nullopt;
+  std::optional<DeclaredObject> Result;
+  for (const BasicBlock &BB : *Callee) {
+    const auto *Ret = dyn_cast<ReturnInst>(BB.getTerminator());
+    if (!Ret)
+      continue;
+    std::optional<DeclaredObject> Object;
+    for (const Value *Equal : valuesEqualTo(Ret->getReturnValue()))
+      if (!Object)
+        Object = isa<CallBase>(Equal) ? returnedObject(Equal, DL, Depth + 1)
+                                      : declaredObjectAt(Equal, DL);
+    if (!Object || (Result && (Result->Ty != Object->Ty ||
+                               Result->Offset != Object->Offset)))
+      return std::nullopt;
+    Result = Object;
+  }
+  return Result;
 }
 
 /// How far arrayElementTypeOf follows arguments out to callers.
@@ -406,7 +445,14 @@ static std::optional<DeclaredObject> declaredObjectOf(const Value *Ptr,
     if (auto *Object = mdconst::dyn_extract<Constant>(N->getOperand(0)))
       if (auto *Offset = mdconst::dyn_extract<ConstantInt>(N->getOperand(1)))
         return DeclaredObject{Object->getType(), Offset->getSExtValue()};
-  return declaredObjectAt(Ptr, DL);
+  if (std::optional<DeclaredObject> Object = declaredObjectAt(Ptr, DL))
+    return Object;
+  int64_t Offset = 0;
+  const Value *Base = GetPointerBaseWithConstantOffset(Ptr, Offset, DL);
+  for (const Value *Equal : valuesEqualTo(Base))
+    if (std::optional<DeclaredObject> Object = returnedObject(Equal, DL))
+      return DeclaredObject{Object->Ty, Object->Offset + Offset};
+  return std::nullopt;
 }
 
 static Type *arrayElementTypeOf(const Value *Ptr, const DataLayout &DL,

@@ -268,11 +268,15 @@ bool FunctionDifferentiator::augmentMemoryTransfer(MemTransferInst &Mem) {
     return true;
   }
   if (UntypedCopies.count(&Mem)) {
-    std::optional<uint64_t> Length;
-    if (auto *C = dyn_cast<ConstantInt>(Mem.getLength()))
-      Length = C->getZExtValue();
-    reportUntypedCopyAtRunTime(*cast<Instruction>(AugValues[&Mem]), Length,
-                               *Sig.Fn);
+    auto *AugMem = cast<MemTransferInst>(AugValues[&Mem]);
+    IRBuilder<> B(AugMem);
+    forEachLane(
+        B, Sig.Width,
+        {augmentedShadow(Mem.getDest()), augmentedShadow(Mem.getSource())},
+        [&](ArrayRef<Value *> Lane, unsigned) {
+          checkUntypedCopyShadows(B, Lane[0], Lane[1], AugMem->getLength(),
+                                  *Sig.Fn, AugMem->getDebugLoc());
+        });
     return true;
   }
   const CopyLayout &Layout = CopyLayouts.find(&Mem)->second;
@@ -392,9 +396,16 @@ void FunctionDifferentiator::augmentStore(StoreInst &Store) {
   Value *Ptr = Store.getPointerOperand();
   Value *Val = Store.getValueOperand();
   if (UntypedCopies.count(&Store)) {
-    reportUntypedCopyAtRunTime(
-        *cast<Instruction>(AugValues[&Store]),
-        Prep.getDataLayout().getTypeStoreSize(Val->getType()), *Sig.Fn);
+    auto *AugStore = cast<StoreInst>(AugValues[&Store]);
+    IRBuilder<> B(AugStore);
+    Value *Source = cast<LoadInst>(Val)->getPointerOperand();
+    Value *Bytes =
+        B.getInt64(Prep.getDataLayout().getTypeStoreSize(Val->getType()));
+    forEachLane(B, Sig.Width, {augmentedShadow(Ptr), augmentedShadow(Source)},
+                [&](ArrayRef<Value *> Lane, unsigned) {
+                  checkUntypedCopyShadows(B, Lane[0], Lane[1], Bytes, *Sig.Fn,
+                                          AugStore->getDebugLoc());
+                });
     return;
   }
   zeroUndefinedShadowAt(Store);
@@ -433,7 +444,9 @@ void FunctionDifferentiator::augmentStore(StoreInst &Store) {
   IRBuilder<> B(AugStore->getNextNode());
   Value *ShadowVal = nullptr;
   if (!PointerAsInteger)
-    ShadowVal = shadowOrScratch(Val, B);
+    ShadowVal = Activity.needsScratchShadowIn(Val, Ptr)
+                    ? shadowOrScratch(Val, B)
+                    : augmentedShadow(Val);
   else if (Role == IntegerStoreRole::ScratchShadows)
     ShadowVal = mapLanes(
         B, Sig.Width,

@@ -20,6 +20,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Modes/FunctionDifferentiator.h"
+#include "Modes/UntypedCopyGuards.h"
 
 #include "Analysis/KnownFunctions.h"
 #include "Analysis/MemoryTypes.h"
@@ -251,8 +252,15 @@ void FunctionDifferentiator::reverseMemoryTransfer(CallBase &Call,
     });
     return;
   }
-  if (UntypedCopies.count(&Mem))
-    return; // The augmented function stopped the program at the copy.
+  if (UntypedCopies.count(&Mem)) {
+    // Nothing moves when the destination's shadow is zero, whatever the
+    // bytes hold; otherwise the program stops (UntypedCopyGuards.h).
+    forEachLane(B, Sig.Width, {Dst}, [&](ArrayRef<Value *> Lane, unsigned) {
+      checkUntypedCopyShadows(B, Lane[0], nullptr, Len, *Sig.Fn,
+                              Mem.getDebugLoc());
+    });
+    return;
+  }
   Value *Src = shadow(Mem.getSource());
   bool Atomic = readIsShared(Mem.getSource(), *Prep.getParent());
   const CopyLayout &Layout = CopyLayouts.find(&Mem)->second;
@@ -490,6 +498,17 @@ bool FunctionDifferentiator::reverseInstruction(Instruction &I,
                   readIsShared(Load->getPointerOperand(), *Prep.getParent()),
                   Store->getAlign(), Load->getAlign());
           });
+      return true;
+    }
+    if (Role.What == IntegerStoreRole::Untyped) {
+      // As for an untyped memcpy (UntypedCopyGuards.h).
+      Value *Bytes = B.getInt64(Prep.getDataLayout().getTypeStoreSize(
+          Store->getValueOperand()->getType()));
+      forEachLane(B, Sig.Width, {shadow(Store->getPointerOperand())},
+                  [&](ArrayRef<Value *> Lane, unsigned) {
+                    checkUntypedCopyShadows(B, Lane[0], nullptr, Bytes, *Sig.Fn,
+                                            Store->getDebugLoc());
+                  });
       return true;
     }
     if (Role.What == IntegerStoreRole::ClearAdjoints) {

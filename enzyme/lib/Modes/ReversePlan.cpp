@@ -227,9 +227,11 @@ void FunctionDifferentiator::collectNeeds(Instruction &I,
     case IntegerStoreRole::ClearAdjoints:
       Needs.push_back(shadowOf(Store.getPointerOperand()));
       return;
+    case IntegerStoreRole::Untyped:
+      Needs.push_back(shadowOf(Store.getPointerOperand()));
+      return;
     case IntegerStoreRole::MirrorShadows:
     case IntegerStoreRole::ScratchShadows:
-    case IntegerStoreRole::Untyped:
       return;
     case IntegerStoreRole::Inactive:
       break;

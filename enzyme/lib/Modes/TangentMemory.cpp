@@ -115,10 +115,12 @@ bool TangentBuilder::differentiateStore(StoreInst &Store, IRBuilder<> &B) {
     return true;
   // Overwrites: an inactive value stores a zero tangent (a null shadow, or
   // a scratch one where a pointer to memory without derivatives needs one).
-  forEachLane(
-      B, {tangentOrScratch(Val, B), tangent(Ptr)}, [&](ArrayRef<Value *> L) {
-        B.CreateAlignedStore(L[0], L[1], Store.getAlign(), Store.isVolatile());
-      });
+  Value *Stored = Activity.needsScratchShadowIn(Val, Ptr)
+                      ? tangentOrScratch(Val, B)
+                      : tangent(Val);
+  forEachLane(B, {Stored, tangent(Ptr)}, [&](ArrayRef<Value *> L) {
+    B.CreateAlignedStore(L[0], L[1], Store.getAlign(), Store.isVolatile());
+  });
   return true;
 }
 

@@ -8,26 +8,21 @@
 
 #include "Core/RuntimeLibrary.h"
 
-#include "llvm/IR/IRBuilder.h"
-#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
 
 using namespace llvm;
 
 namespace enzyme {
 
-void reportUntypedCopyAtRunTime(Instruction &Generated,
-                                std::optional<uint64_t> Length,
-                                const Function &Primal) {
-  Module &M = *Generated.getModule();
-  IRBuilder<> B(&Generated);
-  Value *Bytes = B.getInt64(Length.value_or(0));
-  if (auto *Transfer = dyn_cast<MemTransferInst>(&Generated))
-    Bytes = B.CreateZExtOrTrunc(Transfer->getLength(), B.getInt64Ty());
-  auto [Name, Where] =
-      createReportSubject(B, Primal, Generated.getDebugLoc(), "enzyme.copy");
-  B.CreateCall(getRuntimeFunction(M, "__enzyme_rt_untyped_copy"),
-               {Name, Where, Bytes});
+void checkUntypedCopyShadows(IRBuilder<> &B, Value *DstShadow, Value *SrcShadow,
+                             Value *Bytes, const Function &Primal,
+                             const DebugLoc &Loc) {
+  Module &M = *B.GetInsertBlock()->getModule();
+  auto [Name, Where] = createReportSubject(B, Primal, Loc, "enzyme.copy");
+  Value *Null = ConstantPointerNull::get(B.getPtrTy());
+  B.CreateCall(getRuntimeFunction(M, "__enzyme_rt_untyped_copy_check"),
+               {DstShadow, SrcShadow ? SrcShadow : Null,
+                B.CreateZExtOrTrunc(Bytes, B.getInt64Ty()), Name, Where});
 }
 
 } // namespace enzyme

@@ -24,11 +24,14 @@
  * a sweep runs, so pointer arithmetic, copies and comparisons agree on both
  * sides. Each direction of vector mode (lane) has scratch shadows of its own.
  *
- * Scratch shadows live from the first request for them until the outermost
- * bracketed sweep ends (__enzyme_rt_scratch_begin / __enzyme_rt_scratch_end,
- * around every gradient, forward derivative and split-mode pair that asks
- * for them), so each starts zeroed, as an enzyme_dup shadow would. State is
- * per thread.
+ * Scratch shadows are zeroed when the outermost bracketed sweep ends
+ * (__enzyme_rt_scratch_begin / __enzyme_rt_scratch_end, around every
+ * gradient, forward derivative and split-mode pair that asks for them), so
+ * each sweep starts from zero, as an enzyme_dup shadow would. They stay
+ * reserved for the next sweep, which checks with two system calls that the
+ * mappings around them did not grow past their margins before it uses
+ * them again; /proc/self/maps is read only for addresses no scratch shadow
+ * covers. State is per thread.
  *
  *===----------------------------------------------------------------------===*/
 
@@ -38,6 +41,9 @@ typedef __UINTPTR_TYPE__ uintptr_t;
 
 void *mmap(void *, size_t, int, int, int, long);
 int munmap(void *, size_t);
+int madvise(void *, size_t, int);
+int msync(void *, size_t, int);
+int *__errno_location(void);
 int open(const char *, int, ...);
 long read(int, void *, size_t);
 int close(int);
@@ -48,10 +54,16 @@ void free(void *);
 #define SCRATCH_MAP_PRIVATE_ANONYMOUS_NORESERVE (0x02 | 0x20 | 0x4000)
 #define SCRATCH_O_RDONLY_CLOEXEC 02000000
 #define SCRATCH_MAP_FAILED ((void *)-1)
+#define SCRATCH_MADV_DONTNEED 4
+#define SCRATCH_MS_ASYNC 1
+#define SCRATCH_ENOMEM 12
 
 /* What a scratch shadow covers beyond its mapping on each side: room for a
  * heap that grows and for addresses just outside an object. */
-static const uintptr_t Margin = (uintptr_t)1 << 30;
+static const uintptr_t Margin = (uintptr_t)64 << 20;
+
+/* How many scratch shadows stay reserved between sweeps. */
+static const size_t MaxKeptRegions = 64;
 
 struct scratch_region {
   uintptr_t lo, hi;      /* the mapping that holds the primal addresses */
@@ -60,12 +72,14 @@ struct scratch_region {
   void *base;
   size_t bytes;
   unsigned lane;
+  unsigned long epoch; /* the sweep whose mappings its bounds hold for */
 };
 
 struct scratch_state {
   struct scratch_region *regions;
   size_t count, capacity;
   unsigned depth;
+  unsigned long epoch; /* outermost sweeps ended so far */
 };
 /* Not static: each function is linked into a module on its own, and they
  * must share one state. */
@@ -168,7 +182,34 @@ static struct scratch_region *add_region(uintptr_t lo, uintptr_t hi,
   r->base = base;
   r->bytes = bytes;
   r->lane = lane;
+  r->epoch = s->epoch;
   return r;
+}
+
+/* Some page in [from, to) is not mapped: msync reports ENOMEM for a range
+ * with a hole, and does nothing else with MS_ASYNC. An empty range (the
+ * margin below a mapping at address 0) counts as a hole. */
+static int has_hole(uintptr_t from, uintptr_t to) {
+  uintptr_t page = 4096;
+  from &= ~(page - 1);
+  to = (to + page - 1) & ~(page - 1);
+  if (to <= from)
+    return 1;
+  return msync((void *)from, to - from, SCRATCH_MS_ASYNC) != 0 &&
+         *__errno_location() == SCRATCH_ENOMEM;
+}
+
+/* R, made in an earlier sweep, still covers the object at any address of
+ * the mapping it was made for: unmapped pages in both margins bound the
+ * mapped memory around it, which holds every object there. Otherwise the
+ * mappings changed, and R's bounds are read again. */
+static int still_covers(struct scratch_region *r) {
+  if (r->epoch == __enzyme_rt_scratch_state.epoch)
+    return 1;
+  if (!has_hole(r->first, r->lo) || !has_hole(r->hi, r->last))
+    return 0;
+  r->epoch = __enzyme_rt_scratch_state.epoch;
+  return 1;
 }
 
 /* The scratch shadow of address P in direction LANE. */
@@ -179,19 +220,21 @@ void *__enzyme_rt_scratch_shadow(void *p, unsigned lane) {
   struct scratch_state *s = &__enzyme_rt_scratch_state;
   for (size_t i = 0; i < s->count; ++i) {
     struct scratch_region *r = &s->regions[i];
-    if (r->lane == lane && r->lo <= a && a <= r->hi)
+    if (r->lane == lane && r->lo <= a && a <= r->hi && still_covers(r))
       return (void *)(a + r->offset);
   }
   uintptr_t lo, hi;
   if (!find_mapping(a, &lo, &hi))
     return 0; /* Not memory: the program does not read through it. */
-  /* A mapping that grew (the heap) within a region's margin keeps its
-   * scratch shadow. */
+  /* A mapping that grew (the heap), or that was read again, within a
+   * region's reservation keeps its scratch shadow: the bounds just read
+   * hold. */
   for (size_t i = 0; i < s->count; ++i) {
     struct scratch_region *r = &s->regions[i];
     if (r->lane == lane && r->first <= lo && hi <= r->last) {
-      r->lo = lo < r->lo ? lo : r->lo;
-      r->hi = hi > r->hi ? hi : r->hi;
+      r->lo = lo;
+      r->hi = hi;
+      r->epoch = s->epoch;
       return (void *)(a + r->offset);
     }
   }
@@ -200,11 +243,22 @@ void *__enzyme_rt_scratch_shadow(void *p, unsigned lane) {
 
 void __enzyme_rt_scratch_begin(void) { ++__enzyme_rt_scratch_state.depth; }
 
+/* The outermost sweep ended: the scratch shadows are zeroed for the next
+ * (their pages given back), and kept, so that the next sweep does not
+ * read the mappings again; a table grown large is let go. */
 void __enzyme_rt_scratch_end(void) {
   struct scratch_state *s = &__enzyme_rt_scratch_state;
   if (s->depth && --s->depth)
     return;
-  for (size_t i = 0; i < s->count; ++i)
-    munmap(s->regions[i].base, s->regions[i].bytes);
-  s->count = 0;
+  int keep = s->count <= MaxKeptRegions;
+  for (size_t i = 0; i < s->count; ++i) {
+    struct scratch_region *r = &s->regions[i];
+    if (keep)
+      madvise(r->base, r->bytes, SCRATCH_MADV_DONTNEED);
+    else
+      munmap(r->base, r->bytes);
+  }
+  if (!keep)
+    s->count = 0;
+  ++s->epoch;
 }

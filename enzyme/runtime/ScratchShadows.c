@@ -241,6 +241,17 @@ void *__enzyme_rt_scratch_shadow(void *p, unsigned lane) {
   return (void *)(a + add_region(lo, hi, lane)->offset);
 }
 
+/* SHADOW, loaded from shadow memory for the pointer P loaded from memory
+ * with derivatives: a null shadow beside a pointer that is not null means
+ * the pointer has none (a pointer to memory without derivatives kept in a
+ * field, which copies the engine could not follow put there); code that
+ * reads through it gets a scratch shadow instead. */
+void *__enzyme_rt_scratch_if_null(void *shadow, void *p, unsigned lane) {
+  if (__builtin_expect(shadow != 0 || p == 0, 1))
+    return shadow;
+  return __enzyme_rt_scratch_shadow(p, lane);
+}
+
 void __enzyme_rt_scratch_begin(void) { ++__enzyme_rt_scratch_state.depth; }
 
 /* The outermost sweep ended: the scratch shadows are zeroed for the next

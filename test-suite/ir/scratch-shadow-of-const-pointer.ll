@@ -2,7 +2,9 @@
 ; struct that also holds a pointer to duplicated memory, filled through a
 ; pointer to it and passed to a helper that reads through both fields)
 ; gets a scratch shadow there, not a null one: the helper reads
-; derivatives through the field. The scratch shadow
+; derivatives through the field. A pointer loaded from memory with a
+; shadow takes a scratch shadow too where the shadow loaded is null and the
+; pointer is not (a field that copies the engine did not follow filled). The scratch shadow
 ; comes from the run-time (runtime/ScratchShadows.c), and the gradient
 ; brackets its sweep so that scratch shadows start zeroed in every call.
 ; RUN: %opt_enzyme -passes=enzyme -S %s | FileCheck %s
@@ -57,7 +59,8 @@ define double @test(ptr %c, ptr %x, ptr %dx) {
 
 ; CHECK-LABEL: define internal void @init.aug(
 ; CHECK-SAME:    ptr [[PP:%[0-9]+]], ptr [[C:%[0-9]+]], ptr [[X:%[0-9]+]], ptr [[DPP:%[0-9]+]], ptr [[DX:%[0-9]+]]
-; CHECK:         [[DP:%.*]] = load ptr, ptr [[DPP]]
+; CHECK:         [[DP0:%.*]] = load ptr, ptr [[DPP]]
+; CHECK-NEXT:    [[DP:%.*]] = {{.*}}call ptr @__enzyme_rt_scratch_if_null(ptr [[DP0]], ptr %p, i32 0)
 ; CHECK:         [[SCRATCH:%.*]] = {{.*}}call ptr @__enzyme_rt_scratch_shadow(ptr [[C]], i32 0)
 ; CHECK-NEXT:    store ptr [[SCRATCH]], ptr [[DP]]
 ; CHECK:         store ptr [[DX]], ptr

@@ -16,6 +16,7 @@ using namespace llvm;
 namespace enzyme {
 
 static constexpr const char *ScratchShadowName = "__enzyme_rt_scratch_shadow";
+static constexpr const char *ScratchIfNullName = "__enzyme_rt_scratch_if_null";
 
 /// The scratch shadow of \p V in direction \p Lane, of V's type.
 static Value *scratchShadowInLane(IRBuilder<> &B, Value *V, unsigned Lane) {
@@ -59,6 +60,14 @@ Value *createScratchShadow(IRBuilder<> &B, Value *V, unsigned Width) {
   return Lanes;
 }
 
+Value *scratchShadowIfNull(IRBuilder<> &B, Value *Shadow, Value *Loaded,
+                           unsigned Lane) {
+  Module &M = *B.GetInsertBlock()->getModule();
+  return B.CreateCall(getRuntimeFunction(M, ScratchIfNullName),
+                      {Shadow, Loaded, B.getInt32(Lane)},
+                      Shadow->getName() + ".or.scratch");
+}
+
 void storeScratchShadowsOfCopiedPointers(
     IRBuilder<> &B, Value *Dst, ArrayRef<Value *> DstShadows,
     ArrayRef<std::pair<int64_t, Type *>> PointerOffsets) {
@@ -75,7 +84,8 @@ void storeScratchShadowsOfCopiedPointers(
 }
 
 bool makesScratchShadows(const Function &F) {
-  return reachesRuntimeCall(F, ScratchShadowName);
+  return reachesRuntimeCall(F, ScratchShadowName) ||
+         reachesRuntimeCall(F, ScratchIfNullName);
 }
 
 void beginScratchShadows(IRBuilder<> &B) {

@@ -32,6 +32,12 @@ namespace enzyme {
 llvm::Value *createScratchShadow(llvm::IRBuilder<> &B, llvm::Value *V,
                                  unsigned Width);
 
+/// \p Shadow (in direction \p Lane), loaded from shadow memory for the
+/// pointer \p Loaded: where it is null and \p Loaded is not, the pointer
+/// has no shadow, and gets a scratch one.
+llvm::Value *scratchShadowIfNull(llvm::IRBuilder<> &B, llvm::Value *Shadow,
+                                 llvm::Value *Loaded, unsigned Lane);
+
 /// After a copy of memory without derivatives into \p Dst (the primal
 /// destination, in the function being built), which has the shadows
 /// \p DstShadows (one per direction): the pointers copied, at

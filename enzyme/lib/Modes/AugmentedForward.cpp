@@ -165,6 +165,30 @@ Value *FunctionDifferentiator::createShadow(Instruction &I, IRBuilder<> &B) {
     });
   if (auto *Select = dyn_cast<SelectInst>(&I))
     return selectShadow(*Select, B);
+  // A pointer loaded from memory with derivatives whose shadow there is
+  // null has none: a scratch one (Core/ScratchShadows.h).
+  if (auto *Load = dyn_cast<LoadInst>(&I); Load &&
+                                           Load->getType()->isPointerTy() &&
+                                           canLinkRuntime(*Prep.getParent())) {
+    SmallVector<Value *, 4> Lanes;
+    Value *Shadows = PerLane({augmentedShadow(Load->getPointerOperand())},
+                             [&](ArrayRef<Value *> S) {
+                               Instruction *L = AugI->clone();
+                               L->setName(I.getName() + ".shadow");
+                               dropAliasScopes(*L);
+                               L->setOperand(0, S[0]);
+                               return B.Insert(L);
+                             });
+    if (Sig.Width == 1)
+      return scratchShadowIfNull(B, Shadows, AugI, 0);
+    Value *Result = Shadows;
+    for (unsigned Lane = 0; Lane < Sig.Width; ++Lane)
+      Result = insertLane(
+          B, Result,
+          scratchShadowIfNull(B, extractLane(B, Shadows, Lane), AugI, Lane),
+          Lane);
+    return Result;
+  }
   // Pointer arithmetic, casts, selects, loads of pointers, and moves of
   // pointers in and out of aggregates and vectors repeat on the shadow side
   // with shadow operands; indices and other fields stay as they are.

@@ -18,6 +18,7 @@
 
 #include "Analysis/KnownFunctions.h"
 #include "Analysis/MemoryTypes.h"
+#include "Core/Lanes.h"
 #include "Core/LibcCalls.h"
 #include "Core/RuntimeLibrary.h"
 #include "Core/ScratchShadows.h"
@@ -72,14 +73,28 @@ Value *TangentBuilder::loadShadowBits(LoadInst &Load, IRBuilder<> &B) {
 void TangentBuilder::differentiateLoad(LoadInst &Load, IRBuilder<> &B) {
   // The analysis makes a load carry a tangent only through a shadowed
   // pointer: the shadow memory holds the loaded value's tangent.
-  setTangent(&Load, perLane(B, {tangent(Load.getPointerOperand())},
-                            Load.getType(), [&](ArrayRef<Value *> Shadow) {
-                              LoadInst *L = B.CreateAlignedLoad(
-                                  Load.getType(), Shadow[0], Load.getAlign(),
-                                  Load.getName() + ".tangent");
-                              L->setVolatile(Load.isVolatile());
-                              return L;
-                            }));
+  Value *T = perLane(B, {tangent(Load.getPointerOperand())}, Load.getType(),
+                     [&](ArrayRef<Value *> Shadow) {
+                       LoadInst *L = B.CreateAlignedLoad(
+                           Load.getType(), Shadow[0], Load.getAlign(),
+                           Load.getName() + ".tangent");
+                       L->setVolatile(Load.isVolatile());
+                       return L;
+                     });
+  // A pointer whose shadow there is null has none: a scratch one
+  // (Core/ScratchShadows.h).
+  if (Load.getType()->isPointerTy() && canLinkRuntime(*Prep.getParent())) {
+    if (Sig.Width == 1) {
+      T = scratchShadowIfNull(B, T, primal(&Load), 0);
+    } else {
+      for (unsigned Lane = 0; Lane < Sig.Width; ++Lane)
+        T = insertLane(B, T,
+                       scratchShadowIfNull(B, extractLane(B, T, Lane),
+                                           primal(&Load), Lane),
+                       Lane);
+    }
+  }
+  setTangent(&Load, T);
 }
 
 void TangentBuilder::differentiateAtomicAdd(AtomicRMWInst &RMW,

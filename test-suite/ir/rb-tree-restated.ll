@@ -24,9 +24,9 @@ define void @test(ptr %n, ptr %dn) {
   ret void
 }
 
-; CHECK:       define linkonce_odr hidden {{.*}}ptr @__enzyme_rb_increment(ptr
+; CHECK:       define linkonce_odr hidden {{.*}}ptr @__enzyme_rb_increment(ptr {{.*}} #[[RB:[0-9]+]] {
 ; CHECK:       define internal { ptr, ptr } @__enzyme_rb_increment.aug(
 ; CHECK-LABEL: define internal void @next_value.grad(
 ; CHECK:         call { ptr, ptr } @__enzyme_rb_increment.aug(ptr %0, ptr %1,
 ; CHECK-NOT:     call {{.*}}_Rb_tree_increment
-; CHECK-NOT:     enzyme_inactive
+; CHECK-NOT:     attributes #[[RB]] = {{.*}}enzyme_inactive

@@ -59,9 +59,10 @@ define double @test(ptr %c, ptr %x, ptr %dx) {
 
 ; CHECK-LABEL: define internal void @init.aug(
 ; CHECK-SAME:    ptr [[PP:%[0-9]+]], ptr [[C:%[0-9]+]], ptr [[X:%[0-9]+]], ptr [[DPP:%[0-9]+]], ptr [[DX:%[0-9]+]]
+; CHECK:         [[F:%.*]] = freeze ptr [[C]]
 ; CHECK:         [[DP0:%.*]] = load ptr, ptr [[DPP]]
 ; CHECK-NEXT:    [[DP:%.*]] = {{.*}}call ptr @__enzyme_rt_scratch_if_null(ptr [[DP0]], ptr %p, i32 0)
-; CHECK:         [[SCRATCH:%.*]] = {{.*}}call ptr @__enzyme_rt_scratch_shadow(ptr [[C]], i32 0)
+; CHECK:         [[SCRATCH:%.*]] = {{.*}}call ptr @__enzyme_rt_scratch_shadow(ptr [[F]], i32 0)
 ; CHECK-NEXT:    store ptr [[SCRATCH]], ptr [[DP]]
 ; CHECK:         store ptr [[DX]], ptr
 

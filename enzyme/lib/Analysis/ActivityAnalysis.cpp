@@ -174,7 +174,9 @@ const Value *ActivityAnalysis::unshadowedChoice(const Instruction &I) const {
 
 bool ActivityAnalysis::needsScratchShadow(const Value *V) const {
   const auto *C = dyn_cast<Constant>(V);
-  return carriesPointers(V->getType()) && !isShadowed(V) &&
+  // An aggregate whose floats carry derivatives keeps them: only values
+  // made of pointers without shadows (and inactive fields) get scratch ones.
+  return carriesPointers(V->getType()) && !isShadowed(V) && !isActive(V) &&
          !(C && C->isNullValue()) && !isa<UndefValue>(V) &&
          !isConstantWithoutFloats(V);
 }

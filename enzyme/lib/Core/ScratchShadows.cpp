@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Core/ScratchShadows.h"
+#include "Analysis/ActivityAnalysis.h"
 #include "Core/Lanes.h"
 #include "Core/RuntimeLibrary.h"
 
@@ -21,9 +22,13 @@ static constexpr const char *ScratchIfNullName = "__enzyme_rt_scratch_if_null";
 /// The scratch shadow of \p V in direction \p Lane, of V's type.
 static Value *scratchShadowInLane(IRBuilder<> &B, Value *V, unsigned Lane) {
   Type *Ty = V->getType();
+  if (isa<UndefValue>(V))
+    return Constant::getNullValue(Ty);
   if (Ty->isPointerTy()) {
     Module &M = *B.GetInsertBlock()->getModule();
-    Value *Address = B.CreatePointerBitCastOrAddrSpaceCast(V, B.getPtrTy());
+    // A field never set (poison) may be any address, but one address.
+    Value *Address = B.CreatePointerBitCastOrAddrSpaceCast(
+        isa<Constant>(V) ? V : B.CreateFreeze(V), B.getPtrTy());
     Value *Shadow =
         B.CreateCall(getRuntimeFunction(M, ScratchShadowName),
                      {Address, B.getInt32(Lane)}, V->getName() + ".scratch");
@@ -62,10 +67,28 @@ Value *createScratchShadow(IRBuilder<> &B, Value *V, unsigned Width) {
 
 Value *scratchShadowIfNull(IRBuilder<> &B, Value *Shadow, Value *Loaded,
                            unsigned Lane) {
-  Module &M = *B.GetInsertBlock()->getModule();
-  return B.CreateCall(getRuntimeFunction(M, ScratchIfNullName),
-                      {Shadow, Loaded, B.getInt32(Lane)},
-                      Shadow->getName() + ".or.scratch");
+  Type *Ty = Loaded->getType();
+  if (Ty->isPointerTy()) {
+    Module &M = *B.GetInsertBlock()->getModule();
+    return B.CreateCall(getRuntimeFunction(M, ScratchIfNullName),
+                        {Shadow, Loaded, B.getInt32(Lane)},
+                        Shadow->getName() + ".or.scratch");
+  }
+  // The pointer fields of an aggregate loaded whole ({ptr, ptr} returned
+  // in registers, loaded from its return slot at -O0).
+  unsigned Fields = isa<StructType>(Ty)  ? Ty->getStructNumElements()
+                    : isa<ArrayType>(Ty) ? Ty->getArrayNumElements()
+                                         : 0;
+  for (unsigned I = 0; I < Fields; ++I) {
+    Value *Field = B.CreateExtractValue(Loaded, I);
+    if (!carriesPointers(Field->getType()))
+      continue;
+    Shadow = B.CreateInsertValue(
+        Shadow,
+        scratchShadowIfNull(B, B.CreateExtractValue(Shadow, I), Field, Lane),
+        I);
+  }
+  return Shadow;
 }
 
 void storeScratchShadowsOfCopiedPointers(

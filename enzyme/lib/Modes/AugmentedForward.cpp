@@ -167,9 +167,10 @@ Value *FunctionDifferentiator::createShadow(Instruction &I, IRBuilder<> &B) {
     return selectShadow(*Select, B);
   // A pointer loaded from memory with derivatives whose shadow there is
   // null has none: a scratch one (Core/ScratchShadows.h).
-  if (auto *Load = dyn_cast<LoadInst>(&I); Load &&
-                                           Load->getType()->isPointerTy() &&
-                                           canLinkRuntime(*Prep.getParent())) {
+  if (auto *Load = dyn_cast<LoadInst>(&I);
+      Load &&
+      (Load->getType()->isPointerTy() || Load->getType()->isAggregateType()) &&
+      canLinkRuntime(*Prep.getParent())) {
     SmallVector<Value *, 4> Lanes;
     Value *Shadows = PerLane({augmentedShadow(Load->getPointerOperand())},
                              [&](ArrayRef<Value *> S) {
@@ -202,7 +203,12 @@ Value *FunctionDifferentiator::createShadow(Instruction &I, IRBuilder<> &B) {
       Value *PrepOp = I.getOperand(Op);
       if (carriesPointers(PrepOp->getType())) {
         PointerOperands.push_back(Op);
-        Shadows.push_back(augmentedShadow(PrepOp));
+        // A pointer put into an aggregate or vector with a shadow needs one
+        // there (Core/ScratchShadows.h).
+        bool Inserted =
+            Op <= 1 && (isa<InsertValueInst>(I) || isa<InsertElementInst>(I));
+        Shadows.push_back(Inserted ? shadowOrScratch(PrepOp, B)
+                                   : augmentedShadow(PrepOp));
       }
     }
     return PerLane(Shadows, [&](ArrayRef<Value *> Lane) {

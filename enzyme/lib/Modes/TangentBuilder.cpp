@@ -273,10 +273,13 @@ bool TangentBuilder::differentiate(Instruction &I, IRBuilder<> &B) {
     }));
     return true;
   case Instruction::InsertValue:
-    setTangent(&I, Lanes({T(0), T(1)}, [&](ArrayRef<Value *> L) {
-      return B.CreateInsertValue(L[0], L[1],
-                                 cast<InsertValueInst>(I).getIndices());
-    }));
+    // A pointer put into an aggregate with a shadow needs one there.
+    setTangent(&I,
+               Lanes({tangentOrScratch(Op(0), B), tangentOrScratch(Op(1), B)},
+                     [&](ArrayRef<Value *> L) {
+                       return B.CreateInsertValue(
+                           L[0], L[1], cast<InsertValueInst>(I).getIndices());
+                     }));
     return true;
   case Instruction::ExtractElement: {
     Value *Index = primal(Op(1));
@@ -287,9 +290,11 @@ bool TangentBuilder::differentiate(Instruction &I, IRBuilder<> &B) {
   }
   case Instruction::InsertElement: {
     Value *Index = primal(Op(2));
-    setTangent(&I, Lanes({T(0), T(1)}, [&](ArrayRef<Value *> L) {
-      return B.CreateInsertElement(L[0], L[1], Index);
-    }));
+    setTangent(&I,
+               Lanes({tangentOrScratch(Op(0), B), tangentOrScratch(Op(1), B)},
+                     [&](ArrayRef<Value *> L) {
+                       return B.CreateInsertElement(L[0], L[1], Index);
+                     }));
     return true;
   }
   case Instruction::ShuffleVector:

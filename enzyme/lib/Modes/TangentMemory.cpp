@@ -83,7 +83,8 @@ void TangentBuilder::differentiateLoad(LoadInst &Load, IRBuilder<> &B) {
                      });
   // A pointer whose shadow there is null has none: a scratch one
   // (Core/ScratchShadows.h).
-  if (Load.getType()->isPointerTy() && canLinkRuntime(*Prep.getParent())) {
+  if ((Load.getType()->isPointerTy() || Load.getType()->isAggregateType()) &&
+      carriesPointers(Load.getType()) && canLinkRuntime(*Prep.getParent())) {
     if (Sig.Width == 1) {
       T = scratchShadowIfNull(B, T, primal(&Load), 0);
     } else {

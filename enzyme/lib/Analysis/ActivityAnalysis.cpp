@@ -150,11 +150,9 @@ bool ActivityAnalysis::mayTouchShadowedGlobals(const CallBase &Call) const {
          (ContextShadows && mayTouchContextGlobals(Call));
 }
 
-/// \p V is the address of constant data that holds no floating-point
-/// value (a C++ type_info, a vtable, a string): nothing reads a derivative
-/// through it, so a null shadow stands for it.
-/// A function, or an address within a constant global without floats (a
-/// vtable, a string): nothing reads derivatives there.
+/// \p V is a function, or an address within constant data that holds no
+/// floating-point value (a C++ type_info, a vtable, a string): nothing
+/// reads a derivative through it, so a null shadow stands for it.
 static bool isConstantWithoutFloats(const Value *V) {
   const Value *Object = getUnderlyingObject(V);
   if (isa<Function>(Object))

@@ -65,8 +65,17 @@ Value *createScratchShadow(IRBuilder<> &B, Value *V, unsigned Width) {
   return Lanes;
 }
 
-Value *scratchShadowIfNull(IRBuilder<> &B, Value *Shadow, Value *Loaded,
-                           unsigned Lane) {
+Value *createScratchShadowOfSide(IRBuilder<> &B, Value *Cond, Value *V,
+                                 bool OnTrue, unsigned Width) {
+  Value *Null = Constant::getNullValue(V->getType());
+  Value *Taken =
+      B.CreateSelect(Cond, OnTrue ? V : Null, OnTrue ? Null : V, "scratch.of");
+  return createScratchShadow(B, Taken, Width);
+}
+
+/// \p Shadow in direction \p Lane, as scratchShadowsIfNull.
+static Value *scratchShadowIfNull(IRBuilder<> &B, Value *Shadow, Value *Loaded,
+                                  unsigned Lane) {
   Type *Ty = Loaded->getType();
   if (Ty->isPointerTy()) {
     Module &M = *B.GetInsertBlock()->getModule();
@@ -89,6 +98,18 @@ Value *scratchShadowIfNull(IRBuilder<> &B, Value *Shadow, Value *Loaded,
         I);
   }
   return Shadow;
+}
+
+Value *scratchShadowsIfNull(IRBuilder<> &B, Value *Shadows, Value *Loaded,
+                            unsigned Width) {
+  if (Width == 1)
+    return scratchShadowIfNull(B, Shadows, Loaded, 0);
+  for (unsigned Lane = 0; Lane < Width; ++Lane)
+    Shadows = insertLane(
+        B, Shadows,
+        scratchShadowIfNull(B, extractLane(B, Shadows, Lane), Loaded, Lane),
+        Lane);
+  return Shadows;
 }
 
 void storeScratchShadowsOfCopiedPointers(

@@ -10,12 +10,13 @@
 /// pointer goes where code that the engine cannot follow may read
 /// derivatives through it (a field of an object that has a shadow, a
 /// returned pointer, one side of a choice), it gets a scratch shadow
-/// instead of none: zeroed memory at the same offsets, made and kept by the
-/// run-time (runtime/ScratchShadows.c) until the outermost sweep that uses
-/// it ends. That is what enzyme_dup with a zeroed shadow would give, so the
-/// derivatives of everything else are exact, and a read through the pointer
-/// never goes through a null shadow. Targets without the run-time (GPUs)
-/// cannot have them; there the generators keep their compile-time errors.
+/// instead of none: zeroed memory at the same offsets, made by the
+/// run-time (runtime/ScratchShadows.c) and zeroed again when the outermost
+/// sweep that uses it ends. That is what enzyme_dup with a zeroed shadow would
+/// give, so the derivatives of everything else are exact, and a read through
+/// the pointer never goes through a null shadow. Targets without the run-time
+/// (GPUs) cannot have them; there the generators keep their compile-time
+/// errors.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -32,11 +33,18 @@ namespace enzyme {
 llvm::Value *createScratchShadow(llvm::IRBuilder<> &B, llvm::Value *V,
                                  unsigned Width);
 
-/// \p Shadow (in direction \p Lane), loaded from shadow memory for the
-/// pointer \p Loaded: where it is null and \p Loaded is not, the pointer
-/// has no shadow, and gets a scratch one.
-llvm::Value *scratchShadowIfNull(llvm::IRBuilder<> &B, llvm::Value *Shadow,
-                                 llvm::Value *Loaded, unsigned Lane);
+/// The scratch shadow of \p V, one side of `select Cond, ...` (the true
+/// side when \p OnTrue), made only when that side is taken: null otherwise.
+llvm::Value *createScratchShadowOfSide(llvm::IRBuilder<> &B, llvm::Value *Cond,
+                                       llvm::Value *V, bool OnTrue,
+                                       unsigned Width);
+
+/// \p Shadows (of type shadowType(Loaded's type, \p Width)), loaded from
+/// shadow memory for \p Loaded, a pointer or an aggregate of them: a
+/// pointer whose shadow is null while it is not has none, and gets a
+/// scratch one.
+llvm::Value *scratchShadowsIfNull(llvm::IRBuilder<> &B, llvm::Value *Shadows,
+                                  llvm::Value *Loaded, unsigned Width);
 
 /// After a copy of memory without derivatives into \p Dst (the primal
 /// destination, in the function being built), which has the shadows
@@ -53,8 +61,8 @@ void storeScratchShadowsOfCopiedPointers(
 /// with beginScratchShadows and endScratchShadows.
 bool makesScratchShadows(const llvm::Function &F);
 
-/// Around a sweep: the scratch shadows made from the first begin to the
-/// matching end of the outermost bracket are freed then.
+/// Around a sweep: the scratch shadows used from the first begin to the
+/// matching end of the outermost bracket are zeroed then.
 void beginScratchShadows(llvm::IRBuilder<> &B);
 void endScratchShadows(llvm::IRBuilder<> &B);
 

@@ -171,7 +171,6 @@ Value *FunctionDifferentiator::createShadow(Instruction &I, IRBuilder<> &B) {
       Load &&
       (Load->getType()->isPointerTy() || Load->getType()->isAggregateType()) &&
       canLinkRuntime(*Prep.getParent())) {
-    SmallVector<Value *, 4> Lanes;
     Value *Shadows = PerLane({augmentedShadow(Load->getPointerOperand())},
                              [&](ArrayRef<Value *> S) {
                                Instruction *L = AugI->clone();
@@ -180,15 +179,7 @@ Value *FunctionDifferentiator::createShadow(Instruction &I, IRBuilder<> &B) {
                                L->setOperand(0, S[0]);
                                return B.Insert(L);
                              });
-    if (Sig.Width == 1)
-      return scratchShadowIfNull(B, Shadows, AugI, 0);
-    Value *Result = Shadows;
-    for (unsigned Lane = 0; Lane < Sig.Width; ++Lane)
-      Result = insertLane(
-          B, Result,
-          scratchShadowIfNull(B, extractLane(B, Shadows, Lane), AugI, Lane),
-          Lane);
-    return Result;
+    return scratchShadowsIfNull(B, Shadows, AugI, Sig.Width);
   }
   // Pointer arithmetic, casts, selects, loads of pointers, and moves of
   // pointers in and out of aggregates and vectors repeat on the shadow side
@@ -234,18 +225,24 @@ Value *FunctionDifferentiator::loadShadowBits(LoadInst &Load, IRBuilder<> &B) {
 
 bool FunctionDifferentiator::checkChoiceOfShadows(Instruction &I) {
   // With the run-time, a choice without a shadow gets a scratch one.
-  const Value *Choice = Activity.unshadowedChoice(I);
-  if (!Choice || canLinkRuntime(*Prep.getParent()))
+  if (canLinkRuntime(*Prep.getParent()))
     return true;
-  return fail(&I, describeUnshadowedChoice(*Choice));
+  const Value *Choice = Activity.unshadowedChoice(I);
+  return !Choice || fail(&I, describeUnshadowedChoice(*Choice));
+}
+
+bool FunctionDifferentiator::takesScratchShadow(const Value *V) const {
+  return Activity.needsScratchShadow(V) && canLinkRuntime(*Prep.getParent());
+}
+
+Value *FunctionDifferentiator::augmentedValue(Value *V) {
+  return isa<Constant>(V) ? V : static_cast<Value *>(AugValues.lookup(V));
 }
 
 Value *FunctionDifferentiator::shadowOrScratch(Value *V, IRBuilder<> &B) {
-  if (!Activity.needsScratchShadow(V) || !canLinkRuntime(*Prep.getParent()))
+  if (!takesScratchShadow(V))
     return augmentedShadow(V);
-  Value *AugV =
-      isa<Constant>(V) ? V : static_cast<Value *>(AugValues.lookup(V));
-  return createScratchShadow(B, AugV, Sig.Width);
+  return createScratchShadow(B, augmentedValue(V), Sig.Width);
 }
 
 Value *FunctionDifferentiator::selectShadow(SelectInst &Select,
@@ -254,14 +251,10 @@ Value *FunctionDifferentiator::selectShadow(SelectInst &Select,
   Value *Cond = AugSelect->getCondition();
   // A side without a shadow gets a scratch one only when it is taken.
   auto Side = [&](Value *V, bool OnTrue) -> Value * {
-    if (!Activity.needsScratchShadow(V) || !canLinkRuntime(*Prep.getParent()))
+    if (!takesScratchShadow(V))
       return augmentedShadow(V);
-    Value *AugV =
-        isa<Constant>(V) ? V : static_cast<Value *>(AugValues.lookup(V));
-    Value *Null = Constant::getNullValue(AugV->getType());
-    Value *Taken = B.CreateSelect(Cond, OnTrue ? AugV : Null,
-                                  OnTrue ? Null : AugV, "scratch.of");
-    return createScratchShadow(B, Taken, Sig.Width);
+    return createScratchShadowOfSide(B, Cond, augmentedValue(V), OnTrue,
+                                     Sig.Width);
   };
   Value *True = Side(Select.getTrueValue(), true);
   Value *False = Side(Select.getFalseValue(), false);
@@ -749,7 +742,7 @@ bool FunctionDifferentiator::buildAugmented() {
     auto *PrepReturn = cast<ReturnInst>(ExitBlock->getTerminator());
     Value *PrepRet = PrepReturn->getReturnValue();
     if (PrepRet && Activity.needsScratchShadow(PrepRet) &&
-        !canLinkRuntime(*Prep.getParent()))
+        !takesScratchShadow(PrepRet))
       return fail(PrepReturn, returnedWithoutShadow(Prep));
     for (ReturnInst *Ret : Returns) {
       IRBuilder<> B(Ret);

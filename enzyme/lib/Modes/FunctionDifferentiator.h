@@ -218,6 +218,10 @@ private:
   /// with a shadow, made with \p B: a scratch shadow where it has none and
   /// needs one (Core/ScratchShadows.h).
   llvm::Value *shadowOrScratch(llvm::Value *V, llvm::IRBuilder<> &B);
+  /// \p V needs a scratch shadow and the target has the run-time for it.
+  bool takesScratchShadow(const llvm::Value *V) const;
+  /// The augmented function's copy of \p V (constants are themselves).
+  llvm::Value *augmentedValue(llvm::Value *V);
   llvm::Value *selectShadow(llvm::SelectInst &Select, llvm::IRBuilder<> &B);
   void augmentStore(llvm::StoreInst &Store);
   /// A store to shared memory whose shadow starts as garbage zeroes the

@@ -109,14 +109,18 @@ bool TangentBuilder::checkChoiceOfShadows(Instruction &I) {
   if (!carriesPointers(I.getType()) || !Activity.isShadowed(&I))
     return true;
   // With the run-time, a choice without a shadow gets a scratch one.
-  const Value *Choice = Activity.unshadowedChoice(I);
-  if (!Choice || canLinkRuntime(*Prep.getParent()))
+  if (canLinkRuntime(*Prep.getParent()))
     return true;
-  return fail(&I, describeUnshadowedChoice(*Choice));
+  const Value *Choice = Activity.unshadowedChoice(I);
+  return !Choice || fail(&I, describeUnshadowedChoice(*Choice));
+}
+
+bool TangentBuilder::takesScratchShadow(const Value *V) const {
+  return Activity.needsScratchShadow(V) && canLinkRuntime(*Prep.getParent());
 }
 
 Value *TangentBuilder::tangentOrScratch(Value *V, IRBuilder<> &B) {
-  if (!Activity.needsScratchShadow(V) || !canLinkRuntime(*Prep.getParent()))
+  if (!takesScratchShadow(V))
     return tangent(V);
   return createScratchShadow(B, primal(V), Sig.Width);
 }
@@ -252,15 +256,10 @@ bool TangentBuilder::differentiate(Instruction &I, IRBuilder<> &B) {
     Value *Cond = primal(Op(0));
     // A side without a shadow gets a scratch one only when it is taken.
     auto Side = [&](unsigned N) {
-      if (!Activity.needsScratchShadow(Op(N)) ||
-          !canLinkRuntime(*Prep.getParent()))
+      if (!takesScratchShadow(Op(N)))
         return T(N);
-      Value *Null = Constant::getNullValue(Op(N)->getType());
-      return createScratchShadow(
-          B,
-          B.CreateSelect(Cond, N == 1 ? primal(Op(N)) : Null,
-                         N == 1 ? Null : primal(Op(N)), "scratch.of"),
-          Sig.Width);
+      return createScratchShadowOfSide(B, Cond, primal(Op(N)), N == 1,
+                                       Sig.Width);
     };
     setTangent(&I, Lanes({Side(1), Side(2)}, [&](ArrayRef<Value *> L) {
       return B.CreateSelect(Cond, L[0], L[1]);
@@ -316,7 +315,7 @@ void TangentBuilder::buildReturn(ReturnInst &Ret) {
     return;
   Value *Returned = Ret.getReturnValue();
   if (Returned && Activity.needsScratchShadow(Returned) &&
-      !canLinkRuntime(*Prep.getParent())) {
+      !takesScratchShadow(Returned)) {
     fail(&Ret, returnedWithoutShadow(Prep));
     return;
   }

@@ -87,6 +87,8 @@ private:
   /// with a shadow, made with \p B: a scratch shadow where it has none and
   /// needs one (Core/ScratchShadows.h).
   llvm::Value *tangentOrScratch(llvm::Value *V, llvm::IRBuilder<> &B);
+  /// \p V needs a scratch shadow and the target has the run-time for it.
+  bool takesScratchShadow(const llvm::Value *V) const;
   void buildReturn(llvm::ReturnInst &Ret);
 
   // --- Lanes (TangentLanes.cpp) -----------------------------------------

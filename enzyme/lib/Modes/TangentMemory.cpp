@@ -18,7 +18,6 @@
 
 #include "Analysis/KnownFunctions.h"
 #include "Analysis/MemoryTypes.h"
-#include "Core/Lanes.h"
 #include "Core/LibcCalls.h"
 #include "Core/RuntimeLibrary.h"
 #include "Core/ScratchShadows.h"
@@ -84,17 +83,8 @@ void TangentBuilder::differentiateLoad(LoadInst &Load, IRBuilder<> &B) {
   // A pointer whose shadow there is null has none: a scratch one
   // (Core/ScratchShadows.h).
   if ((Load.getType()->isPointerTy() || Load.getType()->isAggregateType()) &&
-      carriesPointers(Load.getType()) && canLinkRuntime(*Prep.getParent())) {
-    if (Sig.Width == 1) {
-      T = scratchShadowIfNull(B, T, primal(&Load), 0);
-    } else {
-      for (unsigned Lane = 0; Lane < Sig.Width; ++Lane)
-        T = insertLane(B, T,
-                       scratchShadowIfNull(B, extractLane(B, T, Lane),
-                                           primal(&Load), Lane),
-                       Lane);
-    }
-  }
+      carriesPointers(Load.getType()) && canLinkRuntime(*Prep.getParent()))
+    T = scratchShadowsIfNull(B, T, primal(&Load), Sig.Width);
   setTangent(&Load, T);
 }
 

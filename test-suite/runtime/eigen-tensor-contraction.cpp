@@ -10,6 +10,11 @@
 // operator[], whose element type the type analysis reads from the address
 // that _S_ref returns (it stopped with an untyped copy).
 // RUN: %clangxx_enzyme -fenzyme -O0 -I/usr/include/eigen3 %s -o %t && %t
+// With ASan and UBSan at -O0 a function returning a pointer had no exit
+// block (no return instruction), and the engine crashed looking for the
+// return that carries the pointer's shadow.
+// RUN: %clangxx_enzyme -fenzyme -O0 -I/usr/include/eigen3 \
+// RUN:   -fsanitize=address,undefined -fno-sanitize-recover=all %s -o %t && %t
 // RUN: %clangxx_enzyme -fenzyme -O2 -I/usr/include/eigen3 %s -o %t && %t
 // RUN: %clangxx_enzyme -fenzyme -O3 -march=x86-64-v3 -I/usr/include/eigen3 %s -o %t && %t
 #include "Inputs/check.h"

@@ -738,7 +738,8 @@ bool FunctionDifferentiator::buildAugmented() {
   }
 
   // The shadow of a returned pointer travels with it.
-  if (Sig.ReturnShadow) {
+  // (A function without an exit block has no return to carry it.)
+  if (Sig.ReturnShadow && ExitBlock) {
     auto *PrepReturn = cast<ReturnInst>(ExitBlock->getTerminator());
     Value *PrepRet = PrepReturn->getReturnValue();
     if (PrepRet && Activity.needsScratchShadow(PrepRet) &&

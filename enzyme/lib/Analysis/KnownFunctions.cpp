@@ -7,6 +7,7 @@
 #include "Analysis/KnownFunctions.h"
 
 #include "Analysis/MemoryTypes.h"
+#include "Core/OpenMPRuntime.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
@@ -221,7 +222,7 @@ bool isInactiveCall(const CallBase &Call) {
                                     "setlocale",
                                     "localeconv"};
   if (Names.contains(calleeName(Call)) ||
-      isInactiveLibstdcxxName(calleeName(Call)))
+      isInactiveLibstdcxxName(calleeName(Call)) || isInactiveOpenMPCall(Call))
     return true;
   // What memory holds, said to the type analysis (`__enzyme_double(p, n)`).
   if (annotatedType(Call))

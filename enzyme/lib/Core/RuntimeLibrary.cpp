@@ -23,6 +23,7 @@
 #include "CudaLaunch.inc"
 #include "CudaMemory.inc"
 #include "ExceptionReport.inc"
+#include "OpenMPRegions.inc"
 #include "RbTree.inc"
 #include "ScratchShadows.inc"
 #include "ShadowRegistry.inc"
@@ -86,7 +87,7 @@ static const RuntimeSource RuntimeSources[] = {
     {ShadowRegistryIR, false},    {ExceptionReportIR, false},
     {UntypedCopyReportIR, false}, {CudaLaunchIR, false},
     {CudaMemoryIR, true},         {RbTreeIR, true},
-    {ScratchShadowsIR, false}};
+    {ScratchShadowsIR, false},    {OpenMPRegionsIR, false}};
 
 /// The IR of run-time source \p Source, ready to link into \p M.
 static std::unique_ptr<Module> parseRuntime(Module &M,

@@ -9,6 +9,7 @@
 #include "Modes/IndirectCalls.h"
 
 #include "Core/Diagnostics.h"
+#include "Core/OpenMPRuntime.h"
 #include "Modes/ChoiceSplitting.h"
 #include "Modes/PreparedFunction.h"
 #include "Modes/TangentBuilder.h"
@@ -52,6 +53,8 @@ Function *ForwardModeGenerator::generate(const ForwardSignature &Sig,
   if (const CustomForward *Custom =
           Registrations ? Registrations->forwardOf(&F) : nullptr)
     return generateCustom(Sig, *Custom, Failure);
+  if (isParallelRegion(F))
+    return generateParallelRegion(Sig, Failure);
   if (!checkPreparable(F, Failure))
     return nullptr;
 

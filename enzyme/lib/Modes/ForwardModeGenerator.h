@@ -114,6 +114,10 @@ private:
   llvm::Function *generateCustom(const ForwardSignature &Sig,
                                  const CustomForward &Custom,
                                  DifferentiationFailure &Failure);
+  /// The tangent function of an OpenMP region function: a fork of a team
+  /// running its outlined body's tangent (ParallelRegions.h).
+  llvm::Function *generateParallelRegion(const ForwardSignature &Sig,
+                                         DifferentiationFailure &Failure);
   /// A dispatcher for calls through a pointer of type \p FT with the
   /// activities of \p Shape (its Fn unused): it takes the pointer first,
   /// then the arguments of a tangent function, and calls the tangent

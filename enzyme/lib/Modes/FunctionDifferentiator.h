@@ -295,6 +295,10 @@ private:
   /// Divisions and pure math calls are recomputed too (GPU device code,
   /// where a thread's recorded values go through slow local memory).
   bool RecomputesMath = false;
+  /// Other threads run this code at the same time on shared memory (GPU
+  /// device code, an OpenMP region's body): adjoints of reads are added
+  /// atomically outside the thread's stack (SharedAdjoints.h).
+  bool ThreadsShareMemory = false;
   /// Per reversible loop, the values it pushes when it exits (loop-invariant
   /// values and counters); per block, those its reverse reads from slots.
   llvm::MapVector<const ReversibleLoop *, llvm::SetVector<NeededValue>>

@@ -223,8 +223,8 @@ const ReversePair *ReverseModeGenerator::generateDispatch(
   // Removed with the request if it fails. (Dispatchers take no shadows of
   // their own, so the cleanup of generated pairs does not apply.)
   PendingDispatchKeys.push_back(Key);
-  PendingDispatchers.push_back(Pair.Augmented);
-  PendingDispatchers.push_back(Pair.Reverse);
+  PendingHelpers.push_back(Pair.Augmented);
+  PendingHelpers.push_back(Pair.Reverse);
   auto [It, Inserted] = Dispatchers.try_emplace(Key, Pair, MaxBytes);
   if (FixedBytes)
     *FixedBytes = MaxBytes;

@@ -12,6 +12,7 @@
 
 #include "Core/CompileTimeBodies.h"
 #include "Core/Diagnostics.h"
+#include "Core/OpenMPRuntime.h"
 #include "Core/ShadowScopes.h"
 #include "Modes/ExceptionGuards.h"
 #include "Modes/FloatBitWebs.h"
@@ -149,6 +150,9 @@ Function *prepareForDifferentiation(Function &F, FunctionAnalysisManager &FAM) {
   // What library calls write through pointers becomes stores
   // (LibraryRewrites.h).
   rewriteLibraryCalls(*P);
+  // Forks become region functions, reductions critical sections
+  // (OpenMPRuntime.h).
+  lowerOpenMPRuntimeCalls(*P);
   // Optimisation barriers and single x86 instructions written as assembly
   // (InlineAsmLowering.h).
   lowerKnownInlineAsm(*P);

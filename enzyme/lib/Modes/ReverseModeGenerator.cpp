@@ -7,6 +7,7 @@
 #include "Modes/ReverseModeGenerator.h"
 #include "Core/Diagnostics.h"
 #include "Core/Lanes.h"
+#include "Core/OpenMPRuntime.h"
 #include "Core/UserRegistrations.h"
 #include "Modes/ChoiceSplitting.h"
 #include "Modes/CustomGradientPair.h"
@@ -96,6 +97,8 @@ ReverseModeGenerator::generate(const ReverseSignature &Sig,
   if (const CustomGradient *Custom =
           Registrations ? Registrations->gradientOf(&F) : nullptr)
     return generateCustom(Sig, *Custom, Failure);
+  if (isParallelRegion(F))
+    return generateParallelRegion(Sig, Failure);
   if (!checkPreparable(F, Failure))
     return nullptr;
 
@@ -164,7 +167,7 @@ ReverseModeGenerator::getOrCreate(const ReverseSignature &Sig,
   Pending.clear();
   PendingSignatures.clear();
   PendingDispatchKeys.clear();
-  PendingDispatchers.clear();
+  PendingHelpers.clear();
   const ReversePair *Pair = generate(Sig, Failure);
   if (!Pair) {
     // Nothing of a failed request stays in the module.
@@ -175,8 +178,7 @@ ReverseModeGenerator::getOrCreate(const ReverseSignature &Sig,
     }
     for (const DispatchKey &K : PendingDispatchKeys)
       Dispatchers.erase(K);
-    Pending.insert(Pending.end(), PendingDispatchers.begin(),
-                   PendingDispatchers.end());
+    Pending.insert(Pending.end(), PendingHelpers.begin(), PendingHelpers.end());
     for (Function *F : Pending)
       F->dropAllReferences();
     for (Function *F : Pending) {

@@ -82,14 +82,18 @@ struct ReverseSignature {
   bool ContextShadows = false;
   /// Fields of the pointer arguments that hold pointers without a shadow.
   UnshadowedFieldOffsets UnshadowedFields;
+  /// The function runs in every thread of an OpenMP team at once (a
+  /// region's body and its callees, which inherit it): its reverse pass
+  /// adds adjoints atomically outside the thread's stack.
+  bool Parallel = false;
 
   bool operator<(const ReverseSignature &O) const {
     return std::tie(Fn, Args, ReturnActive, ReturnShadow,
                     InputsKeptUntilReverse, KeptArgs, FixedTape, Width,
-                    ContextShadows, UnshadowedFields) <
+                    ContextShadows, UnshadowedFields, Parallel) <
            std::tie(O.Fn, O.Args, O.ReturnActive, O.ReturnShadow,
                     O.InputsKeptUntilReverse, O.KeptArgs, O.FixedTape, O.Width,
-                    O.ContextShadows, O.UnshadowedFields);
+                    O.ContextShadows, O.UnshadowedFields, O.Parallel);
   }
 };
 
@@ -179,6 +183,10 @@ private:
   const ReversePair *generateCustom(const ReverseSignature &Sig,
                                     const CustomGradient &Custom,
                                     DifferentiationFailure &Failure);
+  /// The pair of an OpenMP region function: forks of teams running the
+  /// pair of its outlined body (ParallelRegions.h).
+  const ReversePair *generateParallelRegion(const ReverseSignature &Sig,
+                                            DifferentiationFailure &Failure);
   /// A simplified private copy of \p F: promoted to SSA, one return block.
   llvm::Function *prepare(llvm::Function &F);
   void discard(llvm::Function *F);
@@ -204,7 +212,9 @@ private:
   std::map<DispatchKey, std::pair<ReversePair, uint64_t>> Dispatchers;
   std::vector<DispatchKey> PendingDispatchKeys;
   bool DeferIndirectCalls = false;
-  std::vector<llvm::Function *> PendingDispatchers;
+  /// Functions generated beside pairs (dispatchers, the tasks of parallel
+  /// regions), erased with them when a request fails.
+  std::vector<llvm::Function *> PendingHelpers;
   std::map<ReverseSignature, llvm::Function *> GradientFunctions;
   /// Everything generated since the outermost getOrCreate started.
   std::vector<llvm::Function *> Pending;

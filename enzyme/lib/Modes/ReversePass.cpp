@@ -28,6 +28,7 @@
 #include "Core/GlobalShadows.h"
 #include "Core/GpuTarget.h"
 #include "Core/LibcCalls.h"
+#include "Core/OpenMPRuntime.h"
 #include "Core/ReusableFunctions.h"
 #include "Core/ShadowMemory.h"
 #include "Modes/SharedAdjoints.h"
@@ -262,7 +263,7 @@ void FunctionDifferentiator::reverseMemoryTransfer(CallBase &Call,
     return;
   }
   Value *Src = shadow(Mem.getSource());
-  bool Atomic = readIsShared(Mem.getSource(), *Prep.getParent());
+  bool Atomic = readIsShared(Mem.getSource(), ThreadsShareMemory);
   const CopyLayout &Layout = CopyLayouts.find(&Mem)->second;
   if (Layout.HasPointers && !Layout.HasFloats)
     return; // Only shadow pointers moved; no adjoints to return.
@@ -302,6 +303,12 @@ bool FunctionDifferentiator::reverseCall(CallBase &Call, IRBuilder<> &B) {
   // what they wrote: it waits for them at the mirror of each barrier.
   if (isThreadBarrier(Call)) {
     emitMirroredBarrier(B, Call, [&](Value *V) { return primal(V); });
+    return true;
+  }
+  // OpenMP threads likewise, at barriers and critical sections.
+  if (isOpenMPSynchronization(Call)) {
+    emitMirroredOpenMPSynchronization(B, Call,
+                                      [&](Value *V) { return primal(V); });
     return true;
   }
   switch (classifyCall(Call)) {
@@ -464,7 +471,7 @@ bool FunctionDifferentiator::reverseAtomicAdd(AtomicRMWInst &RMW,
   // The result is a read of the old value.
   if (Activity.isActive(&RMW)) {
     Value *D = takeAdjoint(&RMW, B);
-    bool Atomic = readIsShared(Ptr, *Prep.getParent());
+    bool Atomic = readIsShared(Ptr, ThreadsShareMemory);
     forEachLane(
         B, Sig.Width, {shadow(Ptr), D}, [&](ArrayRef<Value *> Lane, unsigned) {
           accumulateAdjoint(B, Ty, Lane[0], Lane[1], RMW.getAlign(), Atomic);
@@ -495,7 +502,7 @@ bool FunctionDifferentiator::reverseInstruction(Instruction &I,
                   B, Role.FloatTy,
                   B.CreateConstInBoundsGEP1_64(Role.FloatTy, Lane[0], E),
                   B.CreateConstInBoundsGEP1_64(Role.FloatTy, Lane[1], E),
-                  readIsShared(Load->getPointerOperand(), *Prep.getParent()),
+                  readIsShared(Load->getPointerOperand(), ThreadsShareMemory),
                   Store->getAlign(), Load->getAlign());
           });
       return true;
@@ -641,7 +648,7 @@ bool FunctionDifferentiator::reverseInstruction(Instruction &I,
     } else if (auto *Load = dyn_cast<LoadInst>(Op(0))) {
       // A float read as an integer and reinterpreted: the adjoint goes to
       // the memory it was read from, as for a load of the float.
-      bool Atomic = readIsShared(Load->getPointerOperand(), *Prep.getParent());
+      bool Atomic = readIsShared(Load->getPointerOperand(), ThreadsShareMemory);
       forEachLane(B, Width, {shadow(Load->getPointerOperand()), D},
                   [&](ArrayRef<Value *> Lane, unsigned) {
                     accumulateAdjoint(B, I.getType(), Lane[0], Lane[1],
@@ -733,7 +740,7 @@ bool FunctionDifferentiator::reverseInstruction(Instruction &I,
     return reverseShuffle(cast<ShuffleVectorInst>(I), D, B);
   case Instruction::Load: {
     auto &Load = cast<LoadInst>(I);
-    bool Atomic = readIsShared(Load.getPointerOperand(), *Prep.getParent());
+    bool Atomic = readIsShared(Load.getPointerOperand(), ThreadsShareMemory);
     forEachLane(B, Width, {shadow(Load.getPointerOperand()), D},
                 [&](ArrayRef<Value *> Lane, unsigned) {
                   accumulateAdjoint(B, Load.getType(), Lane[0], Lane[1],

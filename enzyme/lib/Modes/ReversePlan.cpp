@@ -22,6 +22,7 @@
 #include "Core/GlobalShadows.h"
 #include "Core/GpuTarget.h"
 #include "Core/KernelLaunches.h"
+#include "Core/OpenMPRuntime.h"
 #include "Core/RuntimeLibrary.h"
 #include "Core/UserRegistrations.h"
 #include "Modes/InlineAsmLowering.h"
@@ -70,6 +71,7 @@ FunctionDifferentiator::FunctionDifferentiator(ReverseModeGenerator &Gen,
     if (isa<ReturnInst>(BB.getTerminator()))
       ExitBlock = &BB;
   RecomputesMath = GpuRecomputesMath && isGpuModule(*Prep.getParent());
+  ThreadsShareMemory = isGpuModule(*Prep.getParent()) || Sig.Parallel;
 }
 
 bool FunctionDifferentiator::run(DifferentiationFailure &F) {
@@ -105,6 +107,7 @@ ReverseSignature FunctionDifferentiator::calleeSignature(CallBase &Call) const {
   Callee.FixedTape = Sig.FixedTape;
   Callee.Width = Sig.Width;
   Callee.ContextShadows = Sig.ContextShadows;
+  Callee.Parallel = Sig.Parallel;
   return Callee;
 }
 
@@ -596,6 +599,10 @@ bool FunctionDifferentiator::plan() {
                       Gen.registrations()->gradientOf(Callee);
         // A call through a pointer dispatches (IndirectCalls.cpp).
         bool Indirect = !Callee && !Call->isInlineAsm();
+        // Nothing of what an unsupported OpenMP construct does is seen.
+        if (std::string Why = describeUnsupportedOpenMPCall(*Call);
+            !Why.empty())
+          return fail(Call, Why);
         if (Kind == CallKind::Differentiated && !Custom && !Indirect) {
           if (Call->isInlineAsm())
             return fail(Call, "cannot differentiate inline assembly whose "

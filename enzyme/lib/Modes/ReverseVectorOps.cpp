@@ -193,7 +193,7 @@ bool FunctionDifferentiator::reverseVectorIntrinsic(CallBase &Call,
     return true;
   }
   case VectorIntrinsic::MaskedLoad: {
-    if (readIsShared(Call.getArgOperand(0), *Prep.getParent()))
+    if (readIsShared(Call.getArgOperand(0), ThreadsShareMemory))
       return fail(&Call, "cannot differentiate a masked load of memory that "
                          "other GPU threads may read (its adjoints would need "
                          "atomic additions lane by lane)");

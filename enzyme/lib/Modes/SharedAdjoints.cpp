@@ -22,8 +22,8 @@ using namespace llvm;
 
 namespace enzyme {
 
-bool readIsShared(const Value *PrimalPtr, const Module &M) {
-  if (!isGpuModule(M))
+bool readIsShared(const Value *PrimalPtr, bool ThreadsShareMemory) {
+  if (!ThreadsShareMemory)
     return false;
   // Through selects and phis too: every possible object must be the
   // thread's own.

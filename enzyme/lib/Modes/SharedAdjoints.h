@@ -9,8 +9,9 @@
 /// read one location together (a parameter every thread uses), which is
 /// race-free in the program, but the reverse pass then adds their adjoints
 /// into one shadow location at the same time: in GPU device code those
-/// additions are atomic, except into the thread's own stack. (Writes need
-/// no such care: a race-free program never lets two threads write, or
+/// additions are atomic, except into the thread's own stack; so are they in
+/// the body of an OpenMP parallel region (Modes/ParallelRegions.h). (Writes
+/// need no such care: a race-free program never lets two threads write, or
 /// write and read, one location without a barrier between them, and the
 /// reverse pass mirrors barriers.)
 ///
@@ -23,9 +24,10 @@
 
 namespace enzyme {
 
-/// Whether adjoints of reads through \p PrimalPtr, in \p M, must be added
-/// atomically: in GPU device code, unless it points into the thread's stack.
-bool readIsShared(const llvm::Value *PrimalPtr, const llvm::Module &M);
+/// Whether adjoints of reads through \p PrimalPtr must be added atomically:
+/// where threads share memory (GPU device code, an OpenMP region's body),
+/// unless it points into the thread's stack.
+bool readIsShared(const llvm::Value *PrimalPtr, bool ThreadsShareMemory);
 
 /// A + D for adjoints of one type; non-floating parts are left alone.
 llvm::Value *addAdjoints(llvm::IRBuilder<> &B, llvm::Value *A, llvm::Value *D);

@@ -20,6 +20,7 @@
 #include "Analysis/KnownFunctions.h"
 #include "Core/Diagnostics.h"
 #include "Core/KernelLaunches.h"
+#include "Core/OpenMPRuntime.h"
 #include "Core/UserRegistrations.h"
 #include "Modes/InlineAsmLowering.h"
 #include "Modes/WarpShuffles.h"
@@ -170,6 +171,9 @@ bool TangentBuilder::callTangentFunction(CallBase &Call) {
 }
 
 bool TangentBuilder::differentiateCall(CallBase &Call, IRBuilder<> &B) {
+  // Nothing of what an unsupported OpenMP construct does is seen.
+  if (std::string Why = describeUnsupportedOpenMPCall(Call); !Why.empty())
+    return fail(&Call, Why);
   if (isInactiveCall(Call))
     return true;
   if (isAllocationCall(Call)) {

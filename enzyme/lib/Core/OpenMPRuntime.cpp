@@ -1,0 +1,265 @@
+//===- OpenMPRuntime.cpp - What clang's OpenMP code calls -----------------===//
+//
+// Part of the Enzyme toolchain.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Core/OpenMPRuntime.h"
+
+#include "llvm/ADT/StringSet.h"
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Module.h"
+
+using namespace llvm;
+
+namespace enzyme {
+
+static constexpr StringLiteral RegionAttribute = "enzyme-openmp-region";
+
+static StringRef calleeName(const CallBase &Call) {
+  const Function *Callee = Call.getCalledFunction();
+  return Callee ? Callee->getName() : StringRef();
+}
+
+bool isInactiveOpenMPCall(const CallBase &Call) {
+  static const StringSet<> Names = {"__kmpc_global_thread_num",
+                                    "__kmpc_for_static_init_4",
+                                    "__kmpc_for_static_init_4u",
+                                    "__kmpc_for_static_init_8",
+                                    "__kmpc_for_static_init_8u",
+                                    "__kmpc_for_static_fini",
+                                    "__kmpc_dispatch_init_4",
+                                    "__kmpc_dispatch_init_4u",
+                                    "__kmpc_dispatch_init_8",
+                                    "__kmpc_dispatch_init_8u",
+                                    "__kmpc_dispatch_next_4",
+                                    "__kmpc_dispatch_next_4u",
+                                    "__kmpc_dispatch_next_8",
+                                    "__kmpc_dispatch_next_8u",
+                                    "__kmpc_dispatch_fini_4",
+                                    "__kmpc_dispatch_fini_4u",
+                                    "__kmpc_dispatch_fini_8",
+                                    "__kmpc_dispatch_fini_8u",
+                                    "__kmpc_dispatch_deinit",
+                                    "__kmpc_push_num_threads",
+                                    "__kmpc_push_proc_bind",
+                                    "__kmpc_single",
+                                    "__kmpc_end_single",
+                                    "__kmpc_master",
+                                    "__kmpc_end_master",
+                                    "__kmpc_masked",
+                                    "__kmpc_end_masked",
+                                    "__kmpc_flush",
+                                    "omp_get_thread_num",
+                                    "omp_get_num_threads",
+                                    "omp_get_max_threads",
+                                    "omp_get_num_procs",
+                                    "omp_in_parallel",
+                                    "omp_get_level",
+                                    "omp_get_wtime",
+                                    "omp_get_wtick",
+                                    "omp_set_num_threads",
+                                    "omp_init_lock",
+                                    "omp_destroy_lock"};
+  return Names.contains(calleeName(Call)) || isOpenMPSynchronization(Call);
+}
+
+/// What mirrors each synchronisation call in the reverse pass.
+static StringRef mirrorOf(StringRef Name) {
+  return StringSwitch<StringRef>(Name)
+      .Case("__kmpc_barrier", "__kmpc_barrier")
+      .Case("__kmpc_critical", "__kmpc_end_critical")
+      .Case("__kmpc_critical_with_hint", "__kmpc_end_critical")
+      .Case("__kmpc_end_critical", "__kmpc_critical")
+      .Case("omp_set_lock", "omp_unset_lock")
+      .Case("omp_unset_lock", "omp_set_lock")
+      .Default("");
+}
+
+bool isOpenMPSynchronization(const CallBase &Call) {
+  return !mirrorOf(calleeName(Call)).empty();
+}
+
+void emitMirroredOpenMPSynchronization(IRBuilder<> &B, const CallBase &Sync,
+                                       function_ref<Value *(Value *)> Primal) {
+  Module &M = *B.GetInsertBlock()->getModule();
+  Type *Ptr = B.getPtrTy(), *I32 = B.getInt32Ty(), *Void = B.getVoidTy();
+  StringRef Mirror = mirrorOf(calleeName(Sync));
+  if (Mirror.starts_with("omp_")) {
+    B.CreateCall(M.getOrInsertFunction(Mirror, Void, Ptr),
+                 {Primal(Sync.getArgOperand(0))});
+    return;
+  }
+  // The reverse pass may run in another OpenMP thread than the forward
+  // one did (a region's reverse is a team of its own): ask again.
+  Value *Loc = Primal(Sync.getArgOperand(0));
+  Value *Thread = B.CreateCall(
+      M.getOrInsertFunction("__kmpc_global_thread_num", I32, Ptr), {Loc});
+  if (Mirror == "__kmpc_barrier") {
+    B.CreateCall(M.getOrInsertFunction(Mirror, Void, Ptr, I32), {Loc, Thread});
+    return;
+  }
+  B.CreateCall(M.getOrInsertFunction(Mirror, Void, Ptr, I32, Ptr),
+               {Loc, Thread, Primal(Sync.getArgOperand(2))});
+}
+
+std::string describeUnsupportedOpenMPCall(const CallBase &Call) {
+  StringRef Name = calleeName(Call);
+  if (!Name.starts_with("__kmpc_") && !Name.starts_with("omp_"))
+    return "";
+  if (isInactiveOpenMPCall(Call))
+    return "";
+  std::string What;
+  if (Name.contains("task"))
+    What = "OpenMP tasks";
+  else if (Name.contains("ordered"))
+    What = "an 'ordered' region";
+  else if (Name.contains("teams"))
+    What = "a 'teams' construct";
+  else if (Name == "__kmpc_fork_call_if" ||
+           Name.contains("serialized_parallel"))
+    What = "a parallel region with an 'if' clause";
+  else if (Name == "__kmpc_fork_call")
+    What = "a parallel region whose outlined function is not known";
+  else if (Name.starts_with("__kmpc_atomic"))
+    What = "an atomic update that the OpenMP runtime performs (a type "
+           "without a native atomic instruction)";
+  else if (Name.contains("reduce"))
+    What = "a reduction the engine cannot rewrite";
+  else
+    What = "this part of the OpenMP runtime";
+  return "cannot differentiate the OpenMP runtime call '" + Name.str() +
+         "': " + What +
+         " is not supported (docs/parallel.md lists what is); move it out "
+         "of the differentiated code";
+}
+
+bool isParallelRegion(const Function &F) {
+  return F.hasFnAttribute(RegionAttribute);
+}
+
+static CallBase &forkOf(const Function &Region) {
+  for (const Instruction &I : instructions(Region))
+    if (const auto *Call = dyn_cast<CallBase>(&I))
+      if (calleeName(*Call) == "__kmpc_fork_call")
+        return const_cast<CallBase &>(*Call);
+  llvm_unreachable("a region function forks");
+}
+
+Function &outlinedFunctionOf(const Function &Region) {
+  return *cast<Function>(forkOf(Region).getArgOperand(2)->stripPointerCasts());
+}
+
+Value *forkLocationOf(const Function &Region) {
+  return forkOf(Region).getArgOperand(0);
+}
+
+CallInst *emitFork(IRBuilder<> &B, Value *Loc, Function *Microtask,
+                   ArrayRef<Value *> Args) {
+  Module &M = *B.GetInsertBlock()->getModule();
+  Type *Ptr = B.getPtrTy();
+  FunctionCallee Fork = M.getOrInsertFunction(
+      "__kmpc_fork_call",
+      FunctionType::get(B.getVoidTy(), {Ptr, B.getInt32Ty(), Ptr}, true));
+  SmallVector<Value *, 8> Operands = {Loc, B.getInt32(Args.size()), Microtask};
+  Operands.append(Args.begin(), Args.end());
+  return B.CreateCall(Fork, Operands);
+}
+
+/// The outlined function \p Call forks, if the engine can make a region
+/// function of it: a definition taking the two thread-id pointers and one
+/// pointer-sized value per forwarded argument, as the runtime passes them.
+static Function *forkedFunction(CallBase &Call) {
+  if (calleeName(Call) != "__kmpc_fork_call" || Call.arg_size() < 3)
+    return nullptr;
+  auto *Outlined =
+      dyn_cast<Function>(Call.getArgOperand(2)->stripPointerCasts());
+  if (!Outlined || Outlined->isDeclaration() || Outlined->isVarArg() ||
+      Outlined->arg_size() != Call.arg_size() - 1)
+    return nullptr;
+  const DataLayout &DL = Outlined->getParent()->getDataLayout();
+  for (Argument &A : Outlined->args())
+    if (!A.getType()->isPointerTy() &&
+        !(A.getType()->isIntegerTy() &&
+          DL.getTypeSizeInBits(A.getType()) == DL.getPointerSizeInBits()))
+      return nullptr;
+  return Outlined;
+}
+
+/// `void Outlined.enzyme.region(args...)`: forks a team that runs
+/// \p Outlined, located at \p Loc.
+static Function &regionFunction(Function &Outlined, Value *Loc) {
+  Module &M = *Outlined.getParent();
+  std::string Name = (Outlined.getName() + ".enzyme.region").str();
+  if (Function *Existing = M.getFunction(Name))
+    return *Existing;
+  SmallVector<Type *, 8> Params(
+      drop_begin(Outlined.getFunctionType()->params(), 2));
+  auto *Region = Function::Create(
+      FunctionType::get(Type::getVoidTy(M.getContext()), Params, false),
+      GlobalValue::InternalLinkage, Name, M);
+  Region->addFnAttr(RegionAttribute);
+  Region->addFnAttr(Attribute::NoInline);
+  IRBuilder<> B(BasicBlock::Create(M.getContext(), "entry", Region));
+  SmallVector<Value *, 8> Args;
+  for (Argument &A : Region->args())
+    Args.push_back(&A);
+  emitFork(B, Loc, &Outlined, Args);
+  B.CreateRetVoid();
+  return *Region;
+}
+
+void lowerOpenMPRuntimeCalls(Function &F) {
+  Module &M = *F.getParent();
+  Type *Ptr = PointerType::getUnqual(M.getContext());
+  Type *I32 = Type::getInt32Ty(M.getContext());
+  Type *Void = Type::getVoidTy(M.getContext());
+  SmallVector<CallBase *, 8> Calls;
+  for (Instruction &I : instructions(F))
+    if (auto *Call = dyn_cast<CallBase>(&I);
+        Call && calleeName(*Call).starts_with("__kmpc_"))
+      Calls.push_back(Call);
+  for (CallBase *Call : Calls) {
+    StringRef Name = calleeName(*Call);
+    IRBuilder<> B(Call);
+    if (Function *Outlined = forkedFunction(*Call)) {
+      Function &Region = regionFunction(*Outlined, Call->getArgOperand(0));
+      SmallVector<Value *, 8> Args(drop_begin(Call->args(), 3));
+      B.CreateCall(&Region, Args)->setDebugLoc(Call->getDebugLoc());
+      Call->eraseFromParent();
+      continue;
+    }
+    // `__kmpc_reduce*(loc, gtid, n, size, data, combine, lock)` returns 1
+    // where this thread combines its copies into the shared variables
+    // itself, under the lock (or alone). Every thread does, in turn.
+    if ((Name == "__kmpc_reduce" || Name == "__kmpc_reduce_nowait") &&
+        Call->arg_size() == 7) {
+      B.CreateCall(
+           M.getOrInsertFunction("__kmpc_critical", Void, Ptr, I32, Ptr),
+           {Call->getArgOperand(0), Call->getArgOperand(1),
+            Call->getArgOperand(6)})
+          ->setDebugLoc(Call->getDebugLoc());
+      Call->replaceAllUsesWith(ConstantInt::get(Call->getType(), 1));
+      Call->eraseFromParent();
+      continue;
+    }
+    if ((Name == "__kmpc_end_reduce" || Name == "__kmpc_end_reduce_nowait") &&
+        Call->arg_size() == 3) {
+      Value *Loc = Call->getArgOperand(0), *Thread = Call->getArgOperand(1);
+      B.CreateCall(
+           M.getOrInsertFunction("__kmpc_end_critical", Void, Ptr, I32, Ptr),
+           {Loc, Thread, Call->getArgOperand(2)})
+          ->setDebugLoc(Call->getDebugLoc());
+      // The blocking form ends with the team's barrier.
+      if (Name == "__kmpc_end_reduce")
+        B.CreateCall(M.getOrInsertFunction("__kmpc_barrier", Void, Ptr, I32),
+                     {Loc, Thread})
+            ->setDebugLoc(Call->getDebugLoc());
+      Call->eraseFromParent();
+    }
+  }
+}
+
+} // namespace enzyme

@@ -6,6 +6,8 @@
 
 #include "Core/OpenMPRuntime.h"
 
+#include "Core/RuntimeLibrary.h"
+
 #include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/IR/Constants.h"
@@ -66,15 +68,16 @@ bool isInactiveOpenMPCall(const CallBase &Call) {
   return Names.contains(calleeName(Call)) || isOpenMPSynchronization(Call);
 }
 
-/// What mirrors each synchronisation call in the reverse pass.
+/// What mirrors each synchronisation call in the reverse pass. Critical
+/// sections and locks are entered through the run-time, which orders their
+/// reverse entries (runtime/OpenMPRegions.c).
 static StringRef mirrorOf(StringRef Name) {
   return StringSwitch<StringRef>(Name)
       .Case("__kmpc_barrier", "__kmpc_barrier")
-      .Case("__kmpc_critical", "__kmpc_end_critical")
-      .Case("__kmpc_critical_with_hint", "__kmpc_end_critical")
-      .Case("__kmpc_end_critical", "__kmpc_critical")
-      .Case("omp_set_lock", "omp_unset_lock")
-      .Case("omp_unset_lock", "omp_set_lock")
+      .Case("__enzyme_rt_omp_critical", "__enzyme_rt_omp_critical_reverse_exit")
+      .Case("__kmpc_end_critical", "__enzyme_rt_omp_critical_reverse_enter")
+      .Case("__enzyme_rt_omp_set_lock", "__enzyme_rt_omp_lock_reverse_exit")
+      .Case("omp_unset_lock", "__enzyme_rt_omp_lock_reverse_enter")
       .Default("");
 }
 
@@ -85,24 +88,24 @@ bool isOpenMPSynchronization(const CallBase &Call) {
 void emitMirroredOpenMPSynchronization(IRBuilder<> &B, const CallBase &Sync,
                                        function_ref<Value *(Value *)> Primal) {
   Module &M = *B.GetInsertBlock()->getModule();
-  Type *Ptr = B.getPtrTy(), *I32 = B.getInt32Ty(), *Void = B.getVoidTy();
   StringRef Mirror = mirrorOf(calleeName(Sync));
-  if (Mirror.starts_with("omp_")) {
-    B.CreateCall(M.getOrInsertFunction(Mirror, Void, Ptr),
-                 {Primal(Sync.getArgOperand(0))});
-    return;
-  }
-  // The reverse pass may run in another OpenMP thread than the forward
-  // one did (a region's reverse is a team of its own): ask again.
-  Value *Loc = Primal(Sync.getArgOperand(0));
-  Value *Thread = B.CreateCall(
-      M.getOrInsertFunction("__kmpc_global_thread_num", I32, Ptr), {Loc});
   if (Mirror == "__kmpc_barrier") {
-    B.CreateCall(M.getOrInsertFunction(Mirror, Void, Ptr, I32), {Loc, Thread});
+    // The reverse pass may run in another OpenMP thread than the forward
+    // one did (a region's reverse is a team of its own): ask again.
+    Type *Ptr = B.getPtrTy(), *I32 = B.getInt32Ty();
+    Value *Loc = Primal(Sync.getArgOperand(0));
+    Value *Thread = B.CreateCall(
+        M.getOrInsertFunction("__kmpc_global_thread_num", I32, Ptr), {Loc});
+    B.CreateCall(M.getOrInsertFunction(Mirror, B.getVoidTy(), Ptr, I32),
+                 {Loc, Thread});
     return;
   }
-  B.CreateCall(M.getOrInsertFunction(Mirror, Void, Ptr, I32, Ptr),
-               {Loc, Thread, Primal(Sync.getArgOperand(2))});
+  Function *Reverse = getRuntimeFunction(M, Mirror);
+  if (Mirror.contains("_lock_"))
+    B.CreateCall(Reverse, {Primal(Sync.getArgOperand(0))});
+  else
+    B.CreateCall(Reverse, {Primal(Sync.getArgOperand(0)),
+                           Primal(Sync.getArgOperand(2))});
 }
 
 std::string describeUnsupportedOpenMPCall(const CallBase &Call) {
@@ -213,22 +216,46 @@ static Function &regionFunction(Function &Outlined, Value *Loc) {
 
 void lowerOpenMPRuntimeCalls(Function &F) {
   Module &M = *F.getParent();
+  if (!canLinkRuntime(M))
+    return;
   Type *Ptr = PointerType::getUnqual(M.getContext());
   Type *I32 = Type::getInt32Ty(M.getContext());
   Type *Void = Type::getVoidTy(M.getContext());
   SmallVector<CallBase *, 8> Calls;
   for (Instruction &I : instructions(F))
     if (auto *Call = dyn_cast<CallBase>(&I);
-        Call && calleeName(*Call).starts_with("__kmpc_"))
+        Call && (calleeName(*Call).starts_with("__kmpc_") ||
+                 calleeName(*Call) == "omp_set_lock"))
       Calls.push_back(Call);
+  auto Replace = [](CallBase *Call, CallInst *By) {
+    By->setDebugLoc(Call->getDebugLoc());
+    if (!Call->getType()->isVoidTy())
+      Call->replaceAllUsesWith(ConstantInt::get(Call->getType(), 1));
+    Call->eraseFromParent();
+  };
   for (CallBase *Call : Calls) {
     StringRef Name = calleeName(*Call);
     IRBuilder<> B(Call);
     if (Function *Outlined = forkedFunction(*Call)) {
       Function &Region = regionFunction(*Outlined, Call->getArgOperand(0));
       SmallVector<Value *, 8> Args(drop_begin(Call->args(), 3));
-      B.CreateCall(&Region, Args)->setDebugLoc(Call->getDebugLoc());
-      Call->eraseFromParent();
+      Replace(Call, B.CreateCall(&Region, Args));
+      continue;
+    }
+    // Critical sections and locks are entered through the run-time, which
+    // orders their reverse entries.
+    if ((Name == "__kmpc_critical" || Name == "__kmpc_critical_with_hint") &&
+        Call->arg_size() >= 3) {
+      Replace(Call,
+              B.CreateCall(getRuntimeFunction(M, "__enzyme_rt_omp_critical"),
+                           {Call->getArgOperand(0), Call->getArgOperand(1),
+                            Call->getArgOperand(2)}));
+      continue;
+    }
+    if (Name == "omp_set_lock" && Call->arg_size() == 1) {
+      Replace(Call,
+              B.CreateCall(getRuntimeFunction(M, "__enzyme_rt_omp_set_lock"),
+                           {Call->getArgOperand(0)}));
       continue;
     }
     // `__kmpc_reduce*(loc, gtid, n, size, data, combine, lock)` returns 1
@@ -236,28 +263,24 @@ void lowerOpenMPRuntimeCalls(Function &F) {
     // itself, under the lock (or alone). Every thread does, in turn.
     if ((Name == "__kmpc_reduce" || Name == "__kmpc_reduce_nowait") &&
         Call->arg_size() == 7) {
-      B.CreateCall(
-           M.getOrInsertFunction("__kmpc_critical", Void, Ptr, I32, Ptr),
-           {Call->getArgOperand(0), Call->getArgOperand(1),
-            Call->getArgOperand(6)})
-          ->setDebugLoc(Call->getDebugLoc());
-      Call->replaceAllUsesWith(ConstantInt::get(Call->getType(), 1));
-      Call->eraseFromParent();
+      Replace(Call,
+              B.CreateCall(getRuntimeFunction(M, "__enzyme_rt_omp_critical"),
+                           {Call->getArgOperand(0), Call->getArgOperand(1),
+                            Call->getArgOperand(6)}));
       continue;
     }
     if ((Name == "__kmpc_end_reduce" || Name == "__kmpc_end_reduce_nowait") &&
         Call->arg_size() == 3) {
       Value *Loc = Call->getArgOperand(0), *Thread = Call->getArgOperand(1);
-      B.CreateCall(
-           M.getOrInsertFunction("__kmpc_end_critical", Void, Ptr, I32, Ptr),
-           {Loc, Thread, Call->getArgOperand(2)})
-          ->setDebugLoc(Call->getDebugLoc());
+      CallInst *End = B.CreateCall(
+          M.getOrInsertFunction("__kmpc_end_critical", Void, Ptr, I32, Ptr),
+          {Loc, Thread, Call->getArgOperand(2)});
       // The blocking form ends with the team's barrier.
       if (Name == "__kmpc_end_reduce")
         B.CreateCall(M.getOrInsertFunction("__kmpc_barrier", Void, Ptr, I32),
                      {Loc, Thread})
             ->setDebugLoc(Call->getDebugLoc());
-      Call->eraseFromParent();
+      Replace(Call, End);
     }
   }
 }

@@ -15,10 +15,15 @@
 ///
 ///  - scheduling, thread queries and `single`/`master` are inactive: the
 ///    augmented pass runs them, the reverse pass reads what they returned;
-///  - barriers and critical sections are mirrored in the reverse pass (a
-///    barrier is a barrier again; a critical section's end is where its
-///    reverse enters it), so that the reverse pass of each thread sees the
-///    adjoints that others wrote where the forward pass saw their values;
+///  - barriers, critical sections and OpenMP locks are mirrored in the
+///    reverse pass (a barrier is a barrier again; a critical section's end
+///    is where its reverse enters it), so that the reverse pass of each
+///    thread sees the adjoints that others wrote where the forward pass saw
+///    their values. Critical sections and locks are entered through the
+///    run-time (runtime/OpenMPRegions.c), which makes the reverse entries
+///    come in the reverse order of the forward ones: a combine such as
+///    `m = max(m, mine)` gives its adjoint to whoever held the maximum when
+///    it ran;
 ///  - a fork becomes a call of a region function (below) that the
 ///    generators differentiate as a whole (Modes/ParallelRegions.h);
 ///  - a reduction combines under a critical section, never with the
@@ -61,8 +66,9 @@ std::string describeUnsupportedOpenMPCall(const llvm::CallBase &Call);
 
 /// Rewrites the OpenMP runtime calls of \p F, a private copy being prepared
 /// for differentiation: each `__kmpc_fork_call` of an outlined function
-/// becomes a call of that function's region function, and each reduction
-/// combines under a critical section.
+/// becomes a call of that function's region function, critical sections and
+/// locks are entered through the run-time, and each reduction combines
+/// under a critical section.
 void lowerOpenMPRuntimeCalls(llvm::Function &F);
 
 /// \p F is a region function: `void F(args...)` forks a team that runs

@@ -155,12 +155,15 @@ ReverseModeGenerator::generateParallelRegion(const ReverseSignature &Sig,
       createTask(M, Region, Sig.Args, Region.getName() + ".aug.task");
   {
     IRBuilder<> B(BasicBlock::Create(Ctx, "entry", AugTask));
+    Value *Record = AugTask->getArg(AugTask->arg_size() - 1);
+    B.CreateCall(getRuntimeFunction(M, "__enzyme_rt_omp_thread_begin"),
+                 {Record});
     Value *ThreadTape = Tape.createHeapTape(B);
     SmallVector<Value *, 8> Args = argumentsOf(*AugTask, 0, 1);
     Args.push_back(ThreadTape);
     B.CreateCall(BodyPair->Augmented, Args);
     B.CreateCall(getRuntimeFunction(M, "__enzyme_rt_omp_keep_tape"),
-                 {AugTask->getArg(AugTask->arg_size() - 1), ThreadTape});
+                 {Record, ThreadTape});
     B.CreateRetVoid();
   }
   // Thread T of the reverse team reverses what thread T did.
@@ -176,6 +179,7 @@ ReverseModeGenerator::generateParallelRegion(const ReverseSignature &Sig,
     SmallVector<Value *, 8> Args = argumentsOf(*RevTask, 0, 1);
     Args.push_back(ThreadTape);
     B.CreateCall(BodyPair->Reverse, Args);
+    B.CreateCall(getRuntimeFunction(M, "__enzyme_rt_omp_thread_end"));
     Tape.destroyHeapTape(B, ThreadTape);
     B.CreateRetVoid();
   }

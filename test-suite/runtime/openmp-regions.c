@@ -1,0 +1,168 @@
+// OpenMP parallel regions beyond worksharing loops, differentiated with
+// teams of 1, 2 and 4 threads (Inputs/openmp-check.h): work split by
+// omp_get_thread_num, private and firstprivate variables, a barrier between
+// two phases (the second reads what other threads wrote in the first; the
+// reverse pass mirrors the barrier), critical and atomic updates of a
+// shared sum, `single`, `reduction(max:)` and `reduction(min:)`, and calls
+// of differentiated functions inside the region.
+// RUN: %clang_enzyme -fenzyme -fopenmp -O0 -g %s -o %t -lm
+// RUN: %t
+// RUN: %clang_enzyme -fenzyme -fopenmp -O2 -g %s -o %t2 -lm
+// RUN: %t2
+// RUN: %clang_enzyme -fenzyme -O2 -Wno-unknown-pragmas %s -o %t3 -lm
+// RUN: %t3
+#include "Inputs/openmp-check.h"
+
+#define N 29
+
+static inline int thread_id(void) {
+#ifdef _OPENMP
+  return omp_get_thread_num();
+#else
+  return 0;
+#endif
+}
+static inline int team_size(void) {
+#ifdef _OPENMP
+  return omp_get_num_threads();
+#else
+  return 1;
+#endif
+}
+
+// Phase 1: t[i] = c x_i^2 (split by thread id); barrier; phase 2:
+// u[i] = t[i] t[(i + 1) % N] (a neighbour another thread wrote); a single
+// thread sums u. L = c^2 sum x_i^2 x_{i+1}^2.
+double phases_loss(const double *x, double *work, double c) {
+  double *t = work, *u = work + N;
+  double s = 0;
+#pragma omp parallel shared(s)
+  {
+    int id = thread_id(), p = team_size();
+    for (int i = id; i < N; i += p)
+      t[i] = c * x[i] * x[i];
+#pragma omp barrier
+    for (int i = id; i < N; i += p)
+      u[i] = t[i] * t[(i + 1) % N];
+#pragma omp barrier
+#pragma omp single
+    {
+      for (int i = 0; i < N; i++)
+        s += u[i];
+    }
+  }
+  return s;
+}
+void phases_grad(const double *x, double c, double *gx, double *gc) {
+  for (int i = 0; i < N; i++) {
+    int j = (i + 1) % N;
+    gx[i] += 2 * c * c * x[i] * x[j] * x[j];
+    gx[j] += 2 * c * c * x[i] * x[i] * x[j];
+    *gc += 2 * c * x[i] * x[i] * x[j] * x[j];
+  }
+}
+
+// L = sum_i c sin(x_i) x_i, accumulated with `critical` (a private partial
+// sum per thread) and the same sum with `atomic`, added.
+double critical_atomic_loss(const double *x, double *work, double c) {
+  (void)work;
+  double s = 0, a = 0;
+#pragma omp parallel
+  {
+    double part = 0;
+#pragma omp for
+    for (int i = 0; i < N; i++)
+      part += c * sin(x[i]) * x[i];
+#pragma omp critical
+    s += part;
+#pragma omp for
+    for (int i = 0; i < N; i++) {
+      double v = c * sin(x[i]) * x[i];
+#pragma omp atomic
+      a += v;
+    }
+  }
+  return s + a;
+}
+void critical_atomic_grad(const double *x, double c, double *gx, double *gc) {
+  for (int i = 0; i < N; i++) {
+    gx[i] = 2 * c * (cos(x[i]) * x[i] + sin(x[i]));
+    *gc += 2 * sin(x[i]) * x[i];
+  }
+}
+
+// max and min reductions, and a firstprivate scale: L = c (max_i x_i^2 -
+// min_i x_i) + k sum x_i with k = 2 copied into every thread.
+double maxmin_loss(const double *x, double *work, double c) {
+  (void)work;
+  double m = -1e300, n = 1e300, s = 0, k = 2.0;
+#pragma omp parallel for reduction(max : m) reduction(min : n)                \
+    reduction(+ : s) firstprivate(k)
+  for (int i = 0; i < N; i++) {
+    double sq = x[i] * x[i];
+    m = sq > m ? sq : m;
+    n = x[i] < n ? x[i] : n;
+    s += k * x[i];
+  }
+  return c * (m - n) + s;
+}
+static int argmax_sq(const double *x) {
+  int b = 0;
+  for (int i = 1; i < N; i++)
+    if (x[i] * x[i] > x[b] * x[b])
+      b = i;
+  return b;
+}
+static int argmin(const double *x) {
+  int b = 0;
+  for (int i = 1; i < N; i++)
+    if (x[i] < x[b])
+      b = i;
+  return b;
+}
+void maxmin_grad(const double *x, double c, double *gx, double *gc) {
+  int hi = argmax_sq(x), lo = argmin(x);
+  for (int i = 0; i < N; i++)
+    gx[i] = 2.0;
+  gx[hi] += 2 * c * x[hi];
+  gx[lo] -= c;
+  *gc = x[hi] * x[hi] - x[lo];
+}
+
+// A differentiated function called from inside the region, with a private
+// temporary passed by pointer: y_i = f(x_i, c) = c x_i exp(-x_i^2);
+// L = sum y_i^2.
+__attribute__((noinline)) static void model(const double *xi, double c,
+                                            double *out) {
+  *out = c * xi[0] * exp(-xi[0] * xi[0]);
+}
+double nested_loss(const double *x, double *work, double c) {
+  double s = 0;
+#pragma omp parallel for reduction(+ : s)
+  for (int i = 0; i < N; i++) {
+    double y;
+    model(&x[i], c, &y);
+    work[i] = y;
+    s += y * y;
+  }
+  return s;
+}
+void nested_grad(const double *x, double c, double *gx, double *gc) {
+  for (int i = 0; i < N; i++) {
+    double e = exp(-x[i] * x[i]), y = c * x[i] * e;
+    gx[i] = 2 * y * c * e * (1 - 2 * x[i] * x[i]);
+    *gc += 2 * y * x[i] * e;
+  }
+}
+
+int main(void) {
+  double x[N];
+  for (int i = 0; i < N; i++)
+    x[i] = 0.2 + 0.9 * sin(0.61 * i + 0.3);
+  check_teams("phases", phases_loss, phases_grad, x, N, 1.2);
+  check_teams("critical+atomic", critical_atomic_loss, critical_atomic_grad, x,
+              N, 0.7);
+  check_teams("max+min", maxmin_loss, maxmin_grad, x, N, 1.5);
+  check_teams("nested call", nested_loss, nested_grad, x, N, 0.9);
+  return check_done();
+}

@@ -134,9 +134,9 @@ std::string describeUnsupportedOpenMPCall(const CallBase &Call) {
   else
     What = "this part of the OpenMP runtime";
   return "cannot differentiate the OpenMP runtime call '" + Name.str() +
-         "': " + What +
-         " is not supported (docs/parallel.md lists what is); move it out "
-         "of the differentiated code";
+         "' (" + What +
+         "): not supported, docs/parallel.md lists what is; move it out of "
+         "the differentiated code";
 }
 
 bool isParallelRegion(const Function &F) {

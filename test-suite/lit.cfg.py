@@ -73,5 +73,11 @@ if "cuda" in config.available_features and os.path.exists(
         os.path.join(build, "lib", "libenzyme-cuda-emulation.a")):
     config.available_features.add("cuda-emulation")
 
+# LLVM's OpenMP runtime (libomp-19-dev) for -fopenmp, OpenMPI for MPI.
+if os.path.exists(os.path.join(os.path.dirname(llvm_bin), "lib", "libomp.so")):
+    config.available_features.add("openmp")
+if shutil.which("mpicc") and shutil.which("mpirun"):
+    config.available_features.add("mpi")
+
 if shutil.which("cmake"):
     config.available_features.add("cmake")

@@ -2,6 +2,7 @@
 // the call in the region that names the construct; a gradient that ignored
 // them would be wrong (a task's work is not seen at its call). The same
 // regions compile and run without -fenzyme's requests.
+// REQUIRES: openmp
 // RUN: not %clang_enzyme -fenzyme -fopenmp -O0 -g %s -o %t 2>&1 | FileCheck %s %{no-crash}
 // RUN: not %clang_enzyme -fenzyme -fopenmp -O2 -g %s -o %t 2>&1 | FileCheck %s %{no-crash}
 // RUN: not %clang_enzyme -fenzyme -fopenmp -O2 -g -DFORWARD %s -o %t 2>&1 | FileCheck %s %{no-crash}

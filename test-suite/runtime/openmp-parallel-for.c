@@ -4,6 +4,7 @@
 // equals the analytic one, the 1-thread one, and (once) finite
 // differences. The derivative runs in parallel: every thread reverses the
 // iterations it ran. A build without -fopenmp runs the same checks.
+// REQUIRES: openmp
 // RUN: %clang_enzyme -fenzyme -fopenmp -O0 -g %s -o %t -lm
 // RUN: %t
 // RUN: %clang_enzyme -fenzyme -fopenmp -O2 -g %s -o %t2 -lm

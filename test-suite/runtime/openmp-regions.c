@@ -5,6 +5,7 @@
 // reverse pass mirrors the barrier), critical and atomic updates of a
 // shared sum, `single`, `reduction(max:)` and `reduction(min:)`, and calls
 // of differentiated functions inside the region.
+// REQUIRES: openmp
 // RUN: %clang_enzyme -fenzyme -fopenmp -O0 -g %s -o %t -lm
 // RUN: %t
 // RUN: %clang_enzyme -fenzyme -fopenmp -O2 -g %s -o %t2 -lm

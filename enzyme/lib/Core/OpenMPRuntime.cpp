@@ -12,6 +12,7 @@
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/InstIterator.h"
+#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
 
 using namespace llvm;
@@ -19,6 +20,9 @@ using namespace llvm;
 namespace enzyme {
 
 static constexpr StringLiteral RegionAttribute = "enzyme-openmp-region";
+/// On a parameter of an outlined body: the shared variable it points to is
+/// a local of the forking function that only the region reaches.
+static constexpr StringLiteral RegionOnlyAttribute = "enzyme-region-only";
 
 static StringRef calleeName(const CallBase &Call) {
   const Function *Callee = Call.getCalledFunction();
@@ -133,8 +137,8 @@ std::string describeUnsupportedOpenMPCall(const CallBase &Call) {
     What = "a reduction the engine cannot rewrite";
   else
     What = "this part of the OpenMP runtime";
-  return "cannot differentiate the OpenMP runtime call '" + Name.str() +
-         "' (" + What +
+  return "cannot differentiate the OpenMP runtime call '" + Name.str() + "' (" +
+         What +
          "): not supported, docs/parallel.md lists what is; move it out of "
          "the differentiated code";
 }
@@ -214,6 +218,65 @@ static Function &regionFunction(Function &Outlined, Value *Loc) {
   return *Region;
 }
 
+/// \p Shared, an argument that \p Fork passes to its team, is a local of
+/// the forking function that only the region reaches: its address goes
+/// nowhere but into this fork, and the function only stores to it or loads
+/// it.
+static bool onlyTheRegionReaches(const Value &Shared, const CallBase &Fork) {
+  const auto *Local = dyn_cast<AllocaInst>(&Shared);
+  if (!Local)
+    return false;
+  unsigned Forks = 0;
+  for (const Use &U : Local->uses()) {
+    const auto *User = cast<Instruction>(U.getUser());
+    if (User == &Fork) {
+      ++Forks;
+      continue;
+    }
+    if (isa<LoadInst>(User) || User->isLifetimeStartOrEnd() ||
+        isa<DbgInfoIntrinsic>(User))
+      continue;
+    if (const auto *Store = dyn_cast<StoreInst>(User);
+        Store && Store->getPointerOperand() == Local)
+      continue;
+    return false;
+  }
+  return Forks == 1;
+}
+
+void hoistInvariantSharedLoads(Function &F) {
+  BasicBlock &Entry = F.getEntryBlock();
+  for (Argument &A : F.args()) {
+    if (!F.getAttributes().hasParamAttr(A.getArgNo(), RegionOnlyAttribute))
+      continue;
+    // Nothing in the team writes it: every use is a load.
+    SmallVector<LoadInst *, 8> Loads;
+    bool OnlyLoads = all_of(A.users(), [&](User *U) {
+      auto *Load = dyn_cast<LoadInst>(U);
+      if (Load && !Load->isVolatile() && !Load->isAtomic())
+        Loads.push_back(Load);
+      return Load && !Load->isVolatile() && !Load->isAtomic();
+    });
+    if (!OnlyLoads)
+      continue;
+    // One load per type at the entry: the value cannot change while the
+    // team runs (the variable's address went nowhere else).
+    DenseMap<Type *, LoadInst *> AtEntry;
+    for (LoadInst *Load : Loads) {
+      LoadInst *&First = AtEntry[Load->getType()];
+      if (!First) {
+        First = cast<LoadInst>(Load->clone());
+        First->insertInto(&Entry, Entry.getFirstInsertionPt());
+        First->setName(A.getName() + ".invariant");
+      }
+      if (First != Load) {
+        Load->replaceAllUsesWith(First);
+        Load->eraseFromParent();
+      }
+    }
+  }
+}
+
 void lowerOpenMPRuntimeCalls(Function &F) {
   Module &M = *F.getParent();
   if (!canLinkRuntime(M))
@@ -237,6 +300,14 @@ void lowerOpenMPRuntimeCalls(Function &F) {
     StringRef Name = calleeName(*Call);
     IRBuilder<> B(Call);
     if (Function *Outlined = forkedFunction(*Call)) {
+      // A shared variable that only the region reaches and nothing in it
+      // writes keeps its value while the team runs: its body loads it once
+      // (hoistInvariantSharedLoads), so that the reverse pass adds its
+      // adjoint once per thread, not once per iteration.
+      for (unsigned I = 3; I < Call->arg_size(); ++I)
+        if (onlyTheRegionReaches(*Call->getArgOperand(I), *Call))
+          Outlined->addParamAttr(
+              I - 1, Attribute::get(M.getContext(), RegionOnlyAttribute));
       Function &Region = regionFunction(*Outlined, Call->getArgOperand(0));
       SmallVector<Value *, 8> Args(drop_begin(Call->args(), 3));
       Replace(Call, B.CreateCall(&Region, Args));

@@ -71,6 +71,12 @@ std::string describeUnsupportedOpenMPCall(const llvm::CallBase &Call);
 /// under a critical section.
 void lowerOpenMPRuntimeCalls(llvm::Function &F);
 
+/// In \p F, a private copy of an outlined body after promotion to SSA: the
+/// loads of a shared variable that only the region reaches (a local of the
+/// forking function whose address goes nowhere else) and that nothing in
+/// the body writes become one load at the entry.
+void hoistInvariantSharedLoads(llvm::Function &F);
+
 /// \p F is a region function: `void F(args...)` forks a team that runs
 /// `outlined(&gtid, &btid, args...)` (its body is that fork).
 bool isParallelRegion(const llvm::Function &F);

@@ -65,7 +65,10 @@ Instruction *TapeBuilder::data(Instruction *I) const {
 
 void TapeBuilder::markDisjointFromTape(Function &F) const {
   for (Instruction &I : instructions(F)) {
-    if (!isa<LoadInst>(I) && !isa<StoreInst>(I) && !isa<MemIntrinsic>(I))
+    // Atomic adjoint additions (GPU code, OpenMP regions) too: otherwise
+    // the tape's header stays in memory across every iteration around them.
+    if (!isa<LoadInst>(I) && !isa<StoreInst>(I) && !isa<MemIntrinsic>(I) &&
+        !isa<AtomicRMWInst>(I) && !isa<AtomicCmpXchgInst>(I))
       continue;
     MDNode *Scope = I.getMetadata(LLVMContext::MD_alias_scope);
     if (Scope == HeaderScopes || Scope == DataScopes)

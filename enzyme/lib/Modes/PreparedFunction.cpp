@@ -169,6 +169,7 @@ Function *prepareForDifferentiation(Function &F, FunctionAnalysisManager &FAM) {
   FPM.addPass(SimplifyCFGPass());
   FPM.run(*P, FAM);
   removeUnreachableBlocks(*P);
+  hoistInvariantSharedLoads(*P);
   raiseDoubleShuffles(*P);
   foldFloatSignMasks(*P);
   moveVectorLanesAsFloats(*P);

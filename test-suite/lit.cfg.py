@@ -78,6 +78,17 @@ if os.path.exists(os.path.join(os.path.dirname(llvm_bin), "lib", "libomp.so")):
     config.available_features.add("openmp")
 if shutil.which("mpicc") and shutil.which("mpirun"):
     config.available_features.add("mpi")
+    showme = lambda what: subprocess.run(
+        ["mpicc", "--showme:" + what], capture_output=True, text=True).stdout.strip()
+    # OpenMPI's include and link flags, for the drivers without mpicc.
+    config.substitutions.append(
+        ("%mpi_flags", showme("compile") + " " + showme("link")))
+    # Processes on this machine only, more of them than cores; OpenMPI
+    # refuses root without being told.
+    mpirun = "mpirun --oversubscribe --mca btl self,vader"
+    if os.geteuid() == 0:
+        mpirun += " --allow-run-as-root"
+    config.substitutions.append(("%mpirun", mpirun))
 
 if shutil.which("cmake"):
     config.available_features.add("cmake")

@@ -32,44 +32,58 @@
  * Only MPI_DOUBLE and MPI_FLOAT data have adjoints; integer data has none,
  * and every rank agrees on the datatype, so no rank communicates. A rank
  * whose shadow is null still takes part, with zeros, so the others do not
- * wait for it. Calls reach here from one thread.
+ * wait for it. Calls reach here from one thread. A receive from
+ * MPI_ANY_SOURCE or with MPI_ANY_TAG could take the adjoint message of a rank
+ * already in its reverse pass, unless a collective (say, the loss's
+ * reduction) ends the forward pass.
  *
  *===----------------------------------------------------------------------===*/
 
 #include "Message.h"
+
+/* Without OpenMPI's headers the build leaves the rules out (CMakeLists.txt),
+ * and the engine says so where a program differentiates an MPI call. */
+#ifndef ENZYME_NO_MPI
+
 #include <mpi.h>
+
+/* Every rule gets the shadows of the datatype, communicator and the like,
+ * and most get primal arguments that their half does not need. */
+#pragma GCC diagnostic ignored "-Wunused-parameter"
 
 void *calloc(size_t, size_t);
 void free(void *);
 
 enum adjoint { no_adjoint = 0, float_adjoint = 4, double_adjoint = 8 };
 
-__attribute__((noreturn, cold)) static void fail(const char *function,
-                                                 const char *what) {
+/* "enzyme: the derivative of FUNCTION: WHAT", and MPI's ERROR if not
+ * negative. */
+__attribute__((noreturn, cold)) static void
+fail_with(const char *function, const char *what, int error) {
   struct message m;
   m.length = 0;
   append(&m, "enzyme: the derivative of ");
   append(&m, function);
+  append(&m, ": ");
   append(&m, what);
+  if (error >= 0) {
+    append(&m, " failed with error code ");
+    append_number(&m, (unsigned)error);
+  }
   append(&m, "\n");
   write_and_abort(&m);
+}
+
+__attribute__((noreturn, cold)) static void fail(const char *function,
+                                                 const char *what) {
+  fail_with(function, what, -1);
 }
 
 /* Under MPI_ERRORS_RETURN a failure in the reverse pass has no caller to
  * return to. */
 static void check(int error, const char *call, const char *function) {
-  if (error == MPI_SUCCESS)
-    return;
-  struct message m;
-  m.length = 0;
-  append(&m, "enzyme: ");
-  append(&m, call);
-  append(&m, " failed with error code ");
-  append_number(&m, (unsigned)error);
-  append(&m, " in the derivative of ");
-  append(&m, function);
-  append(&m, "\n");
-  write_and_abort(&m);
+  if (error != MPI_SUCCESS)
+    fail_with(function, call, error);
 }
 
 static int is_integer(MPI_Datatype t) {
@@ -78,10 +92,11 @@ static int is_integer(MPI_Datatype t) {
          t == MPI_UNSIGNED_LONG_LONG || t == MPI_SHORT ||
          t == MPI_UNSIGNED_SHORT || t == MPI_CHAR || t == MPI_SIGNED_CHAR ||
          t == MPI_UNSIGNED_CHAR || t == MPI_BYTE || t == MPI_WCHAR ||
-         t == MPI_C_BOOL || t == MPI_INT8_T || t == MPI_INT16_T ||
-         t == MPI_INT32_T || t == MPI_INT64_T || t == MPI_UINT8_T ||
-         t == MPI_UINT16_T || t == MPI_UINT32_T || t == MPI_UINT64_T ||
-         t == MPI_AINT || t == MPI_OFFSET || t == MPI_COUNT || t == MPI_2INT;
+         t == MPI_C_BOOL || t == MPI_CXX_BOOL || t == MPI_INT8_T ||
+         t == MPI_INT16_T || t == MPI_INT32_T || t == MPI_INT64_T ||
+         t == MPI_UINT8_T || t == MPI_UINT16_T || t == MPI_UINT32_T ||
+         t == MPI_UINT64_T || t == MPI_AINT || t == MPI_OFFSET ||
+         t == MPI_COUNT || t == MPI_2INT;
 }
 
 /* What adjoints data of type T has. Datatypes are pointers to Open MPI's
@@ -95,7 +110,7 @@ static enum adjoint adjoint_of(MPI_Datatype t, const void *shadow,
   if (t == MPI_FLOAT)
     return float_adjoint;
   if (shadow && !is_integer(t))
-    fail(function, ": derived and other datatypes are not supported for "
+    fail(function, "derived and other datatypes are not supported for "
                    "derivatives, only MPI_DOUBLE and MPI_FLOAT data (and "
                    "integer data, which has none), see docs/parallel.md");
   return no_adjoint;
@@ -109,21 +124,27 @@ static enum adjoint adjoint_of_both(MPI_Datatype a, const void *da, int use_a,
   enum adjoint x = use_a ? adjoint_of(a, da, function) : no_adjoint;
   enum adjoint y = use_b ? adjoint_of(b, db, function) : no_adjoint;
   if (use_a && use_b && x != y)
-    fail(function, ": the send and receive datatypes differ; derived and "
+    fail(function, "the send and receive datatypes differ; derived and "
                    "other datatypes are not supported for derivatives, see "
                    "docs/parallel.md");
   return use_a ? x : y;
 }
 
 /* Reductions of floating-point data need an operation with a derivative;
- * other operations are fine where no shadow asks for one. */
-static enum adjoint reduction_adjoint(enum adjoint a, MPI_Op op,
-                                      const void *shadow,
+ * other operations are fine where no shadow asks for one: the input's, or
+ * the result's where it is significant at this rank. */
+static enum adjoint reduction_adjoint(const void *sendbuf, const void *dsendbuf,
+                                      const void *drecvbuf, int significant,
+                                      MPI_Datatype dt, MPI_Op op,
                                       const char *function) {
+  const void *shadow = sendbuf != MPI_IN_PLACE && dsendbuf ? dsendbuf
+                       : significant                       ? drecvbuf
+                                                           : 0;
+  enum adjoint a = adjoint_of(dt, shadow, function);
   if (a == no_adjoint || op == MPI_SUM || op == MPI_MAX || op == MPI_MIN)
     return a;
   if (shadow)
-    fail(function, ": only MPI_SUM, MPI_MAX and MPI_MIN have derivatives, "
+    fail(function, "only MPI_SUM, MPI_MAX and MPI_MIN have derivatives, "
                    "see docs/parallel.md");
   return no_adjoint;
 }
@@ -135,7 +156,7 @@ static size_t bytes_of(int count, enum adjoint a) {
 static void *zeros(size_t bytes, const char *function) {
   void *p = calloc(bytes ? bytes : 1, 1);
   if (!p)
-    fail(function, ": out of memory for the adjoints");
+    fail(function, "out of memory for the adjoints");
   return p;
 }
 
@@ -150,7 +171,8 @@ static void clear(void *p, size_t n) {
       ((char *)p)[i] = 0;
 }
 
-/* TO[i] += FROM[i] where MASK (if any) says this rank owns element i. */
+/* TO[i] += FROM[i] where MASK (if any) says this rank owns element i. TO
+ * is the shadow of a buffer the primal only reads, hence const. */
 static void add_to(enum adjoint a, const void *to, const void *from, int count,
                    const unsigned char *mask) {
   if (!to)
@@ -220,13 +242,11 @@ struct mpi_long_tape {
   int result;
 };
 
-/*===-- MPI_Send, MPI_Recv
- * -------------------------------------------------===*/
+/* MPI_Send, MPI_Recv. */
 
 int __enzyme_rt_mpi_send_augment(const void *buf, const void *dbuf, int count,
                                  MPI_Datatype dt, MPI_Datatype ddt, int dest,
                                  int tag, MPI_Comm comm, MPI_Comm dcomm) {
-  (void)ddt, (void)dcomm;
   adjoint_of(dt, dbuf, "MPI_Send");
   return MPI_Send(buf, count, dt, dest, tag, comm);
 }
@@ -234,7 +254,6 @@ int __enzyme_rt_mpi_send_augment(const void *buf, const void *dbuf, int count,
 void __enzyme_rt_mpi_send_reverse(const void *buf, const void *dbuf, int count,
                                   MPI_Datatype dt, MPI_Datatype ddt, int dest,
                                   int tag, MPI_Comm comm, MPI_Comm dcomm) {
-  (void)buf, (void)ddt, (void)dcomm;
   enum adjoint a = adjoint_of(dt, dbuf, "MPI_Send");
   if (a == no_adjoint || dest == MPI_PROC_NULL)
     return;
@@ -256,7 +275,6 @@ __enzyme_rt_mpi_recv_augment(void *buf, void *dbuf, int count, MPI_Datatype dt,
                              MPI_Datatype ddt, int source, int tag,
                              MPI_Comm comm, MPI_Comm dcomm, MPI_Status *status,
                              MPI_Status *dstatus) {
-  (void)ddt, (void)dcomm, (void)dstatus;
   enum adjoint a = adjoint_of(dt, dbuf, "MPI_Recv");
   MPI_Status local;
   if (status == MPI_STATUS_IGNORE)
@@ -268,8 +286,8 @@ __enzyme_rt_mpi_recv_augment(void *buf, void *dbuf, int count, MPI_Datatype dt,
   /* The tape has no room for the count: the reverse sends back COUNT, which
    * the sender's reverse must expect. */
   if (a != no_adjoint && r.result == MPI_SUCCESS && source != MPI_PROC_NULL &&
-      MPI_Get_count(status, dt, &received) == 0 && received != count)
-    fail("MPI_Recv", ": the message must fill the receive buffer (it "
+      MPI_Get_count(status, dt, &received) == MPI_SUCCESS && received != count)
+    fail("MPI_Recv", "the message must fill the receive buffer (it "
                      "received fewer elements than the count), see "
                      "docs/parallel.md");
   return r;
@@ -280,8 +298,6 @@ void __enzyme_rt_mpi_recv_reverse(void *buf, void *dbuf, int count,
                                   int tag, MPI_Comm comm, MPI_Comm dcomm,
                                   MPI_Status *status, MPI_Status *dstatus,
                                   long tape) {
-  (void)buf, (void)ddt, (void)dcomm, (void)status, (void)dstatus;
-  (void)source, (void)tag;
   enum adjoint a = adjoint_of(dt, dbuf, "MPI_Recv");
   int from = (int)(unsigned)((unsigned long)tape >> 32);
   int with = (int)(unsigned)tape;
@@ -296,8 +312,7 @@ void __enzyme_rt_mpi_recv_reverse(void *buf, void *dbuf, int count,
   free(none);
 }
 
-/*===-- MPI_Isend, MPI_Irecv, MPI_Wait, MPI_Waitall
- * ------------------------===*/
+/* MPI_Isend, MPI_Irecv, MPI_Wait, MPI_Waitall. */
 
 /* A pending request of data with adjoints, from its post to the reverse of
  * its post. */
@@ -335,17 +350,17 @@ static struct mpi_pointer_tape post(int sending, void *shadow, int count,
   if (a == no_adjoint || result != MPI_SUCCESS || peer == MPI_PROC_NULL)
     return r;
   struct request *q = zeros(sizeof *q, function);
-  q->handle = *req;
-  q->sending = sending;
-  q->registered = 1;
-  q->adjoint = a;
-  q->shadow = shadow;
-  q->count = count;
-  q->peer = peer;
-  q->tag = tag;
-  q->type = dt;
-  q->comm = comm;
-  q->reverse = MPI_REQUEST_NULL;
+  *q = (struct request){.handle = *req,
+                        .sending = sending,
+                        .registered = 1,
+                        .adjoint = a,
+                        .shadow = shadow,
+                        .count = count,
+                        .peer = peer,
+                        .tag = tag,
+                        .type = dt,
+                        .comm = comm,
+                        .reverse = MPI_REQUEST_NULL};
   struct request **s = slot(q->handle);
   q->next = *s;
   *s = q;
@@ -404,7 +419,7 @@ static void finish_reverse(struct request *q, const char *function) {
   if (!q)
     return;
   if (q->registered)
-    fail(function, ": a request was completed by a call other than MPI_Wait "
+    fail(function, "a request was completed by a call other than MPI_Wait "
                    "or MPI_Waitall, whose derivative is not supported, see "
                    "docs/parallel.md");
   check(MPI_Wait(&q->reverse, MPI_STATUS_IGNORE), "MPI_Wait", function);
@@ -419,7 +434,6 @@ __enzyme_rt_mpi_isend_augment(const void *buf, const void *dbuf, int count,
                               MPI_Datatype dt, MPI_Datatype ddt, int dest,
                               int tag, MPI_Comm comm, MPI_Comm dcomm,
                               MPI_Request *req, MPI_Request *dreq) {
-  (void)ddt, (void)dcomm, (void)dreq;
   int result = MPI_Isend(buf, count, dt, dest, tag, comm, req);
   return post(1, (void *)dbuf, count, dt, dest, tag, comm, req, result,
               "MPI_Isend");
@@ -430,8 +444,6 @@ void __enzyme_rt_mpi_isend_reverse(const void *buf, const void *dbuf, int count,
                                    int tag, MPI_Comm comm, MPI_Comm dcomm,
                                    MPI_Request *req, MPI_Request *dreq,
                                    void *tape) {
-  (void)buf, (void)dbuf, (void)count, (void)dt, (void)ddt, (void)dest;
-  (void)tag, (void)comm, (void)dcomm, (void)req, (void)dreq;
   finish_reverse(tape, "MPI_Isend");
 }
 
@@ -440,7 +452,6 @@ __enzyme_rt_mpi_irecv_augment(void *buf, void *dbuf, int count, MPI_Datatype dt,
                               MPI_Datatype ddt, int source, int tag,
                               MPI_Comm comm, MPI_Comm dcomm, MPI_Request *req,
                               MPI_Request *dreq) {
-  (void)ddt, (void)dcomm, (void)dreq;
   int result = MPI_Irecv(buf, count, dt, source, tag, comm, req);
   return post(0, dbuf, count, dt, source, tag, comm, req, result, "MPI_Irecv");
 }
@@ -450,8 +461,6 @@ void __enzyme_rt_mpi_irecv_reverse(void *buf, void *dbuf, int count,
                                    int source, int tag, MPI_Comm comm,
                                    MPI_Comm dcomm, MPI_Request *req,
                                    MPI_Request *dreq, void *tape) {
-  (void)buf, (void)dbuf, (void)count, (void)dt, (void)ddt, (void)source;
-  (void)tag, (void)comm, (void)dcomm, (void)req, (void)dreq;
   finish_reverse(tape, "MPI_Irecv");
 }
 
@@ -459,7 +468,6 @@ struct mpi_pointer_tape __enzyme_rt_mpi_wait_augment(MPI_Request *req,
                                                      MPI_Request *dreq,
                                                      MPI_Status *status,
                                                      MPI_Status *dstatus) {
-  (void)dreq, (void)dstatus;
   /* MPI_Wait sets *REQ to MPI_REQUEST_NULL. */
   struct request *q = take(*req);
   MPI_Status local;
@@ -473,7 +481,6 @@ struct mpi_pointer_tape __enzyme_rt_mpi_wait_augment(MPI_Request *req,
 void __enzyme_rt_mpi_wait_reverse(MPI_Request *req, MPI_Request *dreq,
                                   MPI_Status *status, MPI_Status *dstatus,
                                   void *tape) {
-  (void)req, (void)dreq, (void)status, (void)dstatus;
   start_reverse(tape, "MPI_Wait");
 }
 
@@ -483,7 +490,6 @@ struct mpi_pointer_tape __enzyme_rt_mpi_waitall_augment(int count,
                                                         MPI_Request *dreqs,
                                                         MPI_Status *statuses,
                                                         MPI_Status *dstatuses) {
-  (void)dreqs, (void)dstatuses;
   struct request **records = 0;
   MPI_Status *local = 0;
   if (count > 0) {
@@ -506,7 +512,6 @@ struct mpi_pointer_tape __enzyme_rt_mpi_waitall_augment(int count,
 void __enzyme_rt_mpi_waitall_reverse(int count, MPI_Request *reqs,
                                      MPI_Request *dreqs, MPI_Status *statuses,
                                      MPI_Status *dstatuses, void *tape) {
-  (void)reqs, (void)dreqs, (void)statuses, (void)dstatuses;
   struct request **records = tape;
   if (!records)
     return;
@@ -515,13 +520,11 @@ void __enzyme_rt_mpi_waitall_reverse(int count, MPI_Request *reqs,
   free(records);
 }
 
-/*===-- MPI_Bcast
- * ----------------------------------------------------------===*/
+/* MPI_Bcast. */
 
 int __enzyme_rt_mpi_bcast_augment(void *buf, void *dbuf, int count,
                                   MPI_Datatype dt, MPI_Datatype ddt, int root,
                                   MPI_Comm comm, MPI_Comm dcomm) {
-  (void)ddt, (void)dcomm;
   adjoint_of(dt, dbuf, "MPI_Bcast");
   return MPI_Bcast(buf, count, dt, root, comm);
 }
@@ -529,50 +532,36 @@ int __enzyme_rt_mpi_bcast_augment(void *buf, void *dbuf, int count,
 void __enzyme_rt_mpi_bcast_reverse(void *buf, void *dbuf, int count,
                                    MPI_Datatype dt, MPI_Datatype ddt, int root,
                                    MPI_Comm comm, MPI_Comm dcomm) {
-  (void)buf, (void)ddt, (void)dcomm;
   enum adjoint a = adjoint_of(dt, dbuf, "MPI_Bcast");
   if (a == no_adjoint)
     return;
   size_t bytes = bytes_of(count, a);
   void *none = dbuf ? 0 : zeros(bytes, "MPI_Bcast");
   void *mine = dbuf ? dbuf : none;
-  int error =
-      rank_in(comm) == root
-          ? MPI_Reduce(MPI_IN_PLACE, mine, count, dt, MPI_SUM, root, comm)
-          : MPI_Reduce(mine, 0, count, dt, MPI_SUM, root, comm);
-  check(error, "MPI_Reduce", "MPI_Bcast");
-  if (rank_in(comm) != root)
+  int is_root = rank_in(comm) == root;
+  /* Every rank's copy of the value sends its adjoint to the root's. */
+  check(is_root ? MPI_Reduce(MPI_IN_PLACE, mine, count, dt, MPI_SUM, root, comm)
+                : MPI_Reduce(mine, 0, count, dt, MPI_SUM, root, comm),
+        "MPI_Reduce", "MPI_Bcast");
+  if (!is_root)
     clear(dbuf, bytes);
   free(none);
 }
 
-/*===-- MPI_Reduce, MPI_Allreduce
- * ------------------------------------------===*/
-
-/* The shadow that asks for a derivative: the input's, or the result's
- * where it is significant. */
-static const void *reduce_shadow(const void *sendbuf, const void *dsendbuf,
-                                 const void *drecvbuf, int significant) {
-  if (sendbuf != MPI_IN_PLACE && dsendbuf)
-    return dsendbuf;
-  return significant ? drecvbuf : 0;
-}
+/* MPI_Reduce, MPI_Allreduce. */
 
 /* The tape: for MPI_MAX and MPI_MIN, which elements this rank supplied. */
 struct mpi_pointer_tape __enzyme_rt_mpi_reduce_augment(
     const void *sendbuf, const void *dsendbuf, void *recvbuf, void *drecvbuf,
     int count, MPI_Datatype dt, MPI_Datatype ddt, MPI_Op op, MPI_Op dop,
     int root, MPI_Comm comm, MPI_Comm dcomm) {
-  (void)ddt, (void)dop, (void)dcomm;
   int rank = rank_in(comm);
-  const void *shadow = reduce_shadow(sendbuf, dsendbuf, drecvbuf, rank == root);
-  enum adjoint a = reduction_adjoint(adjoint_of(dt, shadow, "MPI_Reduce"), op,
-                                     shadow, "MPI_Reduce");
+  enum adjoint a = reduction_adjoint(sendbuf, dsendbuf, drecvbuf, rank == root,
+                                     dt, op, "MPI_Reduce");
+  if (a == no_adjoint || op == MPI_SUM)
+    return (struct mpi_pointer_tape){
+        0, MPI_Reduce(sendbuf, recvbuf, count, dt, op, root, comm)};
   struct mpi_pointer_tape r = {0, 0};
-  if (a == no_adjoint || op == MPI_SUM) {
-    r.result = MPI_Reduce(sendbuf, recvbuf, count, dt, op, root, comm);
-    return r;
-  }
   /* Every rank needs the result to tell whether it supplied it. */
   const void *mine = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
   size_t bytes = bytes_of(count, a);
@@ -592,11 +581,9 @@ void __enzyme_rt_mpi_reduce_reverse(const void *sendbuf, const void *dsendbuf,
                                     MPI_Datatype dt, MPI_Datatype ddt,
                                     MPI_Op op, MPI_Op dop, int root,
                                     MPI_Comm comm, MPI_Comm dcomm, void *tape) {
-  (void)recvbuf, (void)ddt, (void)dop, (void)dcomm;
   int rank = rank_in(comm);
-  const void *shadow = reduce_shadow(sendbuf, dsendbuf, drecvbuf, rank == root);
-  enum adjoint a = reduction_adjoint(adjoint_of(dt, shadow, "MPI_Reduce"), op,
-                                     shadow, "MPI_Reduce");
+  enum adjoint a = reduction_adjoint(sendbuf, dsendbuf, drecvbuf, rank == root,
+                                     dt, op, "MPI_Reduce");
   unsigned char *mask = tape;
   if (a == no_adjoint) {
     free(mask);
@@ -625,15 +612,12 @@ __enzyme_rt_mpi_allreduce_augment(const void *sendbuf, const void *dsendbuf,
                                   void *recvbuf, void *drecvbuf, int count,
                                   MPI_Datatype dt, MPI_Datatype ddt, MPI_Op op,
                                   MPI_Op dop, MPI_Comm comm, MPI_Comm dcomm) {
-  (void)ddt, (void)dop, (void)dcomm;
-  const void *shadow = reduce_shadow(sendbuf, dsendbuf, drecvbuf, 1);
-  enum adjoint a = reduction_adjoint(adjoint_of(dt, shadow, "MPI_Allreduce"),
-                                     op, shadow, "MPI_Allreduce");
+  enum adjoint a = reduction_adjoint(sendbuf, dsendbuf, drecvbuf, 1, dt, op,
+                                     "MPI_Allreduce");
+  if (a == no_adjoint || op == MPI_SUM)
+    return (struct mpi_pointer_tape){
+        0, MPI_Allreduce(sendbuf, recvbuf, count, dt, op, comm)};
   struct mpi_pointer_tape r = {0, 0};
-  if (a == no_adjoint || op == MPI_SUM) {
-    r.result = MPI_Allreduce(sendbuf, recvbuf, count, dt, op, comm);
-    return r;
-  }
   /* In place, the input is gone once the result is there. */
   const void *mine = sendbuf;
   void *saved = 0;
@@ -655,10 +639,8 @@ void __enzyme_rt_mpi_allreduce_reverse(const void *sendbuf,
                                        MPI_Datatype dt, MPI_Datatype ddt,
                                        MPI_Op op, MPI_Op dop, MPI_Comm comm,
                                        MPI_Comm dcomm, void *tape) {
-  (void)recvbuf, (void)ddt, (void)dop, (void)dcomm;
-  const void *shadow = reduce_shadow(sendbuf, dsendbuf, drecvbuf, 1);
-  enum adjoint a = reduction_adjoint(adjoint_of(dt, shadow, "MPI_Allreduce"),
-                                     op, shadow, "MPI_Allreduce");
+  enum adjoint a = reduction_adjoint(sendbuf, dsendbuf, drecvbuf, 1, dt, op,
+                                     "MPI_Allreduce");
   unsigned char *mask = tape;
   if (a == no_adjoint) {
     free(mask);
@@ -681,15 +663,7 @@ void __enzyme_rt_mpi_allreduce_reverse(const void *sendbuf,
   free(mask);
 }
 
-/*===-- MPI_Gather, MPI_Scatter, MPI_Allgather
- * ------------------------------===*/
-
-static enum adjoint gather_adjoint(const void *sendbuf, const void *dsendbuf,
-                                   MPI_Datatype stype, void *drecvbuf,
-                                   MPI_Datatype rtype, int is_root) {
-  return adjoint_of_both(stype, dsendbuf, sendbuf != MPI_IN_PLACE, rtype,
-                         drecvbuf, is_root, "MPI_Gather");
-}
+/* MPI_Gather, MPI_Scatter, MPI_Allgather. */
 
 int __enzyme_rt_mpi_gather_augment(const void *sendbuf, const void *dsendbuf,
                                    int scount, MPI_Datatype stype,
@@ -697,9 +671,8 @@ int __enzyme_rt_mpi_gather_augment(const void *sendbuf, const void *dsendbuf,
                                    void *drecvbuf, int rcount,
                                    MPI_Datatype rtype, MPI_Datatype drtype,
                                    int root, MPI_Comm comm, MPI_Comm dcomm) {
-  (void)dstype, (void)drtype, (void)dcomm;
-  gather_adjoint(sendbuf, dsendbuf, stype, drecvbuf, rtype,
-                 rank_in(comm) == root);
+  adjoint_of_both(stype, dsendbuf, sendbuf != MPI_IN_PLACE, rtype, drecvbuf,
+                  rank_in(comm) == root, "MPI_Gather");
   return MPI_Gather(sendbuf, scount, stype, recvbuf, rcount, rtype, root, comm);
 }
 
@@ -709,10 +682,9 @@ void __enzyme_rt_mpi_gather_reverse(const void *sendbuf, const void *dsendbuf,
                                     void *drecvbuf, int rcount,
                                     MPI_Datatype rtype, MPI_Datatype drtype,
                                     int root, MPI_Comm comm, MPI_Comm dcomm) {
-  (void)dstype, (void)recvbuf, (void)drtype, (void)dcomm;
   int rank = rank_in(comm), is_root = rank == root;
-  enum adjoint a =
-      gather_adjoint(sendbuf, dsendbuf, stype, drecvbuf, rtype, is_root);
+  enum adjoint a = adjoint_of_both(stype, dsendbuf, sendbuf != MPI_IN_PLACE,
+                                   rtype, drecvbuf, is_root, "MPI_Gather");
   if (a == no_adjoint)
     return;
   int in_place = sendbuf == MPI_IN_PLACE;
@@ -738,22 +710,14 @@ void __enzyme_rt_mpi_gather_reverse(const void *sendbuf, const void *dsendbuf,
   free(mine);
 }
 
-static enum adjoint scatter_adjoint(const void *dsendbuf, MPI_Datatype stype,
-                                    void *recvbuf, void *drecvbuf,
-                                    MPI_Datatype rtype, int is_root) {
-  return adjoint_of_both(stype, dsendbuf, is_root, rtype, drecvbuf,
-                         recvbuf != MPI_IN_PLACE, "MPI_Scatter");
-}
-
 int __enzyme_rt_mpi_scatter_augment(const void *sendbuf, const void *dsendbuf,
                                     int scount, MPI_Datatype stype,
                                     MPI_Datatype dstype, void *recvbuf,
                                     void *drecvbuf, int rcount,
                                     MPI_Datatype rtype, MPI_Datatype drtype,
                                     int root, MPI_Comm comm, MPI_Comm dcomm) {
-  (void)dstype, (void)drtype, (void)dcomm;
-  scatter_adjoint(dsendbuf, stype, recvbuf, drecvbuf, rtype,
-                  rank_in(comm) == root);
+  adjoint_of_both(stype, dsendbuf, rank_in(comm) == root, rtype, drecvbuf,
+                  recvbuf != MPI_IN_PLACE, "MPI_Scatter");
   return MPI_Scatter(sendbuf, scount, stype, recvbuf, rcount, rtype, root,
                      comm);
 }
@@ -764,10 +728,9 @@ void __enzyme_rt_mpi_scatter_reverse(const void *sendbuf, const void *dsendbuf,
                                      void *drecvbuf, int rcount,
                                      MPI_Datatype rtype, MPI_Datatype drtype,
                                      int root, MPI_Comm comm, MPI_Comm dcomm) {
-  (void)sendbuf, (void)dstype, (void)drtype, (void)dcomm;
   int is_root = rank_in(comm) == root;
-  enum adjoint a =
-      scatter_adjoint(dsendbuf, stype, recvbuf, drecvbuf, rtype, is_root);
+  enum adjoint a = adjoint_of_both(stype, dsendbuf, is_root, rtype, drecvbuf,
+                                   recvbuf != MPI_IN_PLACE, "MPI_Scatter");
   if (a == no_adjoint)
     return;
   int in_place = recvbuf == MPI_IN_PLACE;
@@ -794,7 +757,6 @@ int __enzyme_rt_mpi_allgather_augment(const void *sendbuf, const void *dsendbuf,
                                       void *drecvbuf, int rcount,
                                       MPI_Datatype rtype, MPI_Datatype drtype,
                                       MPI_Comm comm, MPI_Comm dcomm) {
-  (void)dstype, (void)drtype, (void)dcomm;
   adjoint_of_both(stype, dsendbuf, sendbuf != MPI_IN_PLACE, rtype, drecvbuf, 1,
                   "MPI_Allgather");
   return MPI_Allgather(sendbuf, scount, stype, recvbuf, rcount, rtype, comm);
@@ -804,7 +766,6 @@ void __enzyme_rt_mpi_allgather_reverse(
     const void *sendbuf, const void *dsendbuf, int scount, MPI_Datatype stype,
     MPI_Datatype dstype, void *recvbuf, void *drecvbuf, int rcount,
     MPI_Datatype rtype, MPI_Datatype drtype, MPI_Comm comm, MPI_Comm dcomm) {
-  (void)recvbuf, (void)dstype, (void)drtype, (void)dcomm;
   enum adjoint a = adjoint_of_both(stype, dsendbuf, sendbuf != MPI_IN_PLACE,
                                    rtype, drecvbuf, 1, "MPI_Allgather");
   if (a == no_adjoint)
@@ -825,3 +786,5 @@ void __enzyme_rt_mpi_allgather_reverse(
   free(none);
   free(sum);
 }
+
+#endif /* ENZYME_NO_MPI */

@@ -3,8 +3,10 @@
 // omp_get_thread_num, private and firstprivate variables, a barrier between
 // two phases (the second reads what other threads wrote in the first; the
 // reverse pass mirrors the barrier), critical and atomic updates of a
-// shared sum, `single`, `reduction(max:)` and `reduction(min:)`, and calls
-// of differentiated functions inside the region.
+// shared sum, `single`, `master`, `reduction(max:)`, `reduction(min:)` and
+// `reduction(*:)`, products under an OpenMP lock in a `nowait` loop of a
+// `num_threads(3)` region, and calls of differentiated functions inside
+// the region.
 // REQUIRES: openmp
 // RUN: %clang_enzyme -fenzyme -fopenmp -O0 -g %s -o %t -lm
 // RUN: %t
@@ -156,6 +158,52 @@ void nested_grad(const double *x, double c, double *gx, double *gc) {
   }
 }
 
+// Products: under an OpenMP lock (a `nowait` loop in a region of 3
+// threads), and with reduction(*:); the master thread writes a copy of c.
+// L = prod_i (1 + 0.1 c x_i) + prod_i (1 + 0.05 x_i) + work[0]^2.
+double product_loss(const double *x, double *work, double c) {
+  double p = 1, q = 1;
+#ifdef _OPENMP
+  omp_lock_t lock;
+  omp_init_lock(&lock);
+#endif
+#pragma omp parallel num_threads(3)
+  {
+#pragma omp for nowait schedule(dynamic, 2)
+    for (int i = 0; i < N; i++) {
+      double v = 1 + 0.1 * c * x[i];
+#ifdef _OPENMP
+      omp_set_lock(&lock);
+#endif
+      p *= v;
+#ifdef _OPENMP
+      omp_unset_lock(&lock);
+#endif
+    }
+#pragma omp master
+    work[0] = c;
+  }
+#ifdef _OPENMP
+  omp_destroy_lock(&lock);
+#endif
+#pragma omp parallel for reduction(* : q)
+  for (int i = 0; i < N; i++)
+    q *= 1 + 0.05 * x[i];
+  return p + q + work[0] * work[0];
+}
+void product_grad(const double *x, double c, double *gx, double *gc) {
+  double p = 1, q = 1;
+  for (int i = 0; i < N; i++) {
+    p *= 1 + 0.1 * c * x[i];
+    q *= 1 + 0.05 * x[i];
+  }
+  for (int i = 0; i < N; i++) {
+    gx[i] = 0.1 * c * p / (1 + 0.1 * c * x[i]) + 0.05 * q / (1 + 0.05 * x[i]);
+    *gc += p * 0.1 * x[i] / (1 + 0.1 * c * x[i]);
+  }
+  *gc += 2 * c;
+}
+
 int main(void) {
   double x[N];
   for (int i = 0; i < N; i++)
@@ -165,5 +213,6 @@ int main(void) {
               N, 0.7);
   check_teams("max+min", maxmin_loss, maxmin_grad, x, N, 1.5);
   check_teams("nested call", nested_loss, nested_grad, x, N, 0.9);
+  check_teams("products", product_loss, product_grad, x, N, 1.1);
   return check_done();
 }

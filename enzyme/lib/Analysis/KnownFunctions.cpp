@@ -7,6 +7,7 @@
 #include "Analysis/KnownFunctions.h"
 
 #include "Analysis/MemoryTypes.h"
+#include "Core/MpiRuntime.h"
 #include "Core/OpenMPRuntime.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -222,7 +223,8 @@ bool isInactiveCall(const CallBase &Call) {
                                     "setlocale",
                                     "localeconv"};
   if (Names.contains(calleeName(Call)) ||
-      isInactiveLibstdcxxName(calleeName(Call)) || isInactiveOpenMPCall(Call))
+      isInactiveLibstdcxxName(calleeName(Call)) || isInactiveOpenMPCall(Call) ||
+      isInactiveMpiCall(Call))
     return true;
   // What memory holds, said to the type analysis (`__enzyme_double(p, n)`).
   if (annotatedType(Call))

@@ -23,6 +23,7 @@
 #include "CudaLaunch.inc"
 #include "CudaMemory.inc"
 #include "ExceptionReport.inc"
+#include "MpiRules.inc"
 #include "OpenMPRegions.inc"
 #include "RbTree.inc"
 #include "ScratchShadows.inc"
@@ -87,7 +88,8 @@ static const RuntimeSource RuntimeSources[] = {
     {ShadowRegistryIR, false},    {ExceptionReportIR, false},
     {UntypedCopyReportIR, false}, {CudaLaunchIR, false},
     {CudaMemoryIR, true},         {RbTreeIR, true},
-    {ScratchShadowsIR, false},    {OpenMPRegionsIR, false}};
+    {ScratchShadowsIR, false},    {OpenMPRegionsIR, false},
+    {MpiRulesIR, false}};
 
 /// The IR of run-time source \p Source, ready to link into \p M.
 static std::unique_ptr<Module> parseRuntime(Module &M,

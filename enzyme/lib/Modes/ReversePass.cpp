@@ -28,6 +28,7 @@
 #include "Core/GlobalShadows.h"
 #include "Core/GpuTarget.h"
 #include "Core/LibcCalls.h"
+#include "Core/MpiRuntime.h"
 #include "Core/OpenMPRuntime.h"
 #include "Core/ReusableFunctions.h"
 #include "Core/ShadowMemory.h"
@@ -309,6 +310,11 @@ bool FunctionDifferentiator::reverseCall(CallBase &Call, IRBuilder<> &B) {
   if (isOpenMPSynchronization(Call)) {
     emitMirroredOpenMPSynchronization(B, Call,
                                       [&](Value *V) { return primal(V); });
+    return true;
+  }
+  // And MPI processes at MPI_Barrier.
+  if (isMpiBarrier(Call)) {
+    emitMirroredMpiBarrier(B, Call, [&](Value *V) { return primal(V); });
     return true;
   }
   switch (classifyCall(Call)) {

@@ -22,6 +22,7 @@
 #include "Core/GlobalShadows.h"
 #include "Core/GpuTarget.h"
 #include "Core/KernelLaunches.h"
+#include "Core/MpiRuntime.h"
 #include "Core/OpenMPRuntime.h"
 #include "Core/RuntimeLibrary.h"
 #include "Core/UserRegistrations.h"
@@ -157,6 +158,11 @@ FunctionDifferentiator::classifyCall(CallBase &Call) const {
     return CallKind::WarpShuffle;
   if (rules::findMathRule(Call))
     return CallKind::MathRule;
+  // A call that moves derivatives through state of its own (an MPI wait,
+  // which completes a message whose adjoint its reverse starts).
+  if (const Function *Callee = Call.getCalledFunction();
+      Callee && Callee->hasFnAttribute(CarriesHiddenDerivatives))
+    return CallKind::Differentiated;
   // Derivatives leave a call only through its result or through memory
   // that a shadowed pointer argument reaches.
   bool ShadowedArgument = any_of(Call.args(), [&](const Use &U) {
@@ -603,6 +609,10 @@ bool FunctionDifferentiator::plan() {
         if (std::string Why = describeUnsupportedOpenMPCall(*Call);
             !Why.empty())
           return fail(Call, Why);
+        // An MPI call that carries derivatives needs its rule to apply.
+        if (Kind == CallKind::Differentiated)
+          if (std::string Why = describeUnsupportedMpiCall(*Call); !Why.empty())
+            return fail(Call, Why);
         if (Kind == CallKind::Differentiated && !Custom && !Indirect) {
           if (Call->isInlineAsm())
             return fail(Call, "cannot differentiate inline assembly whose "

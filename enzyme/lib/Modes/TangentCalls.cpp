@@ -113,6 +113,11 @@ bool TangentBuilder::checkDifferentiableCallee(CallBase &Call) {
                        "not supported; differentiate the kernel's code in "
                        "device code with __enzyme_fwddiff, or use reverse "
                        "mode (docs/cuda.md)");
+  if (Callee->getName().starts_with("MPI_") && !Custom)
+    return fail(&Call, "cannot differentiate the MPI call '" +
+                           Callee->getName() +
+                           "' in forward mode: MPI calls have reverse-mode "
+                           "rules only (docs/parallel.md)");
   if (Callee->isDeclaration() && !Custom)
     return fail(&Call,
                 "cannot differentiate a call to '" +

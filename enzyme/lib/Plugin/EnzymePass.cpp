@@ -21,6 +21,7 @@
 #include "Plugin/LaunchDerivatives.h"
 #include "Plugin/LoweringSupport.h"
 #include "Plugin/MemoryAnnotations.h"
+#include "Plugin/MpiGradients.h"
 #include "Plugin/RequestLowering.h"
 #include "Plugin/RequestOrder.h"
 #include "Plugin/RequestStandIn.h"
@@ -300,6 +301,7 @@ void EnzymePass::serveRequests(Module &M, ModuleAnalysisManager &MAM) {
     SetVector<Function *> Reached = functionsReverseRequestsReach(M);
     lowerDirectLaunches(M, Reached.getArrayRef());
     prepareCudaRuntimeCalls(M, Reached.getArrayRef());
+    prepareMpiCalls(M, Reached.getArrayRef());
   }
   UserRegistrations Registrations(M);
   // Requests whose callees are not all here wait for link time, where

@@ -59,16 +59,19 @@ struct block {
   struct block *next;
 };
 
-/* The blocks allocated by differentiated code, not yet reversed. */
-static struct block *blocks;
-static int blocks_lock;
+/* The blocks allocated by differentiated code, not yet reversed. Not
+ * static: the engine links each rule on its own, and each link would bring
+ * a list of its own (external names are kept once). */
+struct block *__enzyme_rt_cuda_blocks;
+int __enzyme_rt_cuda_blocks_lock;
 
 static void lock(void) {
-  while (__atomic_exchange_n(&blocks_lock, 1, __ATOMIC_ACQUIRE))
+  while (
+      __atomic_exchange_n(&__enzyme_rt_cuda_blocks_lock, 1, __ATOMIC_ACQUIRE))
     ;
 }
 static void unlock(void) {
-  __atomic_store_n(&blocks_lock, 0, __ATOMIC_RELEASE);
+  __atomic_store_n(&__enzyme_rt_cuda_blocks_lock, 0, __ATOMIC_RELEASE);
 }
 
 struct allocation {
@@ -87,8 +90,8 @@ static struct allocation record(void *primal, void *shadow, int result) {
   a.tape->shadow = shadow;
   a.tape->freed = 0;
   lock();
-  a.tape->next = blocks;
-  blocks = a.tape;
+  a.tape->next = __enzyme_rt_cuda_blocks;
+  __enzyme_rt_cuda_blocks = a.tape;
   unlock();
   return a;
 }
@@ -97,7 +100,7 @@ static void release(struct block *b) {
   if (!b)
     return;
   lock();
-  for (struct block **at = &blocks; *at; at = &(*at)->next)
+  for (struct block **at = &__enzyme_rt_cuda_blocks; *at; at = &(*at)->next)
     if (*at == b) {
       *at = b->next;
       break;
@@ -146,7 +149,7 @@ int __enzyme_rt_cuda_free_augment(void *p, void *dp) {
   if (!p)
     return 0;
   lock();
-  struct block *b = blocks;
+  struct block *b = __enzyme_rt_cuda_blocks;
   while (b && b->primal != p)
     b = b->next;
   if (b)

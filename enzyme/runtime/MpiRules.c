@@ -11,8 +11,8 @@
  * __enzyme_register_gradient (each pointer followed by its shadow, null
  * where the call carries no derivative through it; the shadows of
  * datatypes, communicators, operations, requests and statuses mean
- * nothing). Adjoints travel the way the values came, backwards, with the
- * same tag and communicator:
+ * nothing). Adjoints travel the way the values came, backwards, on the same
+ * communicator:
  *
  *   MPI_Send, MPI_Recv        the receiver sends back the adjoints of what
  *                             it received and clears them; the sender adds
@@ -32,10 +32,10 @@
  * Only MPI_DOUBLE and MPI_FLOAT data have adjoints; integer data has none,
  * and every rank agrees on the datatype, so no rank communicates. A rank
  * whose shadow is null still takes part, with zeros, so the others do not
- * wait for it. Calls reach here from one thread. A receive from
- * MPI_ANY_SOURCE or with MPI_ANY_TAG could take the adjoint message of a rank
- * already in its reverse pass, unless a collective (say, the loss's
- * reduction) ends the forward pass.
+ * wait for it. Calls reach here from one thread. Adjoint messages carry
+ * tags of their own (adjoint_tag); a receive with MPI_ANY_TAG could still
+ * take the adjoint message of a rank already in its reverse pass, unless a
+ * collective (say, the loss's reduction) ends the forward pass.
  *
  *===----------------------------------------------------------------------===*/
 
@@ -55,6 +55,14 @@ void *calloc(size_t, size_t);
 void free(void *);
 
 enum adjoint { no_adjoint = 0, float_adjoint = 4, double_adjoint = 8 };
+
+/* The tag of an adjoint message: the primal's, moved to the upper half of
+ * OpenMPI's tag range, so that a receive of the forward pass that names its
+ * tag (from MPI_ANY_SOURCE too) never takes the adjoint message of a rank
+ * already in its reverse pass. Only MPI_ANY_TAG receives could. */
+static int adjoint_tag(int tag) {
+  return tag < (1 << 30) ? tag + (1 << 30) : tag;
+}
 
 /* "enzyme: the derivative of FUNCTION: WHAT", and MPI's ERROR if not
  * negative. */
@@ -258,7 +266,8 @@ void __enzyme_rt_mpi_send_reverse(const void *buf, const void *dbuf, int count,
   if (a == no_adjoint || dest == MPI_PROC_NULL)
     return;
   void *back = zeros(bytes_of(count, a), "MPI_Send");
-  check(MPI_Recv(back, count, dt, dest, tag, comm, MPI_STATUS_IGNORE),
+  check(MPI_Recv(back, count, dt, dest, adjoint_tag(tag), comm,
+                 MPI_STATUS_IGNORE),
         "MPI_Recv", "MPI_Send");
   add_to(a, dbuf, back, count, 0);
   free(back);
@@ -306,8 +315,8 @@ void __enzyme_rt_mpi_recv_reverse(void *buf, void *dbuf, int count,
     return;
   size_t bytes = bytes_of(count, a);
   void *none = dbuf ? 0 : zeros(bytes, "MPI_Recv");
-  check(MPI_Send(dbuf ? dbuf : none, count, dt, from, with, comm), "MPI_Send",
-        "MPI_Recv");
+  check(MPI_Send(dbuf ? dbuf : none, count, dt, from, adjoint_tag(with), comm),
+        "MPI_Send", "MPI_Recv");
   clear(dbuf, bytes);
   free(none);
 }
@@ -331,13 +340,15 @@ struct request {
 };
 
 /* The posted requests not yet waited for, by handle: Open MPI's handles
- * are addresses, unique while the request is pending. */
+ * are addresses, unique while the request is pending. Not static: the
+ * engine links the rules it needs one by one, and each link would bring a
+ * table of its own (external names are kept once). */
 #define REQUEST_SLOTS 256
-static struct request *requests[REQUEST_SLOTS];
+struct request *__enzyme_rt_mpi_requests[REQUEST_SLOTS];
 
 static struct request **slot(MPI_Request handle) {
   unsigned long h = (unsigned long)handle;
-  return &requests[(h >> 4 ^ h >> 12) % REQUEST_SLOTS];
+  return &__enzyme_rt_mpi_requests[(h >> 4 ^ h >> 12) % REQUEST_SLOTS];
 }
 
 static struct mpi_pointer_tape post(int sending, void *shadow, int count,
@@ -401,16 +412,16 @@ static void start_reverse(struct request *q, const char *function) {
   size_t bytes = bytes_of(q->count, q->adjoint);
   q->temp = zeros(bytes, function);
   if (q->sending) {
-    check(MPI_Irecv(q->temp, q->count, q->type, q->peer, q->tag, q->comm,
-                    &q->reverse),
+    check(MPI_Irecv(q->temp, q->count, q->type, q->peer, adjoint_tag(q->tag),
+                    q->comm, &q->reverse),
           "MPI_Irecv", function);
     return;
   }
   if (q->shadow)
     copy_bytes(q->temp, q->shadow, bytes);
   clear(q->shadow, bytes);
-  check(MPI_Isend(q->temp, q->count, q->type, q->peer, q->tag, q->comm,
-                  &q->reverse),
+  check(MPI_Isend(q->temp, q->count, q->type, q->peer, adjoint_tag(q->tag),
+                  q->comm, &q->reverse),
         "MPI_Isend", function);
 }
 

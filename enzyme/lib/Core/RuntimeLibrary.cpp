@@ -124,11 +124,17 @@ static std::unique_ptr<Module> parseRuntime(Module &M,
     if (!Source.Differentiated)
       F.addFnAttr("enzyme_inactive");
   }
-  for (GlobalVariable &GV : Runtime->globals())
+  for (GlobalVariable &GV : Runtime->globals()) {
+    // Each function is linked on its own (getRuntimeFunction), and each link
+    // would bring its own copy of a static variable: state must be external.
+    if (GV.hasLocalLinkage() && !GV.isConstant())
+      report_fatal_error("internal error: the run-time keeps static state '" +
+                         GV.getName() + "'; give it an external name");
     if (!GV.isDeclaration() && !GV.hasLocalLinkage()) {
       GV.setLinkage(GlobalValue::LinkOnceODRLinkage);
       GV.setVisibility(GlobalValue::HiddenVisibility);
     }
+  }
   return Runtime;
 }
 

@@ -32,6 +32,11 @@ for t in "${tests[@]}"; do
   [[ $name == indirect-forward-library-target.c ]] && extra=("$here/library-cube.c")
   [[ $name == link-request-sees-compile-time-body.c ]] && extra=("$here/link-body-helper.c")
   [[ $name == cxx-api-cross-tu-main.cpp ]] && extra=(-x c "$here/cross-tu-energy.c" -x none)
+  # MPI programs run as one process (singleton MPI_Init).
+  if [[ $name == mpi-* ]]; then
+    command -v mpicc >/dev/null || { echo "skip $name (no mpicc)"; continue; }
+    extra=($(mpicc --showme:compile) $(mpicc --showme:link))
+  fi
   if ! "$compiler" -DENZYME_RT_SELFTEST -I"$include" -I"$here" -I/usr/include/eigen3 -O1 -w "$t" "${extra[@]}" \
         "$tmp/stubs.o" -o "$tmp/prog" -lm 2>"$tmp/err"; then
     echo "BUILD-FAIL $name"; cat "$tmp/err"; failed=1; continue

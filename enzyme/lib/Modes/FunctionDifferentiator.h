@@ -94,6 +94,9 @@ private:
   llvm::SmallVector<NeededValue, 4> loopExitPushes(llvm::BasicBlock *BB) const;
   bool isComputedOnce(llvm::Instruction *I) const;
   bool hasMultiplePredecessors(llvm::BasicBlock *BB) const;
+  /// The alignment of the adjoint additions a load's reverse makes: the
+  /// load's, or more where the address is known to be aligned.
+  llvm::Align adjointAlignment(const llvm::LoadInst &Load) const;
   /// The callee signature a call site asks for.
   ReverseSignature calleeSignature(llvm::CallBase &Call) const;
   /// The pair a differentiated call calls: its callee's, or for a call

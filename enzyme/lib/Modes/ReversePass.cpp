@@ -509,7 +509,7 @@ bool FunctionDifferentiator::reverseInstruction(Instruction &I,
                   B.CreateConstInBoundsGEP1_64(Role.FloatTy, Lane[0], E),
                   B.CreateConstInBoundsGEP1_64(Role.FloatTy, Lane[1], E),
                   readIsShared(Load->getPointerOperand(), ThreadsShareMemory),
-                  Store->getAlign(), Load->getAlign());
+                  Store->getAlign(), adjointAlignment(*Load));
           });
       return true;
     }
@@ -658,7 +658,7 @@ bool FunctionDifferentiator::reverseInstruction(Instruction &I,
       forEachLane(B, Width, {shadow(Load->getPointerOperand()), D},
                   [&](ArrayRef<Value *> Lane, unsigned) {
                     accumulateAdjoint(B, I.getType(), Lane[0], Lane[1],
-                                      Load->getAlign(), Atomic);
+                                      adjointAlignment(*Load), Atomic);
                   });
     }
     return true;
@@ -750,7 +750,7 @@ bool FunctionDifferentiator::reverseInstruction(Instruction &I,
     forEachLane(B, Width, {shadow(Load.getPointerOperand()), D},
                 [&](ArrayRef<Value *> Lane, unsigned) {
                   accumulateAdjoint(B, Load.getType(), Lane[0], Lane[1],
-                                    Load.getAlign(), Atomic);
+                                    adjointAlignment(Load), Atomic);
                 });
     return true;
   }

@@ -36,6 +36,7 @@
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Transforms/Utils/Local.h"
 
 using namespace llvm;
 
@@ -84,6 +85,16 @@ bool FunctionDifferentiator::run(DifferentiationFailure &F) {
 bool FunctionDifferentiator::fail(const Instruction *I, const Twine &Message,
                                   bool MissingDefinition) {
   return Failure->record(I, Message, MissingDefinition);
+}
+
+Align FunctionDifferentiator::adjointAlignment(const LoadInst &Load) const {
+  // Shadow memory is laid out and aligned as the primal is: what is known
+  // of the primal address holds for its shadow (an atomic addition needs
+  // its natural alignment, or it becomes a library call).
+  return std::max(
+      Load.getAlign(),
+      getKnownAlignment(const_cast<Value *>(Load.getPointerOperand()),
+                        Prep.getDataLayout(), &Load, nullptr, &DT));
 }
 
 bool FunctionDifferentiator::hasMultiplePredecessors(BasicBlock *BB) const {

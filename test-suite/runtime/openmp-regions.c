@@ -14,6 +14,10 @@
 // RUN: %t2
 // RUN: %clang_enzyme -fenzyme -O2 -Wno-unknown-pragmas %s -o %t3 -lm
 // RUN: %t3
+// Sanitized at -O2, the shared sum's load had no known alignment and its
+// atomic adjoint addition became a call of libatomic (a link error).
+// RUN: %clang_enzyme -fenzyme -fopenmp -O2 -g -fsanitize=address,undefined -fno-sanitize-recover=all %s -o %t4 -lm
+// RUN: %t4
 #include "Inputs/openmp-check.h"
 
 #define N 29

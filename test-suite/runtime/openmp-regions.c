@@ -5,8 +5,9 @@
 // reverse pass mirrors the barrier), critical and atomic updates of a
 // shared sum, `single`, `master`, `reduction(max:)`, `reduction(min:)` and
 // `reduction(*:)`, products under an OpenMP lock in a `nowait` loop of a
-// `num_threads(3)` region, and calls of differentiated functions inside
-// the region.
+// `num_threads(3)` region, a firstprivate copy of a value with a derivative
+// (dropped before: the runtime passes it as an integer), and calls of
+// differentiated functions inside the region.
 // REQUIRES: openmp
 // RUN: %clang_enzyme -fenzyme -fopenmp -O0 -g %s -o %t -lm
 // RUN: %t
@@ -208,6 +209,38 @@ void product_grad(const double *x, double c, double *gx, double *gc) {
   *gc += 2 * c;
 }
 
+// A value with a derivative that the region takes by copy (firstprivate;
+// the runtime passes a double as an integer of the same bits, and its
+// derivative was dropped before), each thread writing its own copy:
+// L = sum_i (2c + 1) x_i.
+double firstprivate_loss(const double *x, double *work, double c) {
+  (void)work;
+  double k = 2 * c, s = 0;
+#pragma omp parallel for firstprivate(k) reduction(+ : s)
+  for (int i = 0; i < N; i++) {
+    s += (k + 1) * x[i];
+    k = 2 * k - k;
+  }
+  return s;
+}
+void firstprivate_grad(const double *x, double c, double *gx, double *gc) {
+  for (int i = 0; i < N; i++) {
+    gx[i] = 2 * c + 1;
+    *gc += 2 * x[i];
+  }
+}
+
+// A float firstprivate travels as `zext (bitcast float to i32)` at -O2:
+// L = sum_i c x_i with c a float; dL/dc = sum x_i (exact here).
+double float_copy_loss(const double *x, const float *cp) {
+  float c = *cp;
+  double s = 0;
+#pragma omp parallel for firstprivate(c) reduction(+ : s)
+  for (int i = 0; i < N; i++)
+    s += c * x[i];
+  return s;
+}
+
 int main(void) {
   double x[N];
   for (int i = 0; i < N; i++)
@@ -218,5 +251,18 @@ int main(void) {
   check_teams("max+min", maxmin_loss, maxmin_grad, x, N, 1.5);
   check_teams("nested call", nested_loss, nested_grad, x, N, 0.9);
   check_teams("products", product_loss, product_grad, x, N, 1.1);
+  check_teams("firstprivate", firstprivate_loss, firstprivate_grad, x, N, 0.75);
+  double ints[N], dints[N] = {0};
+  for (int i = 0; i < N; i++)
+    ints[i] = i % 5;
+  float c = 1.5f, dc = 0;
+  __enzyme_autodiff((void *)float_copy_loss, enzyme_dup, ints, dints,
+                    enzyme_dup, &c, &dc);
+  double sum = 0;
+  for (int i = 0; i < N; i++) {
+    sum += ints[i];
+    check_close("float firstprivate d/dx", dints[i], 1.5, 0, 0);
+  }
+  check_close("float firstprivate d/dc", dc, sum, 0, 0);
   return check_done();
 }

@@ -6,6 +6,7 @@
 
 #include "Core/OpenMPRuntime.h"
 
+#include "Analysis/MemoryTypes.h"
 #include "Core/RuntimeLibrary.h"
 
 #include "llvm/ADT/StringSet.h"
@@ -14,6 +15,7 @@
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Transforms/Utils/Cloning.h"
 
 using namespace llvm;
 
@@ -23,6 +25,9 @@ static constexpr StringLiteral RegionAttribute = "enzyme-openmp-region";
 /// On a parameter of an outlined body: the shared variable it points to is
 /// a local of the forking function that only the region reaches.
 static constexpr StringLiteral RegionOnlyAttribute = "enzyme-region-only";
+/// On a region function: a value it takes by copy carries floating-point
+/// bits in a form the engine does not follow.
+static constexpr StringLiteral FloatBitsAttribute = "enzyme-region-float-bits";
 
 static StringRef calleeName(const CallBase &Call) {
   const Function *Callee = Call.getCalledFunction();
@@ -141,6 +146,10 @@ std::string describeUnsupportedOpenMPCall(const CallBase &Call) {
          What +
          "): not supported, docs/parallel.md lists what is; move it out of "
          "the differentiated code";
+}
+
+bool takesUnfollowedFloatBits(const Function &Region) {
+  return Region.hasFnAttribute(FloatBitsAttribute);
 }
 
 bool isParallelRegion(const Function &F) {
@@ -277,6 +286,118 @@ void hoistInvariantSharedLoads(Function &F) {
   }
 }
 
+/// The floating-point value whose bits \p Arg, an integer that a fork
+/// passes by copy (a `firstprivate` variable, a scalar captured by copy),
+/// carries, or null: `bitcast double %c to i64` once optimised, or a load
+/// of the slot clang stored the value to at -O0.
+static Value *floatCarriedBy(Value *Arg) {
+  if (!Arg->getType()->isIntegerTy())
+    return nullptr;
+  // A float narrower than the word: `zext (bitcast float %c to i32)`.
+  if (auto *Ext = dyn_cast<ZExtInst>(Arg))
+    Arg = Ext->getOperand(0);
+  if (auto *Cast = dyn_cast<BitCastInst>(Arg))
+    return Cast->getSrcTy()->isFloatingPointTy() ? Cast->getOperand(0)
+                                                 : nullptr;
+  auto *Load = dyn_cast<LoadInst>(Arg);
+  if (!Load)
+    return nullptr;
+  auto *Slot = dyn_cast<AllocaInst>(Load->getPointerOperand());
+  if (!Slot) {
+    // A float read as an integer of its width (`load i32` of a float,
+    // which optimisation makes of `bitcast (load float)`): its tag or the
+    // memory's accesses say what it is.
+    Type *Float = inferFloatElementType(Load->getPointerOperand(),
+                                        Load->getPointerOperand(), Load);
+    const DataLayout &DL = Load->getModule()->getDataLayout();
+    if (!Float ||
+        DL.getTypeSizeInBits(Float) != DL.getTypeSizeInBits(Load->getType()))
+      return nullptr;
+    return new BitCastInst(Load, Float, Load->getName() + ".float",
+                           Load->getNextNode());
+  }
+  StoreInst *Only = nullptr;
+  for (User *U : Slot->users()) {
+    if (isa<LoadInst>(U) || cast<Instruction>(U)->isLifetimeStartOrEnd())
+      continue;
+    auto *Store = dyn_cast<StoreInst>(U);
+    if (!Store || Store->getPointerOperand() != Slot || Only)
+      return nullptr;
+    Only = Store;
+  }
+  if (!Only || Only->getParent() != Load->getParent() ||
+      !Only->comesBefore(Load))
+    return nullptr;
+  Value *Stored = Only->getValueOperand();
+  return Stored->getType()->isFloatingPointTy() ? Stored : nullptr;
+}
+
+/// \p V, an integer, is computed from the bits of a floating-point value
+/// (through casts, shifts and masks) in a way floatCarriedBy does not
+/// follow.
+static bool mixesFloatBits(const Value *V, unsigned Depth = 0) {
+  const auto *I = dyn_cast<Instruction>(V);
+  if (!I || Depth > 6)
+    return false;
+  if (isa<BitCastInst>(I))
+    return I->getOperand(0)->getType()->isFPOrFPVectorTy();
+  if (!isa<CastInst>(I) && !isa<BinaryOperator>(I) && !isa<SelectInst>(I) &&
+      !isa<ExtractElementInst>(I))
+    return false;
+  return any_of(I->operands(), [&](const Use &U) {
+    return mixesFloatBits(U.get(), Depth + 1);
+  });
+}
+
+/// A copy of \p Outlined that takes each parameter of \p ByReference (the
+/// index of an integer parameter, and the floating-point type whose bits it
+/// carries) as a pointer to that float instead, and reads it at its entry.
+static Function &
+copyTakingFloatsByReference(Function &Outlined,
+                            ArrayRef<std::pair<unsigned, Type *>> ByReference) {
+  Module &M = *Outlined.getParent();
+  LLVMContext &Ctx = M.getContext();
+  std::string Name = (Outlined.getName() + ".enzyme.byref").str();
+  if (Function *Existing = M.getFunction(Name))
+    return *Existing;
+  PointerType *Ptr = PointerType::getUnqual(Ctx);
+  SmallVector<Type *, 8> Params(Outlined.getFunctionType()->params());
+  for (auto [Index, FloatTy] : ByReference)
+    Params[Index] = Ptr;
+  auto *Copy = Function::Create(
+      FunctionType::get(Outlined.getReturnType(), Params, false),
+      GlobalValue::InternalLinkage, Name, M);
+  // The reads go first in the copied entry block (promotion to SSA looks
+  // for locals there).
+  auto *Reads = BasicBlock::Create(Ctx, "byref", Copy);
+  IRBuilder<> B(Reads);
+  ValueToValueMapTy VMap;
+  for (Argument &A : Outlined.args()) {
+    Argument *New = Copy->getArg(A.getArgNo());
+    New->setName(A.getName());
+    VMap[&A] = New;
+  }
+  const DataLayout &DL = M.getDataLayout();
+  for (auto [Index, FloatTy] : ByReference) {
+    Argument &A = *Outlined.getArg(Index);
+    Value *V = B.CreateLoad(FloatTy, Copy->getArg(Index), A.getName());
+    V = B.CreateBitCast(V, B.getIntNTy(DL.getTypeSizeInBits(FloatTy)));
+    VMap[&A] = B.CreateZExtOrTrunc(V, A.getType());
+  }
+  SmallVector<ReturnInst *, 4> Returns;
+  CloneFunctionInto(Copy, &Outlined, VMap,
+                    CloneFunctionChangeType::LocalChangesOnly, Returns);
+  Copy->setLinkage(GlobalValue::InternalLinkage);
+  for (auto [Index, FloatTy] : ByReference)
+    Copy->setAttributes(
+        Copy->getAttributes().removeParamAttributes(Ctx, Index));
+  BasicBlock *Entry = &*std::next(Copy->begin());
+  for (Instruction &I : make_early_inc_range(reverse(*Reads)))
+    I.moveBefore(*Entry, Entry->getFirstInsertionPt());
+  Reads->eraseFromParent();
+  return *Copy;
+}
+
 void lowerOpenMPRuntimeCalls(Function &F) {
   Module &M = *F.getParent();
   if (!canLinkRuntime(M))
@@ -300,6 +421,24 @@ void lowerOpenMPRuntimeCalls(Function &F) {
     StringRef Name = calleeName(*Call);
     IRBuilder<> B(Call);
     if (Function *Outlined = forkedFunction(*Call)) {
+      // A float the region takes by copy travels as an integer of the same
+      // bits, which carries no derivative: it goes through memory, typed as
+      // what it is, so that each thread reads it (and its adjoint flows).
+      SmallVector<std::pair<unsigned, Type *>, 2> ByReference;
+      for (unsigned I = 3; I < Call->arg_size(); ++I)
+        if (Value *Float = floatCarriedBy(Call->getArgOperand(I))) {
+          IRBuilder<> Entry(&*F.getEntryBlock().getFirstInsertionPt());
+          AllocaInst *Slot =
+              Entry.CreateAlloca(Float->getType(), nullptr, "firstprivate");
+          B.CreateStore(Float, Slot);
+          Call->setArgOperand(I, Slot);
+          ByReference.push_back({I - 1, Float->getType()});
+        }
+      if (!ByReference.empty())
+        Outlined = &copyTakingFloatsByReference(*Outlined, ByReference);
+      bool FloatBitsLeft = any_of(drop_begin(Call->args(), 3), [](Use &U) {
+        return U->getType()->isIntegerTy() && mixesFloatBits(U.get());
+      });
       // A shared variable that only the region reaches and nothing in it
       // writes keeps its value while the team runs: its body loads it once
       // (hoistInvariantSharedLoads), so that the reverse pass adds its
@@ -309,6 +448,8 @@ void lowerOpenMPRuntimeCalls(Function &F) {
           Outlined->addParamAttr(
               I - 1, Attribute::get(M.getContext(), RegionOnlyAttribute));
       Function &Region = regionFunction(*Outlined, Call->getArgOperand(0));
+      if (FloatBitsLeft)
+        Region.addFnAttr(FloatBitsAttribute);
       SmallVector<Value *, 8> Args(drop_begin(Call->args(), 3));
       Replace(Call, B.CreateCall(&Region, Args));
       continue;

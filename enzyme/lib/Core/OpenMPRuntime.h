@@ -81,6 +81,10 @@ void hoistInvariantSharedLoads(llvm::Function &F);
 /// `outlined(&gtid, &btid, args...)` (its body is that fork).
 bool isParallelRegion(const llvm::Function &F);
 
+/// A value region function \p Region takes by copy carries floating-point
+/// bits in a form the engine does not follow (its derivative would be lost).
+bool takesUnfollowedFloatBits(const llvm::Function &Region);
+
 /// The outlined function that region function \p Region forks.
 llvm::Function &outlinedFunctionOf(const llvm::Function &Region);
 

@@ -39,6 +39,11 @@ std::string describeUnsupportedRegion(const Function &Region, unsigned Width,
            "' in vector mode (enzyme_width " + std::to_string(Width) +
            "): the OpenMP runtime passes a region one word per argument; "
            "compute the directions one at a time";
+  if (takesUnfollowedFloatBits(Region))
+    return "cannot differentiate the OpenMP parallel region in '" + Owner +
+           "': a value it takes by copy (firstprivate) carries "
+           "floating-point bits in a form the engine does not follow; make "
+           "it shared, or a double or float of its own";
   if (ContextShadows)
     return "cannot differentiate the OpenMP parallel region in '" + Owner +
            "' with enzyme_context: the context is the calling thread's; "

@@ -23,6 +23,9 @@ double __enzyme_fwddiff(void *, ...);
 
 #define WORK_SIZE 4096
 
+/* Relative tolerance against the analytic gradient and between teams. */
+static const double teams_rtol = 1e-11;
+
 typedef double (*loss_fn)(const double *x, double *work, double c);
 typedef void (*grad_fn)(const double *x, double c, double *gx, double *gc);
 
@@ -79,18 +82,18 @@ static void check_teams(const char *name, loss_fn f, grad_fn analytic,
       for (int i = 0; i < n; i++) {
         snprintf(label, sizeof(label), "%s threads=%d d/dx[%d]", name,
                  teams[t], i);
-        check_close(label, gx[i], want[i], 1e-11, 1e-12);
+        check_close(label, gx[i], want[i], teams_rtol, 1e-12);
         if (t == 0)
           first[i] = gx[i];
         else
-          check_close(label, gx[i], first[i], 1e-12, 1e-13);
+          check_close(label, gx[i], first[i], teams_rtol, 1e-13);
       }
       snprintf(label, sizeof(label), "%s threads=%d d/dc", name, teams[t]);
-      check_close(label, gc, gc_want, 1e-11, 1e-12);
+      check_close(label, gc, gc_want, teams_rtol, 1e-12);
       if (t == 0)
         gc_first = gc;
       else
-        check_close(label, gc, gc_first, 1e-12, 1e-13);
+        check_close(label, gc, gc_first, teams_rtol, 1e-13);
     }
     /* Forward mode along v: the directional derivative is <grad, v>. */
     double *v = (double *)calloc((size_t)n, sizeof(double));
@@ -102,7 +105,7 @@ static void check_teams(const char *name, loss_fn f, grad_fn analytic,
     double tangent = __enzyme_fwddiff((void *)f, enzyme_dup, x, v, enzyme_dup,
                                       work, dwork, c, 0.5);
     snprintf(label, sizeof(label), "%s threads=%d forward", name, teams[t]);
-    check_close(label, tangent, dot, 1e-11, 1e-12);
+    check_close(label, tangent, dot, teams_rtol, 1e-12);
     free(v);
   }
   /* Finite differences of the primal, with the largest team. */

@@ -1,7 +1,7 @@
 //===- omp.cpp - An OpenMP heat equation and its gradient in parallel -----===//
 //
-// The 2-D heat equation of heat.hpp, each explicit step a `#pragma omp
-// parallel for` over the rows of the grid, and the loss a parallel
+// The 2-D heat equation of heat.hpp (its inputs too), each explicit step a
+// `#pragma omp parallel for` over the rows of the grid, and the loss a parallel
 // reduction. The gradient with respect to the initial field and the
 // diffusion coefficient runs in parallel too (docs/parallel.md):
 // scripts/bench runs this program with 1 and 2 threads (OMP_NUM_THREADS)
@@ -11,35 +11,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "../common/bench.hpp"
 #include "../common/enzyme_abi.hpp"
-
-#include <vector>
+#include "../heat/heat.hpp"
 
 namespace {
-
-struct Input {
-  int N = 0, Steps = 0;
-  double Alpha = 0.2;
-  std::vector<double> U0, Weight;
-};
-
-Input make(const std::string &Spec) {
-  long V[2];
-  bench::parse_spec(Spec, "nt", V);
-  Input In;
-  In.N = (int)V[0];
-  In.Steps = (int)V[1];
-  size_t Cells = (size_t)In.N * In.N;
-  In.U0.resize(Cells);
-  In.Weight.resize(Cells);
-  bench::Lcg R(0x0a9au);
-  for (size_t I = 0; I < Cells; ++I) {
-    In.U0[I] = 2 * R.uniform() - 1;
-    In.Weight[I] = 0.5 + R.uniform();
-  }
-  return In;
-}
 
 // One explicit step on the interior rows; the border keeps its values.
 void step(int N, double A, const double *U, double *Next) {
@@ -80,7 +55,7 @@ double objective(int N, int Steps, const double *Alpha, const double *U0,
 
 int main(int argc, char **argv) {
   bench::Options O = bench::parse_options(argc, argv);
-  Input In = make(O.Input);
+  heat::Input In = heat::make(O.Input);
   std::vector<double> DU0(In.U0.size());
   double DAlpha = 0;
   auto Primal = [&] {

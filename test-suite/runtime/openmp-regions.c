@@ -5,9 +5,10 @@
 // reverse pass mirrors the barrier), critical and atomic updates of a
 // shared sum, `single`, `master`, `reduction(max:)`, `reduction(min:)` and
 // `reduction(*:)`, products under an OpenMP lock in a `nowait` loop of a
-// `num_threads(3)` region, a firstprivate copy of a value with a derivative
-// (dropped before: the runtime passes it as an integer), and calls of
-// differentiated functions inside the region.
+// `num_threads(3)` region, firstprivate copies of values with derivatives
+// (a double and a float, dropped before: the runtime passes them as
+// integers), lastprivate, and calls of differentiated functions inside the
+// region.
 // REQUIRES: openmp
 // RUN: %clang_enzyme -fenzyme -fopenmp -O0 -g %s -o %t -lm
 // RUN: %t
@@ -230,6 +231,25 @@ void firstprivate_grad(const double *x, double c, double *gx, double *gc) {
   }
 }
 
+// lastprivate: the thread that ran the last iteration writes its copy
+// back. L = sum_i x_i + 3 c x_{N-1}^2.
+double lastprivate_loss(const double *x, double *work, double c) {
+  (void)work;
+  double last = 0, s = 0;
+#pragma omp parallel for lastprivate(last) reduction(+ : s)
+  for (int i = 0; i < N; i++) {
+    last = c * x[i] * x[i];
+    s += x[i];
+  }
+  return s + 3 * last;
+}
+void lastprivate_grad(const double *x, double c, double *gx, double *gc) {
+  for (int i = 0; i < N; i++)
+    gx[i] = 1;
+  gx[N - 1] += 6 * c * x[N - 1];
+  *gc = 3 * x[N - 1] * x[N - 1];
+}
+
 // A float firstprivate travels as `zext (bitcast float to i32)` at -O2:
 // L = sum_i c x_i with c a float; dL/dc = sum x_i (exact here).
 double float_copy_loss(const double *x, const float *cp) {
@@ -252,6 +272,7 @@ int main(void) {
   check_teams("nested call", nested_loss, nested_grad, x, N, 0.9);
   check_teams("products", product_loss, product_grad, x, N, 1.1);
   check_teams("firstprivate", firstprivate_loss, firstprivate_grad, x, N, 0.75);
+  check_teams("lastprivate", lastprivate_loss, lastprivate_grad, x, N, 1.25);
   double ints[N], dints[N] = {0};
   for (int i = 0; i < N; i++)
     ints[i] = i % 5;

@@ -339,6 +339,13 @@ static bool mixesFloatBits(const Value *V, unsigned Depth = 0) {
   const auto *I = dyn_cast<Instruction>(V);
   if (!I || Depth > 6)
     return false;
+  // A word read from memory that nothing types (no TBAA tag, no typed
+  // access) may be a float's bits.
+  if (const auto *Load = dyn_cast<LoadInst>(I))
+    return !isa<AllocaInst>(Load->getPointerOperand()) &&
+           !Load->getMetadata(LLVMContext::MD_tbaa) &&
+           (Load->getType()->isIntegerTy(32) ||
+            Load->getType()->isIntegerTy(64));
   if (isa<BitCastInst>(I))
     return I->getOperand(0)->getType()->isFPOrFPVectorTy();
   if (!isa<CastInst>(I) && !isa<BinaryOperator>(I) && !isa<SelectInst>(I) &&

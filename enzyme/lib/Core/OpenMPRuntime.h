@@ -1,5 +1,4 @@
-//===- OpenMPRuntime.h - What clang's OpenMP code calls ----------*- C++
-//-*-===//
+//===- OpenMPRuntime.h - What clang's OpenMP code calls ---------*- C++ -*-===//
 //
 // Part of the Enzyme toolchain.
 //
@@ -27,7 +26,11 @@
 ///  - a fork becomes a call of a region function (below) that the
 ///    generators differentiate as a whole (Modes/ParallelRegions.h);
 ///  - a reduction combines under a critical section, never with the
-///    runtime's tree (whose combining calls the engine cannot see).
+///    runtime's tree (whose combining calls the engine cannot see);
+///  - a float the region takes by copy (`firstprivate`), which the runtime
+///    passes as an integer of its bits, goes through a typed slot instead
+///    (a copy of the outlined function reads it there), so that its
+///    derivative flows; bits the engine cannot follow are an error.
 ///
 /// Anything else of the runtime (tasks, `ordered`, teams, `if` on a
 /// region) is a located error naming the call.

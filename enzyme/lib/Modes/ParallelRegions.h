@@ -1,5 +1,4 @@
-//===- ParallelRegions.h - Derivatives of OpenMP parallel regions -*- C++
-//-*-===//
+//===- ParallelRegions.h - Derivatives of OpenMP regions --------*- C++ -*-===//
 //
 // Part of the Enzyme toolchain.
 //

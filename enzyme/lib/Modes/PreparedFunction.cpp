@@ -138,6 +138,9 @@ Function *prepareForDifferentiation(Function &F, FunctionAnalysisManager &FAM) {
       CloneFunction(const_cast<Function *>(&bodyToDifferentiate(F)), VMap);
   P->setName(F.getName() + ".enzyme.prep");
   P->setLinkage(GlobalValue::InternalLinkage);
+  // The copy may sit where a function the analysis manager still has
+  // results for was freed: they are not this copy's.
+  FAM.clear(*P, P->getName());
   P->removeFnAttr(Attribute::OptimizeNone);
   P->removeFnAttr(Attribute::NoInline);
 

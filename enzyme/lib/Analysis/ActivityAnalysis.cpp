@@ -17,6 +17,7 @@
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
+#include "llvm/Support/KnownBits.h"
 
 using namespace llvm;
 
@@ -111,10 +112,51 @@ const Value *addressArithmeticBase(const Value *Int) {
   return addressArithmeticBase(Int, 0);
 }
 
+/// \p Flags touches no bit above the three lowest: at most a tag.
+static bool isLowFlags(const Value *Flags, const DataLayout &DL) {
+  if (!Flags->getType()->isIntegerTy())
+    return false;
+  KnownBits Known = computeKnownBits(Flags, DL);
+  return Known.countMaxActiveBits() <= 3;
+}
+
+int taggedBitsOperand(const Value *Int) {
+  const auto *Op = dyn_cast<BinaryOperator>(Int);
+  if (!Op)
+    return -1;
+  const DataLayout &DL = Op->getDataLayout();
+  switch (Op->getOpcode()) {
+  case Instruction::Or:
+    for (unsigned Bits : {0u, 1u})
+      if (isLowFlags(Op->getOperand(1 - Bits), DL))
+        return Bits;
+    return -1;
+  case Instruction::And: {
+    // Clearing flags: a mask with every bit above the three lowest set.
+    const auto *Mask = dyn_cast<ConstantInt>(Op->getOperand(1));
+    return Mask && (~Mask->getValue()).ult(8) ? 0 : -1;
+  }
+  default:
+    return -1;
+  }
+}
+
+LoadInst *taggedBitsLoad(const Value *Int) {
+  for (unsigned Depth = 0; Depth < 8; ++Depth) {
+    if (auto *Load = dyn_cast<LoadInst>(Int))
+      return const_cast<LoadInst *>(Load);
+    int Bits = taggedBitsOperand(Int);
+    if (Bits < 0)
+      return nullptr;
+    Int = cast<BinaryOperator>(Int)->getOperand(Bits);
+  }
+  return nullptr;
+}
+
 LoadInst *integerLoadOfPointer(Instruction &I) {
   if (!isa<IntToPtrInst>(I))
     return nullptr;
-  return dyn_cast<LoadInst>(I.getOperand(0));
+  return taggedBitsLoad(I.getOperand(0));
 }
 
 ActivityAnalysis::ActivityAnalysis(Function &F,
@@ -235,7 +277,8 @@ const Value *ActivityAnalysis::lostPointerBits(const Instruction &I) const {
   // from a shadowed pointer has its shadow; one taken out of the bits of a
   // vector loaded from memory with derivatives (a struct that SROA turned
   // into <4 x double>) would silently have none.
-  if (!isa<IntToPtrInst>(I) || isShadowed(&I) || isa<LoadInst>(I.getOperand(0)))
+  if (!isa<IntToPtrInst>(I) || isShadowed(&I) ||
+      taggedBitsLoad(I.getOperand(0)))
     return nullptr;
   SmallPtrSet<const Value *, 8> Seen;
   SmallVector<const Value *, 4> Sources;

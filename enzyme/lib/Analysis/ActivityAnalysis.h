@@ -109,8 +109,17 @@ const llvm::Value *addressArithmeticBase(const llvm::Value *Int);
 bool computedFromAddress(const llvm::Value *Int, unsigned Depth = 0);
 
 /// For `inttoptr (load iN p)`, the load: a pointer that optimised code
-/// moved through memory as an integer. nullptr for anything else.
+/// moved through memory as an integer, perhaps tagged (taggedBitsLoad).
+/// nullptr for anything else.
 llvm::LoadInst *integerLoadOfPointer(llvm::Instruction &I);
+/// The integer load whose bits \p Int is, with flags set in or cleared from
+/// the three low bits that an address's alignment leaves free (a tagged
+/// pointer: Kokkos' allocation tracker, LLVM's PointerIntPair); nullptr
+/// otherwise. A plain load is its own.
+llvm::LoadInst *taggedBitsLoad(const llvm::Value *Int);
+/// For an `or` or `and` that taggedBitsLoad walks through, the operand that
+/// carries the address bits (the other sets or clears flags); -1 otherwise.
+int taggedBitsOperand(const llvm::Value *Int);
 
 class ActivityAnalysis {
 public:

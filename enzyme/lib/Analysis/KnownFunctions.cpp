@@ -7,6 +7,7 @@
 #include "Analysis/KnownFunctions.h"
 
 #include "Analysis/MemoryTypes.h"
+#include "Core/KokkosRuntime.h"
 #include "Core/MpiRuntime.h"
 #include "Core/OpenMPRuntime.h"
 
@@ -224,7 +225,7 @@ bool isInactiveCall(const CallBase &Call) {
                                     "localeconv"};
   if (Names.contains(calleeName(Call)) ||
       isInactiveLibstdcxxName(calleeName(Call)) || isInactiveOpenMPCall(Call) ||
-      isInactiveMpiCall(Call))
+      isInactiveMpiCall(Call) || isInactiveKokkosCall(Call))
     return true;
   // What memory holds, said to the type analysis (`__enzyme_double(p, n)`).
   if (annotatedType(Call))

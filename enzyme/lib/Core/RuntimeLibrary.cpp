@@ -23,6 +23,7 @@
 #include "CudaLaunch.inc"
 #include "CudaMemory.inc"
 #include "ExceptionReport.inc"
+#include "KokkosRules.inc"
 #include "MpiRules.inc"
 #include "OpenMPRegions.inc"
 #include "RbTree.inc"
@@ -89,7 +90,7 @@ static const RuntimeSource RuntimeSources[] = {
     {UntypedCopyReportIR, false}, {CudaLaunchIR, false},
     {CudaMemoryIR, true},         {RbTreeIR, true},
     {ScratchShadowsIR, false},    {OpenMPRegionsIR, false},
-    {MpiRulesIR, false}};
+    {MpiRulesIR, false},          {KokkosRulesIR, false}};
 
 /// The IR of run-time source \p Source, ready to link into \p M.
 static std::unique_ptr<Module> parseRuntime(Module &M,

@@ -161,7 +161,8 @@ Value *FunctionDifferentiator::createShadow(Instruction &I, IRBuilder<> &B) {
   // shadow is the integer loaded from the shadow memory.
   if (auto *Load = integerLoadOfPointer(I))
     return PerLane({loadShadowBits(*Load, B)}, [&](ArrayRef<Value *> Bits) {
-      return B.CreateIntToPtr(Bits[0], I.getType(), I.getName() + ".shadow");
+      return B.CreateIntToPtr(retagShadowBits(B, AugI->getOperand(0), Bits[0]),
+                              I.getType(), I.getName() + ".shadow");
     });
   if (auto *Select = dyn_cast<SelectInst>(&I))
     return selectShadow(*Select, B);
@@ -479,9 +480,13 @@ void FunctionDifferentiator::augmentStore(StoreInst &Store) {
         Val->getType(), [&](ArrayRef<Value *> Lane) {
           return B.CreatePtrToInt(Lane[0], Val->getType());
         });
-  else if (auto *Load = dyn_cast<LoadInst>(Val))
-    ShadowVal = loadShadowBits(*Load, B);
-  else if (auto *Cast = dyn_cast<PtrToIntInst>(Val))
+  else if (LoadInst *Load = taggedBitsLoad(Val)) {
+    Value *Int = AugStore->getValueOperand();
+    ShadowVal = mapLanes(B, Sig.Width, {loadShadowBits(*Load, B)},
+                         Val->getType(), [&](ArrayRef<Value *> Lane) {
+                           return retagShadowBits(B, Int, Lane[0]);
+                         });
+  } else if (auto *Cast = dyn_cast<PtrToIntInst>(Val))
     ShadowVal =
         mapLanes(B, Sig.Width, {shadowOrScratch(Cast->getOperand(0), B)},
                  Val->getType(), [&](ArrayRef<Value *> Lane) {

@@ -22,6 +22,7 @@
 #include "Core/GlobalShadows.h"
 #include "Core/GpuTarget.h"
 #include "Core/KernelLaunches.h"
+#include "Core/KokkosRuntime.h"
 #include "Core/MpiRuntime.h"
 #include "Core/OpenMPRuntime.h"
 #include "Core/RuntimeLibrary.h"
@@ -114,7 +115,9 @@ ReverseSignature FunctionDifferentiator::calleeSignature(CallBase &Call) const {
   }
   Callee.UnshadowedFields = unshadowedFieldsOfArguments(Call, Activity);
   Callee.ReturnActive = Activity.isActive(&Call);
-  Callee.ReturnShadow = Activity.isShadowed(&Call);
+  // A result nothing uses needs no shadow (Kokkos' decrement returns the
+  // record it may have freed; a custom gradient cannot give its shadow).
+  Callee.ReturnShadow = Activity.isShadowed(&Call) && !Call.use_empty();
   // Callees write into the caller's fixed tape.
   Callee.FixedTape = Sig.FixedTape;
   Callee.Width = Sig.Width;
@@ -376,6 +379,17 @@ FunctionDifferentiator::classifyIntegerStore(StoreInst &Store) const {
   if (auto *Cast = dyn_cast<PtrToIntInst>(Val);
       Cast && Activity.isShadowed(Cast->getOperand(0)))
     return {IntegerStoreRole::MirrorShadows};
+  // A tagged address (flags in its low bits) copied from shadowed memory:
+  // the shadow's address, with the same flags, unless the bits are integers.
+  if (LoadInst *Tagged = taggedBitsLoad(Val);
+      Tagged && Tagged != Val &&
+      Activity.isShadowed(Tagged->getPointerOperand())) {
+    SmallVector<Instruction *, 2> Accesses = {&Store, Tagged};
+    if (classifyIntegerAccess(Accesses, Sig.Fn).What ==
+        IntegerAccessContents::Integers)
+      return {};
+    return {IntegerStoreRole::MirrorShadows};
+  }
   auto *Load = dyn_cast<LoadInst>(Val);
   bool Copy = Load && Activity.isShadowed(Load->getPointerOperand());
   // Bits read from memory without derivatives: if they are addresses, code
@@ -622,8 +636,10 @@ bool FunctionDifferentiator::plan() {
           return fail(Call, Why);
         // An MPI call that carries derivatives needs its rule to apply.
         if (Kind == CallKind::Differentiated)
-          if (std::string Why = describeUnsupportedMpiCall(*Call); !Why.empty())
-            return fail(Call, Why);
+          for (std::string Why : {describeUnsupportedMpiCall(*Call),
+                                  describeUnsupportedKokkosCall(*Call)})
+            if (!Why.empty())
+              return fail(Call, Why);
         if (Kind == CallKind::Differentiated && !Custom && !Indirect) {
           if (Call->isInlineAsm())
             return fail(Call, "cannot differentiate inline assembly whose "

@@ -30,4 +30,15 @@ Value *shadowOfAddressArithmetic(IRBuilder<> &B, Value *Int, Value *Shadow,
   return B.CreateIntToPtr(rebuild(B, Int, Shadow), PtrTy, Name);
 }
 
+Value *retagShadowBits(IRBuilder<> &B, Value *Int, Value *ShadowBits) {
+  if (isa<LoadInst>(Int))
+    return ShadowBits;
+  auto *Op = cast<BinaryOperator>(Int);
+  int Bits = taggedBitsOperand(Op);
+  assert(Bits >= 0 && "not a tagged load's bits");
+  Value *Operands[2] = {Op->getOperand(0), Op->getOperand(1)};
+  Operands[Bits] = retagShadowBits(B, Operands[Bits], ShadowBits);
+  return B.CreateBinOp(Op->getOpcode(), Operands[0], Operands[1]);
+}
+
 } // namespace enzyme

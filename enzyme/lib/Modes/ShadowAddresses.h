@@ -32,6 +32,13 @@ llvm::Value *shadowOfAddressArithmetic(llvm::IRBuilder<> &B, llvm::Value *Int,
                                        llvm::Value *Shadow, llvm::Type *PtrTy,
                                        const llvm::Twine &Name);
 
+/// The tag operations on \p Int (in the function being built; a load's
+/// bits with flags set or cleared, as taggedBitsLoad accepts) redone by
+/// \p B on \p ShadowBits, the shadow memory's bits, in place of the load:
+/// the shadow pointer carries the primal's flags.
+llvm::Value *retagShadowBits(llvm::IRBuilder<> &B, llvm::Value *Int,
+                             llvm::Value *ShadowBits);
+
 } // namespace enzyme
 
 #endif // ENZYME_MODES_SHADOWADDRESSES_H

@@ -229,11 +229,13 @@ bool TangentBuilder::differentiate(Instruction &I, IRBuilder<> &B) {
                            }));
       return true;
     }
-    if (auto *Load = dyn_cast<LoadInst>(Op(0))) {
-      // A pointer moved through memory as an integer.
+    if (LoadInst *Load = taggedBitsLoad(Op(0))) {
+      // A pointer moved through memory as an integer, perhaps tagged.
+      Value *Int = primal(Op(0));
       setTangent(&I,
                  Lanes({loadShadowBits(*Load, B)}, [&](ArrayRef<Value *> L) {
-                   return B.CreateIntToPtr(L[0], Ty, I.getName() + ".shadow");
+                   return B.CreateIntToPtr(retagShadowBits(B, Int, L[0]), Ty,
+                                           I.getName() + ".shadow");
                  }));
       return true;
     }

@@ -23,6 +23,7 @@
 #include "Core/ScratchShadows.h"
 #include "Core/ShadowMemory.h"
 #include "Core/UserRegistrations.h"
+#include "Modes/ShadowAddresses.h"
 
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Module.h"
@@ -160,6 +161,16 @@ bool TangentBuilder::differentiateIntegerStore(StoreInst &Store,
     return StoreShadow(perLane(
         B, {createScratchShadow(B, Address, Sig.Width)}, IntTy,
         [&](ArrayRef<Value *> L) { return B.CreatePtrToInt(L[0], IntTy); }));
+  }
+  // A tagged address (flags in its low bits) copied between shadowed
+  // memory: the shadow's address, with the same flags.
+  if (LoadInst *Load = taggedBitsLoad(Val);
+      Load && Activity.isShadowed(Load->getPointerOperand())) {
+    Value *Int = primal(Val);
+    return StoreShadow(
+        perLane(B, {loadShadowBits(*Load, B)}, IntTy, [&](ArrayRef<Value *> L) {
+          return retagShadowBits(B, Int, L[0]);
+        }));
   }
   // A float or a pointer reinterpreted as an integer.
   if (auto *Cast = dyn_cast<BitCastInst>(Val))

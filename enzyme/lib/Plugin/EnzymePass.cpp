@@ -19,9 +19,9 @@
 #include "Plugin/DiffRequest.h"
 #include "Plugin/ForwardLowering.h"
 #include "Plugin/LaunchDerivatives.h"
+#include "Plugin/LibraryGradients.h"
 #include "Plugin/LoweringSupport.h"
 #include "Plugin/MemoryAnnotations.h"
-#include "Plugin/MpiGradients.h"
 #include "Plugin/RequestLowering.h"
 #include "Plugin/RequestOrder.h"
 #include "Plugin/RequestStandIn.h"
@@ -302,6 +302,7 @@ void EnzymePass::serveRequests(Module &M, ModuleAnalysisManager &MAM) {
     lowerDirectLaunches(M, Reached.getArrayRef());
     prepareCudaRuntimeCalls(M, Reached.getArrayRef());
     prepareMpiCalls(M, Reached.getArrayRef());
+    prepareKokkosCalls(M, Reached.getArrayRef());
   }
   UserRegistrations Registrations(M);
   // Requests whose callees are not all here wait for link time, where

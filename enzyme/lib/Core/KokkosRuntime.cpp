@@ -1,0 +1,134 @@
+//===- KokkosRuntime.cpp - What Kokkos programs call ----------------------===//
+//
+// Part of the Enzyme toolchain.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Core/KokkosRuntime.h"
+
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/Demangle/Demangle.h"
+#include "llvm/IR/Function.h"
+#include "llvm/IR/InstrTypes.h"
+
+using namespace llvm;
+
+namespace enzyme {
+
+/// Kokkos' functions are in namespace Kokkos: `_ZN6Kokkos`, or `_ZNK6Kokkos`
+/// for a const member function.
+static bool isKokkosSymbol(StringRef Name) {
+  return Name.starts_with("_ZN6Kokkos") || Name.starts_with("_ZNK6Kokkos");
+}
+
+static std::string demangledCallee(const CallBase &Call) {
+  const Function *Callee = Call.getCalledFunction();
+  if (!Callee || !isKokkosSymbol(Callee->getName()))
+    return "";
+  return demangle(Callee->getName());
+}
+
+bool isInactiveKokkosCall(const CallBase &Call) {
+  std::string Name = demangledCallee(Call);
+  if (Name.empty())
+    return false;
+  StringRef N(Name);
+  // Profiling and tuning hooks, fences and queries.
+  if (N.starts_with("Kokkos::Tools::") || N.starts_with("Kokkos::Profiling::"))
+    return true;
+  static const char *const Prefixes[] = {
+      // Errors and warnings.
+      "Kokkos::abort(", "Kokkos::Impl::host_abort(",
+      "Kokkos::Impl::throw_runtime_exception(", "Kokkos::Impl::log_warning(",
+      "Kokkos::Impl::throw_bad_alloc(",
+      "Kokkos::Experimental::RawMemoryAllocationFailure::",
+      "Kokkos::Impl::SharedAllocationRecord<void, void>::is_sane(",
+      // Fences: the host backends have finished when they return.
+      "Kokkos::fence(", "Kokkos::Impl::hostspace_fence(",
+      "Kokkos::Serial::fence(", "Kokkos::Serial::impl_static_fence(",
+      "Kokkos::OpenMP::fence(", "Kokkos::OpenMP::impl_static_fence(",
+      "Kokkos::Impl::ExecSpaceManager::static_fence(",
+      // Queries and the objects that name a space.
+      "Kokkos::is_initialized(", "Kokkos::is_finalized(",
+      "Kokkos::show_warnings(", "Kokkos::Serial::impl_is_initialized(",
+      "Kokkos::Serial::name(", "Kokkos::Serial::Serial(",
+      "Kokkos::OpenMP::impl_is_initialized(", "Kokkos::OpenMP::concurrency(",
+      "Kokkos::OpenMP::name(", "Kokkos::OpenMP::OpenMP(",
+      "Kokkos::OpenMP::impl_get_current_max_threads(",
+      "Kokkos::OpenMP::impl_thread_pool_size(",
+      "Kokkos::OpenMP::impl_thread_pool_rank(", "Kokkos::HostSpace::HostSpace(",
+      // Labels of allocations.
+      "Kokkos::Impl::SharedAllocationRecordCommon<Kokkos::HostSpace>::"
+      "get_label",
+      // The per-thread scratch that a reduction's team data lives in: what
+      // code stores there later gets a shadow where it needs one.
+      "Kokkos::Impl::serial_resize_thread_team_data(",
+      "Kokkos::Impl::serial_get_thread_team_data(",
+      "Kokkos::Impl::SerialInternal::resize_thread_team_data(",
+      "Kokkos::Impl::OpenMPInternal::resize_thread_data(",
+      // A record destroyed on the way out of a failed constructor.
+      "Kokkos::Impl::SharedAllocationRecord<Kokkos::HostSpace, void>::"
+      "~SharedAllocationRecord(",
+      "Kokkos::Impl::SharedAllocationRecordCommon<Kokkos::HostSpace>::"
+      "~SharedAllocationRecordCommon(",
+      // Locks of the host space's fallback atomics.
+      "Kokkos::Impl::lock_address_host_space(",
+      "Kokkos::Impl::unlock_address_host_space("};
+  for (const char *Prefix : Prefixes)
+    if (N.starts_with(Prefix))
+      return true;
+  return false;
+}
+
+StringRef kokkosRulePrefix(StringRef MangledName) {
+  if (!isKokkosSymbol(MangledName))
+    return "";
+  return StringSwitch<StringRef>(MangledName)
+      .Case("_ZN6Kokkos4Impl22SharedAllocationRecordIvvE9incrementEPS2_",
+            "__enzyme_rt_kokkos_increment")
+      .Case("_ZN6Kokkos4Impl22SharedAllocationRecordIvvE9decrementEPS2_",
+            "__enzyme_rt_kokkos_decrement")
+      .Case("_ZN6Kokkos4Impl22SharedAllocationRecordINS_9HostSpaceEvEC2ERKS2_"
+            "RKNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEEmPFvPNS1_"
+            "IvvEEE",
+            "__enzyme_rt_kokkos_host_record_c2")
+      .Case("_ZN6Kokkos4Impl22SharedAllocationRecordINS_9HostSpaceEvEC1ERKS2_"
+            "RKNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEEmPFvPNS1_"
+            "IvvEEE",
+            "__enzyme_rt_kokkos_host_record_c1")
+      .Case("_ZN6Kokkos4Impl28SharedAllocationRecordCommonINS_9HostSpaceEEC2ERK"
+            "S2_RKNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEEmPFvPNS1_"
+            "22SharedAllocationRecordIvvEEE",
+            "__enzyme_rt_kokkos_host_record_common_c2")
+      .Default("");
+}
+
+bool isKokkosHostCopy(const Function &F) {
+  return F.getName() == "_ZN6Kokkos4Impl27hostspace_parallel_deepcopyEPvPKvl";
+}
+
+std::string describeUnsupportedKokkosCall(const CallBase &Call) {
+  std::string Name = demangledCallee(Call);
+  StringRef N(Name);
+  static const char *const Devices[] = {"Kokkos::Cuda",
+                                        "Kokkos::Impl::Cuda",
+                                        "Kokkos::HIP",
+                                        "Kokkos::Impl::HIP",
+                                        "Kokkos::Experimental::SYCL",
+                                        "Kokkos::SYCL",
+                                        "Kokkos::Experimental::HPX",
+                                        "Kokkos::Threads",
+                                        "Kokkos::Impl::ThreadsInternal",
+                                        "Kokkos::Experimental::OpenMPTarget",
+                                        "Kokkos::Experimental::OpenACC"};
+  for (const char *Device : Devices)
+    if (N.starts_with(Device))
+      return ("cannot differentiate '" + N +
+              "': the engine differentiates Kokkos code on the Serial and "
+              "OpenMP execution spaces only; run this kernel on one of them "
+              "(Kokkos::DefaultHostExecutionSpace)")
+          .str();
+  return "";
+}
+
+} // namespace enzyme

@@ -1,0 +1,162 @@
+/*===- KokkosRules.c - Derivatives of Kokkos' allocation records ----------===*
+ *
+ * Part of the Enzyme toolchain.
+ *
+ *===----------------------------------------------------------------------===*
+ *
+ * Run-time support that the engine links into modules that need it
+ * (Core/RuntimeLibrary.h); compiled to LLVM IR when the plugin is built.
+ *
+ * A Kokkos::View owns its memory through an allocation record, which the
+ * library counts references to and frees at zero. The shadow of a View
+ * holds the shadow's own record (a View the user passed as a shadow, or
+ * one the engine made beside a View the differentiated code allocates), so
+ * the rules below keep the shadow's count in step with the primal's:
+ *
+ *   constructor   of a HostSpace record: the shadow record is constructed
+ *                 too (same label, size and deallocator), and its data
+ *                 zeroed: adjoints start at zero whether or not the View
+ *                 initialises its data;
+ *   increment     counts the shadow too, in the forward pass;
+ *   decrement     leaves the shadow alone in the forward pass: the reverse
+ *                 pass still needs its adjoints. The reverse of each
+ *                 increment decrements the shadow instead, so a shadow
+ *                 made here is freed by the reverse of the first count of
+ *                 its View, after every adjoint in it has been read.
+ *
+ * In forward mode (the _forward rules) the shadow follows the primal call
+ * for call. A shadow that is null, the primal itself, or a record pointer
+ * with Kokkos' do-not-count flag (an unmanaged View as the shadow) is not
+ * counted.
+ *
+ * The ABI is the library's (Kokkos 3.4 to 4.6 without KOKKOS_ENABLE_DEBUG):
+ * a record begins with its vtable pointer, then the address of its
+ * 128-byte header, then the size of header and data together.
+ *
+ *===----------------------------------------------------------------------===*/
+
+typedef __SIZE_TYPE__ size_t;
+typedef __UINTPTR_TYPE__ uintptr_t;
+
+void *memset(void *, int, size_t);
+
+#define KOKKOS_RECORD(name) "_ZN6Kokkos4Impl22SharedAllocationRecordIvvE" name
+
+void kokkos_increment(void *record) __asm__(KOKKOS_RECORD("9incrementEPS2_"));
+void *kokkos_decrement(void *record) __asm__(KOKKOS_RECORD("9decrementEPS2_"));
+
+/* Kokkos 3.4's SharedAllocationRecord<HostSpace, void>(space, label, size,
+ * deallocator), the base constructor (C2) and the complete one (C1). */
+#define KOKKOS_HOST_RECORD(kind)                                               \
+  "_ZN6Kokkos4Impl22SharedAllocationRecordINS_9HostSpaceEvE" kind              \
+  "ERKS2_RKNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEEmPFvPNS1_"      \
+  "IvvEEE"
+/* Kokkos 4's SharedAllocationRecordCommon<HostSpace>, the same arguments. */
+#define KOKKOS_HOST_RECORD_COMMON(kind)                                        \
+  "_ZN6Kokkos4Impl28SharedAllocationRecordCommonINS_9HostSpaceEE" kind         \
+  "ERKS2_RKNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEEmPFvPNS1_"      \
+  "22SharedAllocationRecordIvvEEE"
+
+typedef void (*deallocator)(void *);
+typedef void (*host_record_constructor)(void *, const void *, const void *,
+                                        size_t, deallocator);
+void kokkos_host_record_c2(void *, const void *, const void *, size_t,
+                           deallocator) __asm__(KOKKOS_HOST_RECORD("C2"));
+void kokkos_host_record_c1(void *, const void *, const void *, size_t,
+                           deallocator) __asm__(KOKKOS_HOST_RECORD("C1"));
+void kokkos_host_record_common_c2(void *, const void *, const void *, size_t,
+                                  deallocator)
+    __asm__(KOKKOS_HOST_RECORD_COMMON("C2"));
+
+struct record_prefix {
+  void *vtable;
+  char *header;
+  size_t header_and_data;
+};
+enum { header_size = 128, do_not_count = 1 };
+
+/* The shadow is a record of its own that the rules may count. */
+static int counted_shadow(const void *record, const void *shadow) {
+  return shadow && shadow != record && !((uintptr_t)shadow & do_not_count);
+}
+
+void __enzyme_rt_kokkos_increment_augment(void *record, void *shadow) {
+  kokkos_increment(record);
+  if (counted_shadow(record, shadow))
+    kokkos_increment(shadow);
+}
+
+void __enzyme_rt_kokkos_increment_reverse(void *record, void *shadow) {
+  if (counted_shadow(record, shadow))
+    kokkos_decrement(shadow);
+}
+
+void __enzyme_rt_kokkos_increment_forward(void *record, void *shadow) {
+  __enzyme_rt_kokkos_increment_augment(record, shadow);
+}
+
+void *__enzyme_rt_kokkos_decrement_augment(void *record, void *shadow) {
+  (void)shadow;
+  return kokkos_decrement(record);
+}
+
+void __enzyme_rt_kokkos_decrement_reverse(void *record, void *shadow) {
+  (void)record;
+  (void)shadow;
+}
+
+struct pointer_pair {
+  void *primal, *shadow;
+};
+
+struct pointer_pair __enzyme_rt_kokkos_decrement_forward(void *record,
+                                                         void *shadow) {
+  struct pointer_pair result = {kokkos_decrement(record), 0};
+  if (counted_shadow(record, shadow))
+    result.shadow = kokkos_decrement(shadow);
+  return result;
+}
+
+static void construct_with_shadow(host_record_constructor construct,
+                                  void *record, void *shadow,
+                                  const void *space, const void *label,
+                                  size_t size, deallocator dealloc) {
+  construct(record, space, label, size, dealloc);
+  if (!shadow || shadow == record)
+    return;
+  construct(shadow, space, label, size, dealloc);
+  struct record_prefix *made = shadow;
+  memset(made->header + header_size, 0, made->header_and_data - header_size);
+}
+
+/* One augment, reverse and forward rule per constructor symbol: each
+ * constructs the primal, and the shadow when there is one. */
+#define HOST_RECORD_RULES(name, constructor)                                   \
+  void __enzyme_rt_kokkos_##name##_augment(                                    \
+      void *record, void *shadow, const void *space, const void *dspace,       \
+      const void *label, const void *dlabel, size_t size, deallocator dealloc, \
+      deallocator ddealloc) {                                                  \
+    (void)dspace;                                                              \
+    (void)dlabel;                                                              \
+    (void)ddealloc;                                                            \
+    construct_with_shadow(constructor, record, shadow, space, label, size,     \
+                          dealloc);                                            \
+  }                                                                            \
+  void __enzyme_rt_kokkos_##name##_reverse(                                    \
+      void *record, void *shadow, const void *space, const void *dspace,       \
+      const void *label, const void *dlabel, size_t size, deallocator dealloc, \
+      deallocator ddealloc) {                                                  \
+    (void)record, (void)shadow, (void)space, (void)dspace, (void)label;        \
+    (void)dlabel, (void)size, (void)dealloc, (void)ddealloc;                   \
+  }                                                                            \
+  void __enzyme_rt_kokkos_##name##_forward(                                    \
+      void *record, void *shadow, const void *space, const void *dspace,       \
+      const void *label, const void *dlabel, size_t size, deallocator dealloc, \
+      deallocator ddealloc) {                                                  \
+    __enzyme_rt_kokkos_##name##_augment(record, shadow, space, dspace, label,  \
+                                        dlabel, size, dealloc, ddealloc);      \
+  }
+
+HOST_RECORD_RULES(host_record_c2, kokkos_host_record_c2)
+HOST_RECORD_RULES(host_record_c1, kokkos_host_record_c1)
+HOST_RECORD_RULES(host_record_common_c2, kokkos_host_record_common_c2)

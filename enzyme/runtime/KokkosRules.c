@@ -40,6 +40,13 @@ typedef __UINTPTR_TYPE__ uintptr_t;
 
 void *memset(void *, int, size_t);
 
+struct record_prefix {
+  void *vtable;
+  char *header;
+  size_t header_and_data;
+};
+enum { header_size = 128, do_not_count = 1 };
+
 #define KOKKOS_RECORD(name) "_ZN6Kokkos4Impl22SharedAllocationRecordIvvE" name
 
 void kokkos_increment(void *record) __asm__(KOKKOS_RECORD("9incrementEPS2_"));
@@ -68,16 +75,17 @@ void kokkos_host_record_common_c2(void *, const void *, const void *, size_t,
                                   deallocator)
     __asm__(KOKKOS_HOST_RECORD_COMMON("C2"));
 
-struct record_prefix {
-  void *vtable;
-  char *header;
-  size_t header_and_data;
-};
-enum { header_size = 128, do_not_count = 1 };
-
-/* The shadow is a record of its own that the rules may count. */
+/* The shadow is a record of its own that the rules may count: not a
+ * scratch shadow (ScratchShadows.c: zeroed memory where the engine could
+ * not follow the record's address, which -O0 code moves through integer
+ * phis), which has neither vtable nor header. A View copy whose shadow
+ * record is uncounted is harmless: the record it copies outlives it, in
+ * the forward and in the reverse pass. */
 static int counted_shadow(const void *record, const void *shadow) {
-  return shadow && shadow != record && !((uintptr_t)shadow & do_not_count);
+  if (!shadow || shadow == record || ((uintptr_t)shadow & do_not_count))
+    return 0;
+  const struct record_prefix *r = shadow;
+  return r->vtable && r->header;
 }
 
 void __enzyme_rt_kokkos_increment_augment(void *record, void *shadow) {

@@ -117,6 +117,11 @@ static bool isInactiveLibstdcxxName(StringRef Name) {
       "_ZSt15_Fnv_hash_bytesPKvmm",
       // Facets the stream operators consult.
       "_ZNKSt5ctypeIcE13_M_widen_initEv",
+      // std::allocator<char>, empty: what -O0 calls around a std::string.
+      "_ZNSaIcEC1Ev",
+      "_ZNSaIcEC2Ev",
+      "_ZNSaIcED1Ev",
+      "_ZNSaIcED2Ev",
   };
   if (Exact.contains(Name))
     return true;
@@ -147,6 +152,11 @@ static bool isInactiveLibstdcxxName(StringRef Name) {
       // constant maximum load factor).
       "_ZNKSt8__detail20_Prime_rehash_policy",
       "_ZNSt8__detail20_Prime_rehash_policy",
+      // std::string (basic_string<char>) members and concatenation, which
+      // -O0 calls rather than inlines: characters carry no derivative.
+      "_ZNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEE",
+      "_ZNKSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEE",
+      "_ZStplIcSt11char_traitsIcESaIcEENSt7__cxx1112basic_stringIT_T0_T1_E",
   };
   for (const char *Prefix : Prefixes)
     if (Name.starts_with(Prefix))

@@ -6,10 +6,14 @@
 
 #include "Core/KokkosRuntime.h"
 
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/InstrTypes.h"
+
+#include <cstdlib>
 
 using namespace llvm;
 
@@ -21,63 +25,79 @@ static bool isKokkosSymbol(StringRef Name) {
   return Name.starts_with("_ZN6Kokkos") || Name.starts_with("_ZNK6Kokkos");
 }
 
-static std::string demangledCallee(const CallBase &Call) {
+/// The qualified name of the callee, without return type and parameters
+/// (`Kokkos::Impl::SharedAllocationTracker::get_label<Kokkos::HostSpace>`),
+/// or empty for a function outside namespace Kokkos.
+static std::string kokkosCalleeName(const CallBase &Call) {
   const Function *Callee = Call.getCalledFunction();
   if (!Callee || !isKokkosSymbol(Callee->getName()))
     return "";
-  return demangle(Callee->getName());
+  // The demangler keeps pointers into the mangled name.
+  std::string Mangled = Callee->getName().str();
+  ItaniumPartialDemangler Demangler;
+  if (Demangler.partialDemangle(Mangled.c_str()))
+    return "";
+  char *Name = Demangler.getFunctionName(nullptr, nullptr);
+  std::string Result = Name ? Name : "";
+  std::free(Name);
+  return Result;
+}
+
+/// \p Name is \p Entry: a function of that name (or a template of it), or,
+/// for an entry that ends in `::`, anything in that namespace or class.
+static bool matches(StringRef Name, StringRef Entry) {
+  if (Entry.ends_with("::"))
+    return Name.starts_with(Entry);
+  return Name == Entry ||
+         (Name.starts_with(Entry) && Name[Entry.size()] == '<');
 }
 
 bool isInactiveKokkosCall(const CallBase &Call) {
-  std::string Name = demangledCallee(Call);
+  std::string Name = kokkosCalleeName(Call);
   if (Name.empty())
     return false;
-  StringRef N(Name);
-  // Profiling and tuning hooks, fences and queries.
-  if (N.starts_with("Kokkos::Tools::") || N.starts_with("Kokkos::Profiling::"))
-    return true;
-  static const char *const Prefixes[] = {
+  static const char *const Inactive[] = {
+      // Profiling and tuning hooks.
+      "Kokkos::Tools::", "Kokkos::Profiling::",
       // Errors and warnings.
-      "Kokkos::abort(", "Kokkos::Impl::host_abort(",
-      "Kokkos::Impl::throw_runtime_exception(", "Kokkos::Impl::log_warning(",
-      "Kokkos::Impl::throw_bad_alloc(",
+      "Kokkos::abort", "Kokkos::Impl::host_abort",
+      "Kokkos::Impl::throw_runtime_exception", "Kokkos::Impl::log_warning",
+      "Kokkos::Impl::throw_bad_alloc",
       "Kokkos::Experimental::RawMemoryAllocationFailure::",
-      "Kokkos::Impl::SharedAllocationRecord<void, void>::is_sane(",
+      "Kokkos::Impl::SharedAllocationRecord<void, void>::is_sane",
       // Fences: the host backends have finished when they return.
-      "Kokkos::fence(", "Kokkos::Impl::hostspace_fence(",
-      "Kokkos::Serial::fence(", "Kokkos::Serial::impl_static_fence(",
-      "Kokkos::OpenMP::fence(", "Kokkos::OpenMP::impl_static_fence(",
-      "Kokkos::Impl::ExecSpaceManager::static_fence(",
+      "Kokkos::fence", "Kokkos::Impl::hostspace_fence", "Kokkos::Serial::fence",
+      "Kokkos::Serial::impl_static_fence", "Kokkos::OpenMP::fence",
+      "Kokkos::OpenMP::impl_static_fence",
+      "Kokkos::Impl::ExecSpaceManager::static_fence",
       // Queries and the objects that name a space.
-      "Kokkos::is_initialized(", "Kokkos::is_finalized(",
-      "Kokkos::show_warnings(", "Kokkos::Serial::impl_is_initialized(",
-      "Kokkos::Serial::name(", "Kokkos::Serial::Serial(",
-      "Kokkos::OpenMP::impl_is_initialized(", "Kokkos::OpenMP::concurrency(",
-      "Kokkos::OpenMP::name(", "Kokkos::OpenMP::OpenMP(",
-      "Kokkos::OpenMP::impl_get_current_max_threads(",
-      "Kokkos::OpenMP::impl_thread_pool_size(",
-      "Kokkos::OpenMP::impl_thread_pool_rank(", "Kokkos::HostSpace::HostSpace(",
-      // Labels of allocations.
+      "Kokkos::is_initialized", "Kokkos::is_finalized", "Kokkos::show_warnings",
+      "Kokkos::Serial::impl_is_initialized", "Kokkos::Serial::name",
+      "Kokkos::Serial::Serial", "Kokkos::OpenMP::impl_is_initialized",
+      "Kokkos::OpenMP::concurrency", "Kokkos::OpenMP::name",
+      "Kokkos::OpenMP::OpenMP", "Kokkos::OpenMP::impl_get_current_max_threads",
+      "Kokkos::OpenMP::impl_thread_pool_size",
+      "Kokkos::OpenMP::impl_thread_pool_rank", "Kokkos::HostSpace::HostSpace",
+      // Labels of allocations (a virtual call on the record).
+      "Kokkos::Impl::SharedAllocationTracker::get_label",
       "Kokkos::Impl::SharedAllocationRecordCommon<Kokkos::HostSpace>::"
       "get_label",
       // The per-thread scratch that a reduction's team data lives in: what
       // code stores there later gets a shadow where it needs one.
-      "Kokkos::Impl::serial_resize_thread_team_data(",
-      "Kokkos::Impl::serial_get_thread_team_data(",
-      "Kokkos::Impl::SerialInternal::resize_thread_team_data(",
-      "Kokkos::Impl::OpenMPInternal::resize_thread_data(",
+      "Kokkos::Impl::serial_resize_thread_team_data",
+      "Kokkos::Impl::serial_get_thread_team_data",
+      "Kokkos::Impl::SerialInternal::resize_thread_team_data",
+      "Kokkos::Impl::OpenMPInternal::resize_thread_data",
       // A record destroyed on the way out of a failed constructor.
       "Kokkos::Impl::SharedAllocationRecord<Kokkos::HostSpace, void>::"
-      "~SharedAllocationRecord(",
+      "~SharedAllocationRecord",
       "Kokkos::Impl::SharedAllocationRecordCommon<Kokkos::HostSpace>::"
-      "~SharedAllocationRecordCommon(",
+      "~SharedAllocationRecordCommon",
       // Locks of the host space's fallback atomics.
-      "Kokkos::Impl::lock_address_host_space(",
-      "Kokkos::Impl::unlock_address_host_space("};
-  for (const char *Prefix : Prefixes)
-    if (N.starts_with(Prefix))
-      return true;
-  return false;
+      "Kokkos::Impl::lock_address_host_space",
+      "Kokkos::Impl::unlock_address_host_space"};
+  return any_of(Inactive,
+                [&](const char *Entry) { return matches(Name, Entry); });
 }
 
 StringRef kokkosRulePrefix(StringRef MangledName) {
@@ -108,7 +128,7 @@ bool isKokkosHostCopy(const Function &F) {
 }
 
 std::string describeUnsupportedKokkosCall(const CallBase &Call) {
-  std::string Name = demangledCallee(Call);
+  std::string Name = kokkosCalleeName(Call);
   StringRef N(Name);
   static const char *const Devices[] = {"Kokkos::Cuda",
                                         "Kokkos::Impl::Cuda",
@@ -122,7 +142,8 @@ std::string describeUnsupportedKokkosCall(const CallBase &Call) {
                                         "Kokkos::Experimental::OpenMPTarget",
                                         "Kokkos::Experimental::OpenACC"};
   for (const char *Device : Devices)
-    if (N.starts_with(Device))
+    if (N.starts_with(Device) && (N.size() == StringRef(Device).size() ||
+                                  !isAlnum(N[StringRef(Device).size()])))
       return ("cannot differentiate '" + N +
               "': the engine differentiates Kokkos code on the Serial and "
               "OpenMP execution spaces only; run this kernel on one of them "

@@ -252,6 +252,20 @@ void *__enzyme_rt_scratch_if_null(void *shadow, void *p, unsigned lane) {
   return __enzyme_rt_scratch_shadow(p, lane);
 }
 
+/* The forward-mode mirror of a `free`: SHADOW, unless it is a scratch
+ * shadow (the pointer freed came from code without derivatives, a
+ * std::string's buffer), which is the run-time's, not the allocator's. */
+void __enzyme_rt_free_shadow(void *shadow) {
+  uintptr_t a = (uintptr_t)shadow;
+  struct scratch_state *s = &__enzyme_rt_scratch_state;
+  for (size_t i = 0; i < s->count; ++i) {
+    uintptr_t base = (uintptr_t)s->regions[i].base;
+    if (base <= a && a < base + s->regions[i].bytes)
+      return;
+  }
+  free(shadow);
+}
+
 void __enzyme_rt_scratch_begin(void) { ++__enzyme_rt_scratch_state.depth; }
 
 /* The outermost sweep ended: the scratch shadows are zeroed for the next

@@ -25,15 +25,14 @@ static bool isKokkosSymbol(StringRef Name) {
   return Name.starts_with("_ZN6Kokkos") || Name.starts_with("_ZNK6Kokkos");
 }
 
-/// The qualified name of the callee, without return type and parameters
+/// The qualified name of \p F, without return type and parameters
 /// (`Kokkos::Impl::SharedAllocationTracker::get_label<Kokkos::HostSpace>`),
 /// or empty for a function outside namespace Kokkos.
-static std::string kokkosCalleeName(const CallBase &Call) {
-  const Function *Callee = Call.getCalledFunction();
-  if (!Callee || !isKokkosSymbol(Callee->getName()))
+static std::string kokkosName(const Function *F) {
+  if (!F || !isKokkosSymbol(F->getName()))
     return "";
   // The demangler keeps pointers into the mangled name.
-  std::string Mangled = Callee->getName().str();
+  std::string Mangled = F->getName().str();
   ItaniumPartialDemangler Demangler;
   if (Demangler.partialDemangle(Mangled.c_str()))
     return "";
@@ -43,17 +42,23 @@ static std::string kokkosCalleeName(const CallBase &Call) {
   return Result;
 }
 
-/// \p Name is \p Entry: a function of that name (or a template of it), or,
+/// \p Name is \p Entry: a function of that name, or,
 /// for an entry that ends in `::`, anything in that namespace or class.
 static bool matches(StringRef Name, StringRef Entry) {
   if (Entry.ends_with("::"))
     return Name.starts_with(Entry);
+  // A template of it, or it with an ABI tag (`get_label[abi:cxx11]`).
   return Name == Entry ||
-         (Name.starts_with(Entry) && Name[Entry.size()] == '<');
+         (Name.starts_with(Entry) &&
+          (Name[Entry.size()] == '<' || Name[Entry.size()] == '['));
 }
 
 bool isInactiveKokkosCall(const CallBase &Call) {
-  std::string Name = kokkosCalleeName(Call);
+  return isInactiveKokkosFunction(Call.getCalledFunction());
+}
+
+bool isInactiveKokkosFunction(const Function *F) {
+  std::string Name = kokkosName(F);
   if (Name.empty())
     return false;
   static const char *const Inactive[] = {
@@ -127,8 +132,21 @@ bool isKokkosHostCopy(const Function &F) {
   return F.getName() == "_ZN6Kokkos4Impl27hostspace_parallel_deepcopyEPvPKvl";
 }
 
+StringRef kokkosDeepCopyElement(const Function &F) {
+  std::string Name = kokkosName(&F);
+  StringRef N(Name);
+  if (!N.consume_front("Kokkos::deep_copy<"))
+    return "";
+  N.consume_front("const ");
+  if (N.starts_with("double*") || N.starts_with("double ["))
+    return "double";
+  if (N.starts_with("float*") || N.starts_with("float ["))
+    return "float";
+  return "";
+}
+
 std::string describeUnsupportedKokkosCall(const CallBase &Call) {
-  std::string Name = kokkosCalleeName(Call);
+  std::string Name = kokkosName(Call.getCalledFunction());
   StringRef N(Name);
   static const char *const Devices[] = {"Kokkos::Cuda",
                                         "Kokkos::Impl::Cuda",

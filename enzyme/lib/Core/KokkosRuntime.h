@@ -41,6 +41,8 @@ namespace enzyme {
 
 /// A call into Kokkos' runtime that carries no derivative.
 bool isInactiveKokkosCall(const llvm::CallBase &Call);
+/// \p F (null for an indirect call) is such a function.
+bool isInactiveKokkosFunction(const llvm::Function *F);
 
 /// The prefix of the run-time functions (`<prefix>_augment`,
 /// `<prefix>_reverse`, `<prefix>_forward`) that differentiate calls of the
@@ -50,6 +52,11 @@ llvm::StringRef kokkosRulePrefix(llvm::StringRef MangledName);
 /// \p F is Kokkos' copy of host memory, `hostspace_parallel_deepcopy(dst,
 /// src, bytes)`: a memcpy.
 bool isKokkosHostCopy(const llvm::Function &F);
+
+/// The element type of the Views that \p F, an instantiation of
+/// `Kokkos::deep_copy<T*, ...>`, copies: "double" or "float"; empty for
+/// any other function or type.
+llvm::StringRef kokkosDeepCopyElement(const llvm::Function &F);
 
 /// Why a call into Kokkos that carries derivatives cannot be
 /// differentiated (an execution space without a rule), or empty.

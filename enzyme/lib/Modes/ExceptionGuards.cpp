@@ -7,6 +7,7 @@
 #include "Modes/ExceptionGuards.h"
 
 #include "Analysis/KnownFunctions.h"
+#include "Analysis/MemoryTypes.h"
 #include "Core/Diagnostics.h"
 #include "Core/RuntimeLibrary.h"
 #include "Rules/MathRules.h"
@@ -45,6 +46,10 @@ static bool mayUnwind(const CallInst &Call) {
     return false;
   const Function *Callee = Call.getCalledFunction();
   if (Callee && Callee->isIntrinsic())
+    return false;
+  // What memory holds (`__enzyme_double(p, n)`, declared in C++ without
+  // noexcept) says something to the engine, which removes the call.
+  if (annotatedType(Call))
     return false;
   return !callsNonThrowingLibraryFunction(Call);
 }

@@ -55,6 +55,11 @@ Function *ForwardModeGenerator::generate(const ForwardSignature &Sig,
     return generateCustom(Sig, *Custom, Failure);
   if (isParallelRegion(F))
     return generateParallelRegion(Sig, Failure);
+  if (Function *Body = inactiveDeclarationBody(F)) {
+    ForwardSignature Inner = Sig;
+    Inner.Fn = Body;
+    return generate(Inner, Failure);
+  }
   if (!checkPreparable(F, Failure))
     return nullptr;
 

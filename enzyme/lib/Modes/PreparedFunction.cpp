@@ -237,6 +237,30 @@ void finishGeneratedFunction(Function &F, const Function &Primal,
   FPM.run(F, FAM);
 }
 
+Function *inactiveDeclarationBody(Function &F) {
+  if (!F.isDeclaration() || F.isIntrinsic() ||
+      !F.hasFnAttribute("enzyme_inactive"))
+    return nullptr;
+  std::string Name = (F.getName() + ".enzyme.inactive").str();
+  Module &M = *F.getParent();
+  if (Function *Body = M.getFunction(Name))
+    return Body;
+  Function *Body = Function::Create(F.getFunctionType(),
+                                    GlobalValue::InternalLinkage, Name, M);
+  Body->setAttributes(F.getAttributes());
+  IRBuilder<> B(BasicBlock::Create(F.getContext(), "entry", Body));
+  SmallVector<Value *, 8> Args;
+  for (Argument &A : Body->args())
+    Args.push_back(&A);
+  CallInst *Call = B.CreateCall(&F, Args);
+  Call->setAttributes(F.getAttributes());
+  if (Call->getType()->isVoidTy())
+    B.CreateRetVoid();
+  else
+    B.CreateRet(Call);
+  return Body;
+}
+
 bool checkPreparable(const Function &F, DifferentiationFailure &Failure) {
   if (F.isDeclaration()) {
     Failure.Message = "cannot differentiate '" + displayName(F.getName()) +

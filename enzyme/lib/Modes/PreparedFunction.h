@@ -60,6 +60,13 @@ void finishGeneratedFunction(llvm::Function &F, const llvm::Function &Primal,
 /// runs, aborts on some code with them). Fills \p Failure when not.
 bool checkPreparable(const llvm::Function &F, DifferentiationFailure &Failure);
 
+/// For a declaration marked inactive (`enzyme_inactive`, or a library
+/// function the engine knows), reached where its derivative is asked for
+/// (a possible target of a virtual call): a body that only calls it, made
+/// once, which the generators differentiate instead. Null for any other
+/// function.
+llvm::Function *inactiveDeclarationBody(llvm::Function &F);
+
 } // namespace enzyme
 
 #endif // ENZYME_MODES_PREPAREDFUNCTION_H

@@ -99,6 +99,11 @@ ReverseModeGenerator::generate(const ReverseSignature &Sig,
     return generateCustom(Sig, *Custom, Failure);
   if (isParallelRegion(F))
     return generateParallelRegion(Sig, Failure);
+  if (Function *Body = inactiveDeclarationBody(F)) {
+    ReverseSignature Inner = Sig;
+    Inner.Fn = Body;
+    return generate(Inner, Failure);
+  }
   if (!checkPreparable(F, Failure))
     return nullptr;
 

@@ -285,9 +285,19 @@ void TangentBuilder::differentiateAllocation(CallBase &Call, IRBuilder<> &B) {
 
 void TangentBuilder::differentiateDeallocation(CallBase &Call, IRBuilder<> &B) {
   Value *Ptr = Call.getArgOperand(0);
-  if (Activity.isShadowed(Ptr))
-    forEachLane(B, {tangent(Ptr)},
-                [&](ArrayRef<Value *> L) { emitFree(B, L[0]); });
+  if (!Activity.isShadowed(Ptr))
+    return;
+  // A scratch shadow (of a block that code without derivatives allocated)
+  // is the run-time's: freed only where it is not one.
+  bool Runtime = canLinkRuntime(*Prep.getParent());
+  forEachLane(B, {tangent(Ptr)}, [&](ArrayRef<Value *> L) {
+    if (Runtime)
+      B.CreateCall(getRuntimeFunction(*Prep.getParent(),
+                                      "__enzyme_rt_free_shadow"),
+                   {L[0]});
+    else
+      emitFree(B, L[0]);
+  });
 }
 
 } // namespace enzyme

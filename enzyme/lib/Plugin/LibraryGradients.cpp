@@ -15,6 +15,7 @@
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
+#include "llvm/IR/MDBuilder.h"
 #include "llvm/IR/Module.h"
 
 using namespace llvm;
@@ -78,6 +79,10 @@ void prepareKokkosCalls(Module &M, ArrayRef<Function *> Reached) {
       continue;
     if (!kokkosRulePrefix(F.getName()).empty())
       Ruled.push_back(&F);
+    // Marked, so that a virtual call that may reach it (a record's label)
+    // knows it for a target without derivatives (IndirectCalls.h).
+    else if (isInactiveKokkosFunction(&F))
+      F.addFnAttr("enzyme_inactive");
     else if (isKokkosHostCopy(F))
       HostCopy = &F;
   }
@@ -102,8 +107,20 @@ void prepareKokkosCalls(Module &M, ArrayRef<Function *> Reached) {
       Copies.push_back(Call);
   for (CallInst *Call : Copies) {
     IRBuilder<> B(Call);
-    B.CreateMemCpy(Call->getArgOperand(0), MaybeAlign(), Call->getArgOperand(1),
-                   MaybeAlign(), Call->getArgOperand(2));
+    CallInst *Copy = B.CreateMemCpy(Call->getArgOperand(0), MaybeAlign(),
+                                    Call->getArgOperand(1), MaybeAlign(),
+                                    Call->getArgOperand(2));
+    // Inside deep_copy<double*, ...>, what the bytes are is known: said to
+    // the type analysis as the copy's access type, as clang would.
+    if (StringRef Element = kokkosDeepCopyElement(*Call->getFunction());
+        !Element.empty()) {
+      MDBuilder MDB(M.getContext());
+      MDNode *Char = MDB.createTBAAScalarTypeNode(
+          "omnipotent char", MDB.createTBAARoot("Simple C++ TBAA"));
+      MDNode *Scalar = MDB.createTBAAScalarTypeNode(Element, Char);
+      Copy->setMetadata(LLVMContext::MD_tbaa,
+                        MDB.createTBAAStructTagNode(Scalar, Scalar, 0));
+    }
     Call->eraseFromParent();
   }
 }

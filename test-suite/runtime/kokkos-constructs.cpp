@@ -1,0 +1,197 @@
+// Kokkos constructs on Debian's Kokkos (a shared library without bitcode,
+// Serial backend): parallel_reduce with the default sum (functor and
+// lambda) and with the Sum, Max and Min reducers; parallel_for over a
+// RangePolicy and an MDRangePolicy<Rank<2>> writing Views that the
+// differentiated function allocates; deep_copy (View to View, and a
+// scalar fill); subview; Kokkos' math wrappers; an explicit time-stepping
+// kernel over 60 steps. Every gradient is checked against central finite
+// differences, the reverse against forward mode, at -O0 and -O2, and once
+// under AddressSanitizer (shadow Views freed after the reverse pass).
+// REQUIRES: kokkos
+// RUN: %clangxx_enzyme -fenzyme -O0 -g %s -o %t %kokkos_flags
+// RUN: %t
+// RUN: %clangxx_enzyme -fenzyme -O2 %s -o %t2 %kokkos_flags
+// RUN: %t2
+// RUN: %clangxx_enzyme -fenzyme -O2 -g -fsanitize=address %s -o %t3 %kokkos_flags
+// RUN: env ASAN_OPTIONS=detect_leaks=1 %t3
+#include <Kokkos_Core.hpp>
+#include <cmath>
+#include <cstdio>
+
+#if KOKKOS_VERSION >= 40000
+#define KMATH Kokkos
+#else
+#define KMATH Kokkos::Experimental
+#endif
+
+using Vector = Kokkos::View<double *>;
+using Matrix = Kokkos::View<double **>;
+
+template <typename RT, typename... Args> RT __enzyme_autodiff(void *, Args...);
+template <typename RT, typename... Args> RT __enzyme_fwddiff(void *, Args...);
+int enzyme_dup, enzyme_const, enzyme_out;
+
+struct SquareSum {
+  Vector v;
+  KOKKOS_INLINE_FUNCTION void operator()(int i, double &sum) const {
+    sum += v(i) * v(i);
+  }
+};
+
+// The seed's 2-norm: a functor and the default sum.
+double nrm2(const Vector &v) {
+  double sum = 0;
+  Kokkos::parallel_reduce(v.extent(0), SquareSum{v}, sum);
+  return KMATH::sqrt(sum);
+}
+
+// A lambda, Kokkos' math wrappers.
+double wave(const Vector &v) {
+  double sum = 0;
+  Kokkos::parallel_reduce(
+      "wave", v.extent(0),
+      KOKKOS_LAMBDA(int i, double &s) {
+        s += KMATH::sin(v(i)) * KMATH::exp(0.3 * v(i)) + KMATH::pow(v(i), 2.0);
+      },
+      sum);
+  return sum;
+}
+
+// The Sum, Max and Min reducers: the adjoint of a max or a min goes to the
+// element that held it.
+double reducers(const Vector &v) {
+  double s = 0, hi = 0, lo = 0;
+  int n = v.extent(0);
+  Kokkos::parallel_reduce(
+      n, KOKKOS_LAMBDA(int i, double &a) { a += v(i) * (i + 1); },
+      Kokkos::Sum<double>(s));
+  Kokkos::parallel_reduce(
+      n,
+      KOKKOS_LAMBDA(int i, double &a) {
+        double x = v(i) * v(i) - i;
+        if (x > a)
+          a = x;
+      },
+      Kokkos::Max<double>(hi));
+  Kokkos::parallel_reduce(
+      n,
+      KOKKOS_LAMBDA(int i, double &a) {
+        double x = KMATH::cos(v(i)) + 0.1 * i;
+        if (x < a)
+          a = x;
+      },
+      Kokkos::Min<double>(lo));
+  return s + 2 * hi + 3 * lo;
+}
+
+// parallel_for writing a View allocated here, read back by a reduction.
+double allocated(const Vector &v) {
+  int n = v.extent(0);
+  Vector w("w", n);
+  Kokkos::parallel_for(
+      Kokkos::RangePolicy<>(0, n),
+      KOKKOS_LAMBDA(int i) { w(i) = v(i) * KMATH::exp(v((i + 1) % n)); });
+  double sum = 0;
+  Kokkos::parallel_reduce(
+      n, KOKKOS_LAMBDA(int i, double &s) { s += w(i) * w(i); }, sum);
+  return sum;
+}
+
+// An MDRangePolicy<Rank<2>> filling a matrix, a subview of one of its
+// rows, deep_copy of a View and a scalar fill.
+double matrix(const Vector &v) {
+  int n = v.extent(0);
+  Matrix a("a", n, n);
+  Kokkos::parallel_for(
+      Kokkos::MDRangePolicy<Kokkos::Rank<2>>({0, 0}, {n, n}),
+      KOKKOS_LAMBDA(int i, int j) { a(i, j) = v(i) * v(j) + (i == j); });
+  auto row = Kokkos::subview(a, 1, Kokkos::ALL());
+  Vector copy("copy", n), ones("ones", n);
+  Kokkos::deep_copy(copy, row);
+  Kokkos::deep_copy(ones, 1.5);
+  double sum = 0;
+  Kokkos::parallel_reduce(
+      n,
+      KOKKOS_LAMBDA(int i, double &s) {
+        s += copy(i) * copy(i) * ones(i) + a(i, (i + 2) % n);
+      },
+      sum);
+  return sum;
+}
+
+// Explicit time stepping: 60 steps of a 1-D diffusion with a nonlinear
+// source, the new state copied back each step.
+double heat(const Vector &u0) {
+  int n = u0.extent(0);
+  Vector u("u", n), next("next", n);
+  Kokkos::parallel_for(n, KOKKOS_LAMBDA(int i) { u(i) = u0(i); });
+  for (int step = 0; step < 60; ++step) {
+    Kokkos::parallel_for(
+        n, KOKKOS_LAMBDA(int i) {
+          double left = i > 0 ? u(i - 1) : 0.0;
+          double right = i < n - 1 ? u(i + 1) : 0.0;
+          next(i) = u(i) + 0.2 * (left - 2 * u(i) + right) -
+                    0.01 * u(i) * u(i) * u(i);
+        });
+    Kokkos::parallel_for(n, KOKKOS_LAMBDA(int i) { u(i) = next(i); });
+  }
+  double sum = 0;
+  Kokkos::parallel_reduce(
+      n, KOKKOS_LAMBDA(int i, double &s) { s += u(i) * u(i) * (i + 1); }, sum);
+  return sum;
+}
+
+static int failures = 0;
+
+static void check(const char *name, int i, double got, double expected,
+                  double rtol) {
+  double err = std::fabs(got - expected);
+  if (err > 1e-9 + rtol * std::fabs(expected)) {
+    std::printf("FAIL %s[%d]: got %.15g, expected %.15g\n", name, i, got,
+                expected);
+    ++failures;
+  }
+}
+
+using Function = double (*)(const Vector &);
+
+static void test(const char *name, Function f, int n) {
+  Vector v("v", n), dv("dv", n), tangent("tangent", n);
+  for (int i = 0; i < n; ++i)
+    v(i) = 0.3 + 0.17 * i - 0.02 * i * i;
+  // Twice: the second gradient adds to the first.
+  __enzyme_autodiff<void>((void *)f, enzyme_dup, v, dv);
+  __enzyme_autodiff<void>((void *)f, enzyme_dup, v, dv);
+  for (int i = 0; i < n; ++i) {
+    double x = v(i), h = 1e-6 * std::fmax(1.0, std::fabs(x));
+    v(i) = x + h;
+    double up = f(v);
+    v(i) = x - h;
+    double down = f(v);
+    v(i) = x;
+    check(name, i, dv(i) / 2, (up - down) / (2 * h), 1e-6);
+    // Forward mode, one direction per element, against the reverse.
+    Kokkos::deep_copy(tangent, 0.0);
+    tangent(i) = 1;
+    double directional =
+        __enzyme_fwddiff<double>((void *)f, enzyme_dup, v, tangent);
+    check(name, i, directional, dv(i) / 2, 1e-10);
+  }
+}
+
+int main(int argc, char *argv[]) {
+  Kokkos::initialize(argc, argv);
+  {
+    test("nrm2", nrm2, 3);
+    test("wave", wave, 9);
+    test("reducers", reducers, 7);
+    test("allocated", allocated, 8);
+    test("matrix", matrix, 5);
+    test("heat", heat, 12);
+  }
+  Kokkos::finalize();
+  if (failures)
+    return 1;
+  std::printf("ok\n");
+  return 0;
+}

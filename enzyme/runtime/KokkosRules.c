@@ -16,13 +16,14 @@
  *   constructor   of a HostSpace record: the shadow record is constructed
  *                 too (same label, size and deallocator), and its data
  *                 zeroed: adjoints start at zero whether or not the View
- *                 initialises its data;
- *   increment     counts the shadow too, in the forward pass;
+ *                 initialises its data. In reverse mode the shadow holds a
+ *                 count of its own until the reverse of its construction,
+ *                 which releases it: the shadow is freed there, after
+ *                 every adjoint in it has been read;
+ *   increment     counts the shadow too, in the forward pass, and the
+ *                 reverse of each increment decrements it;
  *   decrement     leaves the shadow alone in the forward pass: the reverse
- *                 pass still needs its adjoints. The reverse of each
- *                 increment decrements the shadow instead, so a shadow
- *                 made here is freed by the reverse of the first count of
- *                 its View, after every adjoint in it has been read.
+ *                 pass still needs its adjoints.
  *
  * In forward mode (the _forward rules) the shadow follows the primal call
  * for call. A shadow that is null, the primal itself, or a record pointer
@@ -78,20 +79,33 @@ void kokkos_host_record_common_c2(void *, const void *, const void *, size_t,
 /* The shadow is a record of its own that the rules may count: not a
  * scratch shadow (ScratchShadows.c: zeroed memory where the engine could
  * not follow the record's address, which -O0 code moves through integer
- * phis), which has neither vtable nor header. A View copy whose shadow
- * record is uncounted is harmless: the record it copies outlives it, in
- * the forward and in the reverse pass. */
+ * phis), which has no header. A View copy whose shadow record is uncounted
+ * is harmless: the record it copies outlives it, in the forward and in the
+ * reverse pass. */
 static int counted_shadow(const void *record, const void *shadow) {
   if (!shadow || shadow == record || ((uintptr_t)shadow & do_not_count))
     return 0;
   const struct record_prefix *r = shadow;
-  return r->vtable && r->header;
+  return r->header != 0;
+}
+
+/* Counts SHADOW beside RECORD. A shadow record made by the constructor rule
+ * has no vtable yet: the engine gives the vtable pointer that the derived
+ * record's constructor stores a null shadow (nothing reads a derivative
+ * through it), and the library's deallocator destroys the record through
+ * it. The first count, after construction, gives it the primal's. */
+static void count_shadow(void *record, void *shadow) {
+  if (!counted_shadow(record, shadow))
+    return;
+  struct record_prefix *r = shadow;
+  if (!r->vtable)
+    r->vtable = ((struct record_prefix *)record)->vtable;
+  kokkos_increment(shadow);
 }
 
 void __enzyme_rt_kokkos_increment_augment(void *record, void *shadow) {
   kokkos_increment(record);
-  if (counted_shadow(record, shadow))
-    kokkos_increment(shadow);
+  count_shadow(record, shadow);
 }
 
 void __enzyme_rt_kokkos_increment_reverse(void *record, void *shadow) {
@@ -125,16 +139,31 @@ struct pointer_pair __enzyme_rt_kokkos_decrement_forward(void *record,
   return result;
 }
 
-static void construct_with_shadow(host_record_constructor construct,
-                                  void *record, void *shadow,
-                                  const void *space, const void *label,
-                                  size_t size, deallocator dealloc) {
+/* Returns whether it constructed a shadow record. */
+static int construct_with_shadow(host_record_constructor construct,
+                                 void *record, void *shadow, const void *space,
+                                 const void *label, size_t size,
+                                 deallocator dealloc) {
   construct(record, space, label, size, dealloc);
   if (!shadow || shadow == record)
-    return;
+    return 0;
   construct(shadow, space, label, size, dealloc);
   struct record_prefix *made = shadow;
   memset(made->header + header_size, 0, made->header_and_data - header_size);
+  return 1;
+}
+
+/* In reverse mode the shadow record holds one count of its own from its
+ * construction to the reverse of it: the View initialises its data before
+ * it counts its record, so the reverse of that first count comes before
+ * the reverse of the initialisation, which still writes adjoints there. */
+static void release_shadow(void *record, void *shadow) {
+  if (!shadow || shadow == record)
+    return;
+  /* Without a vtable no View ever counted it (the first count gives it
+   * one): the library cannot destroy it, so it is left. */
+  if (((struct record_prefix *)shadow)->vtable)
+    kokkos_decrement(shadow);
 }
 
 /* One augment, reverse and forward rule per constructor symbol: each
@@ -147,22 +176,25 @@ static void construct_with_shadow(host_record_constructor construct,
     (void)dspace;                                                              \
     (void)dlabel;                                                              \
     (void)ddealloc;                                                            \
-    construct_with_shadow(constructor, record, shadow, space, label, size,     \
-                          dealloc);                                            \
+    if (construct_with_shadow(constructor, record, shadow, space, label, size, \
+                              dealloc))                                        \
+      kokkos_increment(shadow);                                                \
   }                                                                            \
   void __enzyme_rt_kokkos_##name##_reverse(                                    \
       void *record, void *shadow, const void *space, const void *dspace,       \
       const void *label, const void *dlabel, size_t size, deallocator dealloc, \
       deallocator ddealloc) {                                                  \
-    (void)record, (void)shadow, (void)space, (void)dspace, (void)label;        \
-    (void)dlabel, (void)size, (void)dealloc, (void)ddealloc;                   \
+    (void)space, (void)dspace, (void)label, (void)dlabel, (void)size;          \
+    (void)dealloc, (void)ddealloc;                                             \
+    release_shadow(record, shadow);                                            \
   }                                                                            \
   void __enzyme_rt_kokkos_##name##_forward(                                    \
       void *record, void *shadow, const void *space, const void *dspace,       \
       const void *label, const void *dlabel, size_t size, deallocator dealloc, \
       deallocator ddealloc) {                                                  \
-    __enzyme_rt_kokkos_##name##_augment(record, shadow, space, dspace, label,  \
-                                        dlabel, size, dealloc, ddealloc);      \
+    (void)dspace, (void)dlabel, (void)ddealloc;                                \
+    construct_with_shadow(constructor, record, shadow, space, label, size,     \
+                          dealloc);                                            \
   }
 
 HOST_RECORD_RULES(host_record_c2, kokkos_host_record_c2)

@@ -135,14 +135,29 @@ bool isKokkosHostCopy(const Function &F) {
 StringRef kokkosDeepCopyElement(const Function &F) {
   std::string Name = kokkosName(&F);
   StringRef N(Name);
-  if (!N.consume_front("Kokkos::deep_copy<"))
+  if (N.consume_front("Kokkos::deep_copy<")) {
+    N.consume_front("const ");
+    if (N.starts_with("double*") || N.starts_with("double ["))
+      return "double";
+    if (N.starts_with("float*") || N.starts_with("float ["))
+      return "float";
     return "";
-  N.consume_front("const ");
-  if (N.starts_with("double*") || N.starts_with("double ["))
-    return "double";
-  if (N.starts_with("float*") || N.starts_with("float ["))
-    return "float";
-  return "";
+  }
+  // Unoptimised code copies in DeepCopy's constructor, which deep_copy
+  // calls: the element type of its callers, when they agree.
+  if (!N.starts_with("Kokkos::Impl::DeepCopy<"))
+    return "";
+  StringRef Element;
+  for (const User *U : F.users()) {
+    const auto *Call = dyn_cast<CallBase>(U);
+    if (!Call || Call->getCalledFunction() != &F)
+      return "";
+    StringRef Caller = kokkosDeepCopyElement(*Call->getFunction());
+    if (Caller.empty() || (!Element.empty() && Caller != Element))
+      return "";
+    Element = Caller;
+  }
+  return Element;
 }
 
 std::string describeUnsupportedKokkosCall(const CallBase &Call) {

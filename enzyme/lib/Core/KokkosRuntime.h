@@ -54,8 +54,9 @@ llvm::StringRef kokkosRulePrefix(llvm::StringRef MangledName);
 bool isKokkosHostCopy(const llvm::Function &F);
 
 /// The element type of the Views that \p F, an instantiation of
-/// `Kokkos::deep_copy<T*, ...>`, copies: "double" or "float"; empty for
-/// any other function or type.
+/// `Kokkos::deep_copy<T*, ...>` (or DeepCopy's constructor, which only
+/// such instantiations call), copies: "double" or "float"; empty for any
+/// other function or type.
 llvm::StringRef kokkosDeepCopyElement(const llvm::Function &F);
 
 /// Why a call into Kokkos that carries derivatives cannot be

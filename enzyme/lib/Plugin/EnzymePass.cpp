@@ -302,7 +302,7 @@ void EnzymePass::serveRequests(Module &M, ModuleAnalysisManager &MAM) {
     lowerDirectLaunches(M, Reached.getArrayRef());
     prepareCudaRuntimeCalls(M, Reached.getArrayRef());
     prepareMpiCalls(M, Reached.getArrayRef());
-    prepareKokkosCalls(M, Reached.getArrayRef());
+    prepareKokkosCalls(M);
   }
   UserRegistrations Registrations(M);
   // Requests whose callees are not all here wait for link time, where

@@ -67,7 +67,7 @@ void prepareMpiCalls(Module &M, ArrayRef<Function *> Reached) {
   }
 }
 
-void prepareKokkosCalls(Module &M, ArrayRef<Function *> Reached) {
+void prepareKokkosCalls(Module &M) {
   if (!canLinkRuntime(M))
     return;
   // Declared (Debian's shared library) or defined (a Kokkos built with
@@ -94,16 +94,17 @@ void prepareKokkosCalls(Module &M, ArrayRef<Function *> Reached) {
     registerRuntimeRule(M, *F, "register_derivative", Prefix, {"_forward"},
                         Registered);
   }
-  if (!HostCopy || Registered.count(HostCopy))
+  if (!HostCopy || !HostCopy->isDeclaration() || Registered.count(HostCopy))
     return;
   // deep_copy between host Views copies bytes: as a memcpy, the engine's
   // type analysis says what the bytes are, and their adjoints move back.
-  SmallPtrSet<Function *, 16> InReach(Reached.begin(), Reached.end());
+  // Every call, in code differentiated or not: a request through a
+  // function pointer reaches code that no scan lists, and a library without
+  // bitcode (Debian's, Serial) copies with memcpy anyway.
   SmallVector<CallInst *, 4> Copies;
   for (User *U : HostCopy->users())
     if (auto *Call = dyn_cast<CallInst>(U);
-        Call && Call->getCalledFunction() == HostCopy &&
-        InReach.count(Call->getFunction()))
+        Call && Call->getCalledFunction() == HostCopy)
       Copies.push_back(Call);
   for (CallInst *Call : Copies) {
     IRBuilder<> B(Call);

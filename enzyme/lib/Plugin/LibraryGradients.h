@@ -30,11 +30,11 @@ namespace enzyme {
 void prepareMpiCalls(llvm::Module &M, llvm::ArrayRef<llvm::Function *> Reached);
 
 /// Registers the run-time's gradients and forward derivatives of the
-/// Kokkos runtime functions that \p M calls, and turns Kokkos' host copies
-/// in \p Reached (the functions that reverse-mode requests reach) into
-/// memcpy.
-void prepareKokkosCalls(llvm::Module &M,
-                        llvm::ArrayRef<llvm::Function *> Reached);
+/// Kokkos runtime functions that \p M calls, marks those without
+/// derivatives `enzyme_inactive`, and turns the library's host copies
+/// (declared, without bitcode) into memcpy with the element type of the
+/// deep_copy they serve.
+void prepareKokkosCalls(llvm::Module &M);
 
 } // namespace enzyme
 

@@ -76,6 +76,14 @@ if "cuda" in config.available_features and os.path.exists(
 # LLVM's OpenMP runtime (libomp-19-dev) for -fopenmp, OpenMPI for MPI.
 if os.path.exists(os.path.join(os.path.dirname(llvm_bin), "lib", "libomp.so")):
     config.available_features.add("openmp")
+# Debian's Kokkos (libtrilinos-kokkos-dev: Kokkos 3.4, Serial backend, a
+# shared library without bitcode).
+kokkos_include = "/usr/include/trilinos"
+if os.path.exists(os.path.join(kokkos_include, "Kokkos_Core.hpp")):
+    config.available_features.add("kokkos")
+    config.substitutions.append(
+        ("%kokkos_flags",
+         "-I" + kokkos_include + " -ltrilinos_kokkoscore -ldl"))
 if shutil.which("mpicc") and shutil.which("mpirun"):
     config.available_features.add("mpi")
     showme = lambda what: subprocess.run(

@@ -201,38 +201,16 @@ bool isInactiveCall(const CallBase &Call) {
       return false;
     }
   }
-  static const StringSet<> Names = {"printf",
-                                    "fprintf",
-                                    "puts",
-                                    "fputs",
-                                    "putchar",
-                                    "fputc",
-                                    "fflush",
-                                    "sprintf",
-                                    "snprintf",
-                                    "vprintf",
-                                    "vfprintf",
-                                    "fwrite",
-                                    "perror",
-                                    "abort",
-                                    "exit",
-                                    "_exit",
-                                    "clock",
-                                    "time",
-                                    "gettimeofday",
-                                    "clock_gettime",
-                                    "__cxa_guard_acquire",
-                                    "__cxa_guard_release",
-                                    "__assert_fail",
-                                    "__cxa_throw",
-                                    "__cxa_allocate_exception",
-                                    "rand",
-                                    "srand",
-                                    "strlen",
-                                    "strcmp",
-                                    "strncmp",
-                                    "setlocale",
-                                    "localeconv"};
+  static const StringSet<> Names = {
+      "printf", "fprintf", "puts", "fputs", "putchar", "fputc", "fflush",
+      "sprintf", "snprintf", "vprintf", "vfprintf", "fwrite", "perror", "abort",
+      "exit", "_exit", "clock", "time", "gettimeofday", "clock_gettime",
+      "__cxa_guard_acquire", "__cxa_guard_release", "__assert_fail",
+      "__cxa_throw", "__cxa_allocate_exception", "rand", "srand", "strlen",
+      "strcmp", "strncmp", "setlocale", "localeconv",
+      // Mutexes (std::mutex, Kokkos' instance locks): no value passes
+      // through them.
+      "pthread_mutex_lock", "pthread_mutex_trylock", "pthread_mutex_unlock"};
   if (Names.contains(calleeName(Call)) ||
       isInactiveLibstdcxxName(calleeName(Call)) || isInactiveOpenMPCall(Call) ||
       isInactiveMpiCall(Call) || isInactiveKokkosCall(Call))

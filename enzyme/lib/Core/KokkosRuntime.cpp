@@ -42,10 +42,10 @@ static std::string kokkosName(const Function *F) {
   return Result;
 }
 
-/// \p Name is \p Entry: a function of that name, or,
-/// for an entry that ends in `::`, anything in that namespace or class.
+/// \p Name is \p Entry: a function of that name, or, for an entry that
+/// ends in `::` or `<`, anything in that namespace, class or class template.
 static bool matches(StringRef Name, StringRef Entry) {
-  if (Entry.ends_with("::"))
+  if (Entry.ends_with("::") || Entry.ends_with("<"))
     return Name.starts_with(Entry);
   // A template of it, or it with an ABI tag (`get_label[abi:cxx11]`).
   return Name == Entry ||
@@ -93,6 +93,9 @@ bool isInactiveKokkosFunction(const Function *F) {
       "Kokkos::Impl::serial_get_thread_team_data",
       "Kokkos::Impl::SerialInternal::resize_thread_team_data",
       "Kokkos::Impl::OpenMPInternal::resize_thread_data",
+      // Execution-space instances are counted references to the backend's
+      // state (Kokkos 4), destroyed through a std::function.
+      "Kokkos::Impl::HostSharedPtr<",
       // A record destroyed on the way out of a failed constructor.
       "Kokkos::Impl::SharedAllocationRecord<Kokkos::HostSpace, void>::"
       "~SharedAllocationRecord",

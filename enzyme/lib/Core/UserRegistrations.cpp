@@ -8,6 +8,7 @@
 
 #include "Core/ContextShadows.h"
 #include "Core/Diagnostics.h"
+#include "Core/KokkosRuntime.h"
 #include "Core/GlobalShadows.h"
 #include "Rules/MathRules.h"
 
@@ -531,6 +532,13 @@ void UserRegistrations::keepRegisteredFunctionsCallable(Module &M) {
         if (Function *F = functionAt(E, I))
           Registered.insert(F);
   }
+  // Kokkos' runtime functions, which the engine gives rules of its own
+  // (Core/KokkosRuntime.h): a Kokkos built with -fenzyme has their bodies,
+  // which must not be inlined before the rules apply at the link.
+  for (Function &F : M)
+    if (!F.isDeclaration() && (!kokkosRulePrefix(F.getName()).empty() ||
+                               isInactiveKokkosFunction(&F)))
+      Registered.insert(&F);
   for (Function *F : Registered)
     keepCallable(*F);
 }

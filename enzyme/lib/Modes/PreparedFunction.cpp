@@ -150,6 +150,15 @@ Function *prepareForDifferentiation(Function &F, FunctionAnalysisManager &FAM) {
   for (BasicBlock &BB : *P)
     if (auto *Invoke = dyn_cast<InvokeInst>(BB.getTerminator()))
       changeToCall(Invoke);
+  // A call of an alias (a C++ complete-object constructor that clang emits
+  // as an alias of the base-object one) calls the function it names.
+  for (Instruction &I : instructions(*P))
+    if (auto *Call = dyn_cast<CallBase>(&I))
+      if (auto *Alias = dyn_cast<GlobalAlias>(Call->getCalledOperand()))
+        if (auto *Aliasee = dyn_cast<Function>(Alias->getAliaseeObject());
+            Aliasee && !Alias->isInterposable() &&
+            Aliasee->getFunctionType() == Call->getFunctionType())
+          Call->setCalledFunction(Aliasee);
   // What library calls write through pointers becomes stores
   // (LibraryRewrites.h).
   rewriteLibraryCalls(*P);

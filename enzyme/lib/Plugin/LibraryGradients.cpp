@@ -87,6 +87,16 @@ void prepareKokkosCalls(Module &M) {
       HostCopy = &F;
   }
   SmallPtrSet<const Function *, 8> Registered = registeredFunctions(M);
+  // The rules call the library's functions by name: a Kokkos built with
+  // -fenzyme has them in the module, internal after the link's
+  // internalisation, where the rules' declarations would not find them
+  // (the linker renames an internal function that a declaration names).
+  SmallVector<std::pair<Function *, GlobalValue::LinkageTypes>, 8> Local;
+  for (Function *F : Ruled)
+    if (F->hasLocalLinkage()) {
+      Local.push_back({F, F->getLinkage()});
+      F->setLinkage(GlobalValue::ExternalLinkage);
+    }
   for (Function *F : Ruled) {
     StringRef Prefix = kokkosRulePrefix(F->getName());
     registerRuntimeRule(M, *F, "register_gradient", Prefix,
@@ -94,6 +104,8 @@ void prepareKokkosCalls(Module &M) {
     registerRuntimeRule(M, *F, "register_derivative", Prefix, {"_forward"},
                         Registered);
   }
+  for (auto [F, Linkage] : Local)
+    F->setLinkage(Linkage);
   if (!HostCopy || !HostCopy->isDeclaration() || Registered.count(HostCopy))
     return;
   // deep_copy between host Views copies bytes: as a memcpy, the engine's

@@ -13,13 +13,13 @@
  * one the engine made beside a View the differentiated code allocates), so
  * the rules below keep the shadow's count in step with the primal's:
  *
- *   constructor   of a HostSpace record: the shadow record is constructed
- *                 too (same label, size and deallocator), and its data
- *                 zeroed: adjoints start at zero whether or not the View
- *                 initialises its data. In reverse mode the shadow holds a
- *                 count of its own until the reverse of its construction,
- *                 which releases it: the shadow is freed there, after
- *                 every adjoint in it has been read;
+ *   constructor   of a HostSpace record (any of Kokkos' versions): the
+ *                 engine runs it on the shadow too (same label, size and
+ *                 deallocator); record_made zeroes the shadow's data. In
+ *                 reverse mode the shadow holds a count of its own until
+ *                 the reverse of its construction, which releases it: the
+ *                 shadow is freed there, after every adjoint in it has
+ *                 been read;
  *   increment     counts the shadow too, in the forward pass, and the
  *                 reverse of each increment decrements it;
  *   decrement     leaves the shadow alone in the forward pass: the reverse
@@ -52,29 +52,6 @@ enum { header_size = 128, do_not_count = 1 };
 
 void kokkos_increment(void *record) __asm__(KOKKOS_RECORD("9incrementEPS2_"));
 void *kokkos_decrement(void *record) __asm__(KOKKOS_RECORD("9decrementEPS2_"));
-
-/* Kokkos 3.4's SharedAllocationRecord<HostSpace, void>(space, label, size,
- * deallocator), the base constructor (C2) and the complete one (C1). */
-#define KOKKOS_HOST_RECORD(kind)                                               \
-  "_ZN6Kokkos4Impl22SharedAllocationRecordINS_9HostSpaceEvE" kind              \
-  "ERKS2_RKNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEEmPFvPNS1_"      \
-  "IvvEEE"
-/* Kokkos 4's SharedAllocationRecordCommon<HostSpace>, the same arguments. */
-#define KOKKOS_HOST_RECORD_COMMON(kind)                                        \
-  "_ZN6Kokkos4Impl28SharedAllocationRecordCommonINS_9HostSpaceEE" kind         \
-  "ERKS2_RKNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEEmPFvPNS1_"      \
-  "22SharedAllocationRecordIvvEEE"
-
-typedef void (*deallocator)(void *);
-typedef void (*host_record_constructor)(void *, const void *, const void *,
-                                        size_t, deallocator);
-void kokkos_host_record_c2(void *, const void *, const void *, size_t,
-                           deallocator) __asm__(KOKKOS_HOST_RECORD("C2"));
-void kokkos_host_record_c1(void *, const void *, const void *, size_t,
-                           deallocator) __asm__(KOKKOS_HOST_RECORD("C1"));
-void kokkos_host_record_common_c2(void *, const void *, const void *, size_t,
-                                  deallocator)
-    __asm__(KOKKOS_HOST_RECORD_COMMON("C2"));
 
 /* The shadow is a record of its own that the rules may count: not a
  * scratch shadow (ScratchShadows.c: zeroed memory where the engine could
@@ -139,25 +116,24 @@ struct pointer_pair __enzyme_rt_kokkos_decrement_forward(void *record,
   return result;
 }
 
-/* Returns whether it constructed a shadow record. */
-static int construct_with_shadow(host_record_constructor construct,
-                                 void *record, void *shadow, const void *space,
-                                 const void *label, size_t size,
-                                 deallocator dealloc) {
-  construct(record, space, label, size, dealloc);
+/* After a record's constructor ran on the primal RECORD and on SHADOW
+ * (the engine calls it on both: Plugin/LibraryGradients.cpp): zeroes the
+ * shadow's data, since adjoints start at zero whether or not the View
+ * initialises its data, and in reverse mode (HOLD) gives the shadow a count
+ * of its own, which the reverse of the construction releases: the View
+ * initialises its data before it counts its record, so the reverse of that
+ * first count comes before the reverse of the initialisation, which still
+ * writes adjoints there. */
+void __enzyme_rt_kokkos_record_made(void *record, void *shadow, int hold) {
   if (!shadow || shadow == record)
-    return 0;
-  construct(shadow, space, label, size, dealloc);
+    return;
   struct record_prefix *made = shadow;
   memset(made->header + header_size, 0, made->header_and_data - header_size);
-  return 1;
+  if (hold)
+    kokkos_increment(shadow);
 }
 
-/* In reverse mode the shadow record holds one count of its own from its
- * construction to the reverse of it: the View initialises its data before
- * it counts its record, so the reverse of that first count comes before
- * the reverse of the initialisation, which still writes adjoints there. */
-static void release_shadow(void *record, void *shadow) {
+void __enzyme_rt_kokkos_record_release(void *record, void *shadow) {
   if (!shadow || shadow == record)
     return;
   /* Without a vtable no View ever counted it (the first count gives it
@@ -165,38 +141,3 @@ static void release_shadow(void *record, void *shadow) {
   if (((struct record_prefix *)shadow)->vtable)
     kokkos_decrement(shadow);
 }
-
-/* One augment, reverse and forward rule per constructor symbol: each
- * constructs the primal, and the shadow when there is one. */
-#define HOST_RECORD_RULES(name, constructor)                                   \
-  void __enzyme_rt_kokkos_##name##_augment(                                    \
-      void *record, void *shadow, const void *space, const void *dspace,       \
-      const void *label, const void *dlabel, size_t size, deallocator dealloc, \
-      deallocator ddealloc) {                                                  \
-    (void)dspace;                                                              \
-    (void)dlabel;                                                              \
-    (void)ddealloc;                                                            \
-    if (construct_with_shadow(constructor, record, shadow, space, label, size, \
-                              dealloc))                                        \
-      kokkos_increment(shadow);                                                \
-  }                                                                            \
-  void __enzyme_rt_kokkos_##name##_reverse(                                    \
-      void *record, void *shadow, const void *space, const void *dspace,       \
-      const void *label, const void *dlabel, size_t size, deallocator dealloc, \
-      deallocator ddealloc) {                                                  \
-    (void)space, (void)dspace, (void)label, (void)dlabel, (void)size;          \
-    (void)dealloc, (void)ddealloc;                                             \
-    release_shadow(record, shadow);                                            \
-  }                                                                            \
-  void __enzyme_rt_kokkos_##name##_forward(                                    \
-      void *record, void *shadow, const void *space, const void *dspace,       \
-      const void *label, const void *dlabel, size_t size, deallocator dealloc, \
-      deallocator ddealloc) {                                                  \
-    (void)dspace, (void)dlabel, (void)ddealloc;                                \
-    construct_with_shadow(constructor, record, shadow, space, label, size,     \
-                          dealloc);                                            \
-  }
-
-HOST_RECORD_RULES(host_record_c2, kokkos_host_record_c2)
-HOST_RECORD_RULES(host_record_c1, kokkos_host_record_c1)
-HOST_RECORD_RULES(host_record_common_c2, kokkos_host_record_common_c2)

@@ -95,6 +95,12 @@ static const Value *addressArithmeticBase(const Value *Int, unsigned Depth) {
   case Instruction::Sub:
     return computedFromAddress(R) ? nullptr
                                   : addressArithmeticBase(L, Depth + 1);
+  case Instruction::Or: {
+    // Flags set in the bits the alignment leaves free (a tagged pointer).
+    int Bits = taggedBitsOperand(Op);
+    return Bits < 0 ? nullptr
+                    : addressArithmeticBase(Op->getOperand(Bits), Depth + 1);
+  }
   case Instruction::And: {
     // Rounding down to a multiple of a power of two stays in the object
     // that the code over-allocated for it.

@@ -101,7 +101,8 @@ std::string describeDerivativeStoredWithoutShadow(const llvm::Value &Ptr);
 /// For `inttoptr` of \p Int: the pointer whose address \p Int is, moved
 /// within its object by integer arithmetic (offsets added or subtracted,
 /// and rounding down to a power of two: `(p + 15) & -16`, how code aligns a
-/// buffer it over-allocated, Eigen's aligned alloca); nullptr otherwise.
+/// buffer it over-allocated, Eigen's aligned alloca), or with flags set in
+/// its low bits (taggedBitsOperand); nullptr otherwise.
 /// The shadow is that pointer's shadow moved by as many bytes.
 const llvm::Value *addressArithmeticBase(const llvm::Value *Int);
 /// \p Int, an integer, is computed from an address (a ptrtoint), through

@@ -207,7 +207,7 @@ bool isInactiveCall(const CallBase &Call) {
       "exit", "_exit", "clock", "time", "gettimeofday", "clock_gettime",
       "__cxa_guard_acquire", "__cxa_guard_release", "__assert_fail",
       "__cxa_throw", "__cxa_allocate_exception", "rand", "srand", "strlen",
-      "strcmp", "strncmp", "setlocale", "localeconv",
+      "strcmp", "strncmp", "memcmp", "bcmp", "setlocale", "localeconv",
       // Mutexes (std::mutex, Kokkos' instance locks): no value passes
       // through them.
       "pthread_mutex_lock", "pthread_mutex_trylock", "pthread_mutex_unlock"};

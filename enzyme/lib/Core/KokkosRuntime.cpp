@@ -116,19 +116,19 @@ StringRef kokkosRulePrefix(StringRef MangledName) {
             "__enzyme_rt_kokkos_increment")
       .Case("_ZN6Kokkos4Impl22SharedAllocationRecordIvvE9decrementEPS2_",
             "__enzyme_rt_kokkos_decrement")
-      .Case("_ZN6Kokkos4Impl22SharedAllocationRecordINS_9HostSpaceEvEC2ERKS2_"
-            "RKNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEEmPFvPNS1_"
-            "IvvEEE",
-            "__enzyme_rt_kokkos_host_record_c2")
-      .Case("_ZN6Kokkos4Impl22SharedAllocationRecordINS_9HostSpaceEvEC1ERKS2_"
-            "RKNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEEmPFvPNS1_"
-            "IvvEEE",
-            "__enzyme_rt_kokkos_host_record_c1")
-      .Case("_ZN6Kokkos4Impl28SharedAllocationRecordCommonINS_9HostSpaceEEC2ERK"
-            "S2_RKNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEEmPFvPNS1_"
-            "22SharedAllocationRecordIvvEEE",
-            "__enzyme_rt_kokkos_host_record_common_c2")
       .Default("");
+}
+
+bool isKokkosHostRecordConstructor(const Function &F) {
+  if (!F.getReturnType()->isVoidTy() || F.arg_size() < 2 ||
+      !F.getArg(0)->getType()->isPointerTy())
+    return false;
+  std::string Name = kokkosName(&F);
+  StringRef N(Name);
+  return N.starts_with("Kokkos::Impl::SharedAllocationRecord<Kokkos::"
+                       "HostSpace, void>::SharedAllocationRecord") ||
+         N.starts_with("Kokkos::Impl::SharedAllocationRecordCommon<Kokkos::"
+                       "HostSpace>::SharedAllocationRecordCommon");
 }
 
 bool isKokkosHostCopy(const Function &F) {

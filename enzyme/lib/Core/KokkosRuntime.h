@@ -14,9 +14,10 @@
 ///    queries, the host-space object, labels, the per-thread scratch that a
 ///    reduction's team data lives in, and errors carry no derivative;
 ///  - the allocation records that count a View's references get custom
-///    gradients from the run-time (runtime/KokkosRules.c): a View the
-///    differentiated code allocates gets a shadow View whose record is
-///    counted in step and freed after the reverse pass;
+///    gradients from the run-time (runtime/KokkosRules.c), and their
+///    constructors run on the shadow too: a View the differentiated code
+///    allocates gets a shadow View whose record is counted in step and
+///    freed after the reverse pass;
 ///  - `hostspace_parallel_deepcopy`, what `deep_copy` of host Views calls,
 ///    is a memcpy to the engine.
 ///
@@ -48,6 +49,11 @@ bool isInactiveKokkosFunction(const llvm::Function *F);
 /// `<prefix>_reverse`, `<prefix>_forward`) that differentiate calls of the
 /// Kokkos function \p MangledName, or empty.
 llvm::StringRef kokkosRulePrefix(llvm::StringRef MangledName);
+
+/// \p F constructs the allocation record of a View in HostSpace (any of
+/// the constructors of Kokkos 3.4 and 4.x): run on the shadow too, it makes
+/// the shadow View's memory (Plugin/LibraryGradients.h).
+bool isKokkosHostRecordConstructor(const llvm::Function &F);
 
 /// \p F is Kokkos' copy of host memory, `hostspace_parallel_deepcopy(dst,
 /// src, bytes)`: a memcpy.

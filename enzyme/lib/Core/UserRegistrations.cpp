@@ -8,8 +8,8 @@
 
 #include "Core/ContextShadows.h"
 #include "Core/Diagnostics.h"
-#include "Core/KokkosRuntime.h"
 #include "Core/GlobalShadows.h"
+#include "Core/KokkosRuntime.h"
 #include "Rules/MathRules.h"
 
 #include "llvm/ADT/SetVector.h"
@@ -536,8 +536,9 @@ void UserRegistrations::keepRegisteredFunctionsCallable(Module &M) {
   // (Core/KokkosRuntime.h): a Kokkos built with -fenzyme has their bodies,
   // which must not be inlined before the rules apply at the link.
   for (Function &F : M)
-    if (!F.isDeclaration() && (!kokkosRulePrefix(F.getName()).empty() ||
-                               isInactiveKokkosFunction(&F)))
+    if (!F.isDeclaration() &&
+        (!kokkosRulePrefix(F.getName()).empty() ||
+         isKokkosHostRecordConstructor(F) || isInactiveKokkosFunction(&F)))
       Registered.insert(&F);
   for (Function *F : Registered)
     keepCallable(*F);

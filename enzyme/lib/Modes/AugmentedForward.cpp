@@ -480,7 +480,18 @@ void FunctionDifferentiator::augmentStore(StoreInst &Store) {
         Val->getType(), [&](ArrayRef<Value *> Lane) {
           return B.CreatePtrToInt(Lane[0], Val->getType());
         });
-  else if (LoadInst *Load = taggedBitsLoad(Val)) {
+  else if (const Value *Base = addressArithmeticBase(Val);
+           Base && !isa<PtrToIntInst>(Val)) {
+    Value *Int = AugStore->getValueOperand();
+    ShadowVal =
+        mapLanes(B, Sig.Width, {augmentedShadow(const_cast<Value *>(Base))},
+                 Val->getType(), [&](ArrayRef<Value *> Lane) {
+                   return B.CreatePtrToInt(
+                       shadowOfAddressArithmetic(B, Int, Lane[0], B.getPtrTy(),
+                                                 Val->getName() + ".shadow"),
+                       Val->getType());
+                 });
+  } else if (LoadInst *Load = taggedBitsLoad(Val)) {
     Value *Int = AugStore->getValueOperand();
     ShadowVal = mapLanes(B, Sig.Width, {loadShadowBits(*Load, B)},
                          Val->getType(), [&](ArrayRef<Value *> Lane) {

@@ -18,6 +18,7 @@
 #include "Modes/FloatBitWebs.h"
 #include "Modes/FloatSignMasks.h"
 #include "Modes/LibraryRewrites.h"
+#include "Modes/TaggedPointerWebs.h"
 #include "Modes/WarpShuffles.h"
 
 #include "llvm/IR/IRBuilder.h"
@@ -186,6 +187,7 @@ Function *prepareForDifferentiation(Function &F, FunctionAnalysisManager &FAM) {
   foldFloatSignMasks(*P);
   moveVectorLanesAsFloats(*P);
   retypeFloatBitWebs(*P, &F);
+  retypeTaggedPointerWebs(*P);
   lowerTargetVectorIntrinsics(*P);
 
   // One return block, so the reverse pass has one place to start.

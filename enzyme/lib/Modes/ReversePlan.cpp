@@ -379,6 +379,10 @@ FunctionDifferentiator::classifyIntegerStore(StoreInst &Store) const {
   if (auto *Cast = dyn_cast<PtrToIntInst>(Val);
       Cast && Activity.isShadowed(Cast->getOperand(0)))
     return {IntegerStoreRole::MirrorShadows};
+  // The same, moved or tagged by integer arithmetic (ShadowAddresses.h).
+  if (const Value *Base = addressArithmeticBase(Val);
+      Base && !isa<PtrToIntInst>(Val) && Activity.isShadowed(Base))
+    return {IntegerStoreRole::MirrorShadows};
   // A tagged address (flags in its low bits) copied from shadowed memory:
   // the shadow's address, with the same flags, unless the bits are integers.
   if (LoadInst *Tagged = taggedBitsLoad(Val);

@@ -19,7 +19,12 @@ static Value *rebuild(IRBuilder<> &B, Value *Int, Value *Shadow) {
   if (isa<PtrToIntInst>(Int))
     return B.CreatePtrToInt(Shadow, Int->getType());
   auto *Op = cast<BinaryOperator>(Int);
-  unsigned Address = computedFromAddress(Op->getOperand(0)) ? 0 : 1;
+  // Flags may be computed from the address too: the tag says which side
+  // carries it.
+  unsigned Address = Op->getOpcode() == Instruction::Or
+                         ? unsigned(taggedBitsOperand(Op))
+                     : computedFromAddress(Op->getOperand(0)) ? 0
+                                                              : 1;
   Value *Operands[2] = {Op->getOperand(0), Op->getOperand(1)};
   Operands[Address] = rebuild(B, Operands[Address], Shadow);
   return B.CreateBinOp(Op->getOpcode(), Operands[0], Operands[1]);

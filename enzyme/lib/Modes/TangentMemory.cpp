@@ -162,6 +162,20 @@ bool TangentBuilder::differentiateIntegerStore(StoreInst &Store,
         B, {createScratchShadow(B, Address, Sig.Width)}, IntTy,
         [&](ArrayRef<Value *> L) { return B.CreatePtrToInt(L[0], IntTy); }));
   }
+  // An address with a shadow, moved or tagged by integer arithmetic
+  // (ShadowAddresses.h).
+  if (const Value *Base = addressArithmeticBase(Val);
+      Base && !isa<PtrToIntInst>(Val) && Activity.isShadowed(Base)) {
+    Value *Int = primal(Val);
+    return StoreShadow(
+        perLane(B, {tangent(const_cast<Value *>(Base))}, IntTy,
+                [&](ArrayRef<Value *> L) {
+                  return B.CreatePtrToInt(
+                      shadowOfAddressArithmetic(B, Int, L[0], B.getPtrTy(),
+                                                Val->getName() + ".shadow"),
+                      IntTy);
+                }));
+  }
   // A tagged address (flags in its low bits) copied between shadowed
   // memory: the shadow's address, with the same flags.
   if (LoadInst *Load = taggedBitsLoad(Val);
@@ -292,9 +306,9 @@ void TangentBuilder::differentiateDeallocation(CallBase &Call, IRBuilder<> &B) {
   bool Runtime = canLinkRuntime(*Prep.getParent());
   forEachLane(B, {tangent(Ptr)}, [&](ArrayRef<Value *> L) {
     if (Runtime)
-      B.CreateCall(getRuntimeFunction(*Prep.getParent(),
-                                      "__enzyme_rt_free_shadow"),
-                   {L[0]});
+      B.CreateCall(
+          getRuntimeFunction(*Prep.getParent(), "__enzyme_rt_free_shadow"),
+          {L[0]});
     else
       emitFree(B, L[0]);
   });

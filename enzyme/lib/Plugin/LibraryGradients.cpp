@@ -22,22 +22,19 @@ using namespace llvm;
 
 namespace enzyme {
 
-/// `__enzyme_<Kind>_<F>` = {F, the run-time's <Prefix>_<Suffix>...}, unless
-/// the user registered F (\p Registered) or the global exists.
+static void registerRules(Module &M, Function &F, StringRef Kind,
+                          ArrayRef<Function *> Rules,
+                          const SmallPtrSetImpl<const Function *> &Registered);
+
+/// Registers the run-time's `<Prefix><Suffix>` functions for \p F.
 static void
 registerRuntimeRule(Module &M, Function &F, StringRef Kind, StringRef Prefix,
                     ArrayRef<StringRef> Suffixes,
                     const SmallPtrSetImpl<const Function *> &Registered) {
-  std::string Name = ("__enzyme_" + Kind + "_" + F.getName()).str();
-  if (Registered.count(&F) || M.getNamedGlobal(Name))
-    return;
-  SmallVector<Constant *, 3> Entries = {&F};
+  SmallVector<Function *, 2> Rules;
   for (StringRef Suffix : Suffixes)
-    Entries.push_back(getRuntimeFunction(M, (Prefix + Suffix).str()));
-  auto *Ty =
-      ArrayType::get(PointerType::getUnqual(M.getContext()), Entries.size());
-  new GlobalVariable(M, Ty, /*isConstant=*/false, GlobalValue::InternalLinkage,
-                     ConstantArray::get(Ty, Entries), Name);
+    Rules.push_back(getRuntimeFunction(M, (Prefix + Suffix).str()));
+  registerRules(M, F, Kind, Rules, Registered);
 }
 
 void prepareMpiCalls(Module &M, ArrayRef<Function *> Reached) {
@@ -67,18 +64,94 @@ void prepareMpiCalls(Module &M, ArrayRef<Function *> Reached) {
   }
 }
 
+namespace {
+enum class MirrorRule { Augment, Reverse, Forward };
+} // namespace
+
+/// A rule for \p Ctor, a View's record constructor, in the shape of
+/// __enzyme_register_gradient's and __enzyme_register_derivative's
+/// functions (each pointer parameter followed by its shadow): the augmented
+/// and forward rules run the constructor on the record and, with the same
+/// arguments, on its shadow (runtime/KokkosRules.c's record_made finishes
+/// the shadow); the reverse rule releases the shadow.
+static Function *mirroredConstructorRule(Module &M, Function &Ctor,
+                                         MirrorRule Kind) {
+  static const char *const Suffixes[] = {".kokkos.augment", ".kokkos.reverse",
+                                         ".kokkos.forward"};
+  std::string Name = (Ctor.getName() + Suffixes[unsigned(Kind)]).str();
+  if (Function *Existing = M.getFunction(Name))
+    return Existing;
+  LLVMContext &Ctx = M.getContext();
+  SmallVector<Type *, 8> Params;
+  SmallVector<unsigned, 8> PrimalAt;
+  for (Argument &A : Ctor.args()) {
+    PrimalAt.push_back(Params.size());
+    Params.push_back(A.getType());
+    if (A.getType()->isPointerTy())
+      Params.push_back(A.getType());
+  }
+  auto *Rule =
+      Function::Create(FunctionType::get(Type::getVoidTy(Ctx), Params, false),
+                       GlobalValue::InternalLinkage, Name, M);
+  Rule->addFnAttr("enzyme_inactive");
+  IRBuilder<> B(BasicBlock::Create(Ctx, "entry", Rule));
+  Value *Record = Rule->getArg(PrimalAt[0]);
+  Value *Shadow = Rule->getArg(PrimalAt[0] + 1);
+  if (Kind == MirrorRule::Reverse) {
+    B.CreateCall(getRuntimeFunction(M, "__enzyme_rt_kokkos_record_release"),
+                 {Record, Shadow});
+    B.CreateRetVoid();
+    return Rule;
+  }
+  SmallVector<Value *, 8> Args;
+  for (unsigned At : PrimalAt)
+    Args.push_back(Rule->getArg(At));
+  B.CreateCall(&Ctor, Args);
+  Value *Distinct =
+      B.CreateAnd(B.CreateIsNotNull(Shadow), B.CreateICmpNE(Shadow, Record));
+  BasicBlock *Mirror = BasicBlock::Create(Ctx, "shadow", Rule);
+  BasicBlock *Done = BasicBlock::Create(Ctx, "done", Rule);
+  B.CreateCondBr(Distinct, Mirror, Done);
+  B.SetInsertPoint(Mirror);
+  Args[0] = Shadow;
+  B.CreateCall(&Ctor, Args);
+  B.CreateCall(getRuntimeFunction(M, "__enzyme_rt_kokkos_record_made"),
+               {Record, Shadow, B.getInt32(Kind == MirrorRule::Augment)});
+  B.CreateBr(Done);
+  B.SetInsertPoint(Done);
+  B.CreateRetVoid();
+  return Rule;
+}
+
+/// `__enzyme_<Kind>_<F>` = {F, \p Rules...}, unless the user registered F.
+static void registerRules(Module &M, Function &F, StringRef Kind,
+                          ArrayRef<Function *> Rules,
+                          const SmallPtrSetImpl<const Function *> &Registered) {
+  std::string Name = ("__enzyme_" + Kind + "_" + F.getName()).str();
+  if (Registered.count(&F) || M.getNamedGlobal(Name))
+    return;
+  SmallVector<Constant *, 3> Entries = {&F};
+  Entries.append(Rules.begin(), Rules.end());
+  auto *Ty =
+      ArrayType::get(PointerType::getUnqual(M.getContext()), Entries.size());
+  new GlobalVariable(M, Ty, /*isConstant=*/false, GlobalValue::InternalLinkage,
+                     ConstantArray::get(Ty, Entries), Name);
+}
+
 void prepareKokkosCalls(Module &M) {
   if (!canLinkRuntime(M))
     return;
   // Declared (Debian's shared library) or defined (a Kokkos built with
   // -fenzyme): the rules stand for the library's functions either way.
-  SmallVector<Function *, 8> Ruled;
+  SmallVector<Function *, 8> Ruled, Constructors;
   Function *HostCopy = nullptr;
   for (Function &F : M) {
     if (F.use_empty())
       continue;
     if (!kokkosRulePrefix(F.getName()).empty())
       Ruled.push_back(&F);
+    else if (isKokkosHostRecordConstructor(F))
+      Constructors.push_back(&F);
     // Marked, so that a virtual call that may reach it (a record's label)
     // knows it for a target without derivatives (IndirectCalls.h).
     else if (isInactiveKokkosFunction(&F))
@@ -106,6 +179,15 @@ void prepareKokkosCalls(Module &M) {
   }
   for (auto [F, Linkage] : Local)
     F->setLinkage(Linkage);
+  for (Function *Ctor : Constructors) {
+    registerRules(M, *Ctor, "register_gradient",
+                  {mirroredConstructorRule(M, *Ctor, MirrorRule::Augment),
+                   mirroredConstructorRule(M, *Ctor, MirrorRule::Reverse)},
+                  Registered);
+    registerRules(M, *Ctor, "register_derivative",
+                  {mirroredConstructorRule(M, *Ctor, MirrorRule::Forward)},
+                  Registered);
+  }
   if (!HostCopy || !HostCopy->isDeclaration() || Registered.count(HostCopy))
     return;
   // deep_copy between host Views copies bytes: as a memcpy, the engine's

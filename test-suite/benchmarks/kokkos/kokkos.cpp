@@ -46,8 +46,8 @@ double enzyme_loss(const Vector &Params, const Problem &Pb) {
 
 // Forward mode (Sacado) against reverse mode (ours), on every component;
 // the tolerance is relative to the gradient's largest component.
-void agree(bench::FdCheck &Check, const double *Forward,
-           const double *Reverse, int P) {
+void agree(bench::FdCheck &Check, const double *Forward, const double *Reverse,
+           int P) {
   double Scale = 0;
   for (int J = 0; J < P; ++J)
     Scale = std::max(Scale, std::fabs(Reverse[J]));

@@ -17,9 +17,10 @@
 // problem's gradient, where forward mode needs P derivative components and
 // reverse mode one sweep.
 //
-// Each step is three Kokkos::parallel_for (diffusivity, update, copy-back:
-// Views are not swapped, docs/kokkos.md) over Views allocated here; the
-// loss is a parallel_reduce. The kernel is written once as a template on
+// Each step is three Kokkos::parallel_for over Views allocated here:
+// diffusivity, update, and a copy of the new state back (our compiler does
+// not yet differentiate swapping Views by assignment in the loop). The loss
+// is a parallel_reduce. The kernel is written once as a template on
 // the scalar type: double for the primal and for our compiler's gradient
 // (kokkos.cpp), Sacado's forward-mode Fad types for its comparison
 // (kokkos_sacado.cpp, which includes Sacado.hpp before this header).

@@ -84,6 +84,39 @@ if os.path.exists(os.path.join(kokkos_include, "Kokkos_Core.hpp")):
     config.substitutions.append(
         ("%kokkos_flags",
          "-I" + kokkos_include + " -ltrilinos_kokkoscore -ldl"))
+# Trilinos' Sacado (libtrilinos-sacado-dev) for the Kokkos benchmark's
+# comparison. Its Kokkos support includes Teuchos (libtrilinos-teuchos-dev),
+# which Debian builds with MPI: mpi.h comes from OpenMPI's mpicc.
+if ("kokkos" in config.available_features and shutil.which("mpicc") and
+        all(os.path.exists(os.path.join(kokkos_include, h))
+            for h in ("Sacado.hpp", "Teuchos_PromotionTraits.hpp"))):
+    config.available_features.add("sacado")
+    mpi_compile = subprocess.run(["mpicc", "--showme:compile"],
+                                 capture_output=True, text=True).stdout.strip()
+    config.substitutions.append(
+        ("%sacado_flags", "-I" + kokkos_include + " " + mpi_compile))
+    config.substitutions.append(
+        ("%sacado_libs", "-ltrilinos_teuchoscore -ltrilinos_teuchoscomm"))
+# Kokkos built from source with the toolchain (scripts/build-kokkos, cached
+# in the build tree), when the tarball is beside the repository.
+kokkos_tarball = os.path.join(os.path.dirname(config.enzyme_source_root),
+                              "shared", "third-party", "kokkos-4.6.01.tar.gz")
+if os.path.exists(kokkos_tarball):
+    config.available_features.add("kokkos-source")
+    config.substitutions.append(
+        ("%build_kokkos",
+         "env BUILD_DIR=" + build + " " +
+         os.path.join(config.enzyme_source_root, "scripts", "build-kokkos") +
+         " " + kokkos_tarball))
+    # Where scripts/build-kokkos installs it (Serial and OpenMP).
+    kokkos_prefix = os.path.join(build, "kokkos", "kokkos-4.6.01-serial-openmp",
+                                 "install")
+    config.substitutions.append(
+        ("%kokkos_source_flags",
+         "-fopenmp -I" + os.path.join(kokkos_prefix, "include") + " -L" +
+         os.path.join(kokkos_prefix, "lib") + " -lkokkoscore -ldl"))
+else:
+    lit_config.note("skipped: no Kokkos source (" + kokkos_tarball + ")")
 if shutil.which("mpicc") and shutil.which("mpirun"):
     config.available_features.add("mpi")
     showme = lambda what: subprocess.run(

@@ -177,6 +177,17 @@ std::string describeUnsupportedKokkosCall(const CallBase &Call) {
                                         "Kokkos::Impl::ThreadsInternal",
                                         "Kokkos::Experimental::OpenMPTarget",
                                         "Kokkos::Experimental::OpenACC"};
+  // What a team's threads synchronise and reduce through (TeamPolicy).
+  static const char *const Teams[] = {"Kokkos::Impl::HostBarrier",
+                                      "Kokkos::Impl::HostThreadTeamData",
+                                      "Kokkos::Impl::HostThreadTeamMember"};
+  for (const char *Team : Teams)
+    if (N.starts_with(Team))
+      return ("cannot differentiate '" + N +
+              "': Kokkos team policies (TeamPolicy, team reductions and "
+              "barriers) are not supported; write the kernel with a "
+              "RangePolicy or MDRangePolicy")
+          .str();
   for (const char *Device : Devices)
     if (N.starts_with(Device) && (N.size() == StringRef(Device).size() ||
                                   !isAlnum(N[StringRef(Device).size()])))

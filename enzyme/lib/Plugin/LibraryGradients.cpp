@@ -116,7 +116,7 @@ static Function *mirroredConstructorRule(Module &M, Function &Ctor,
   Args[0] = Shadow;
   B.CreateCall(&Ctor, Args);
   B.CreateCall(getRuntimeFunction(M, "__enzyme_rt_kokkos_record_made"),
-               {Record, Shadow, B.getInt32(Kind == MirrorRule::Augment)});
+               {Record, Shadow});
   B.CreateBr(Done);
   B.SetInsertPoint(Done);
   B.CreateRetVoid();

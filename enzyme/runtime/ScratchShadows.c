@@ -31,7 +31,8 @@
  * reserved for the next sweep, which checks with two system calls that the
  * mappings around them did not grow past their margins before it uses
  * them again; /proc/self/maps is read only for addresses no scratch shadow
- * covers. State is per thread.
+ * covers. State is per thread; the threads that run a parallel region's
+ * derivative share their master's.
  *
  *===----------------------------------------------------------------------===*/
 
@@ -80,10 +81,42 @@ struct scratch_state {
   size_t count, capacity;
   unsigned depth;
   unsigned long epoch; /* outermost sweeps ended so far */
+  int lock;            /* the threads of a parallel region share it */
 };
 /* Not static: each function is linked into a module on its own, and they
  * must share one state. */
 __thread struct scratch_state __enzyme_rt_scratch_state;
+/* The state this thread uses, where not its own: the threads of a parallel
+ * region's derivative share their master's (Modes/ParallelRegions.cpp), so
+ * that a scratch shadow one thread writes (Kokkos' per-thread partial sums)
+ * is the one another reads (the join after the region). */
+__thread struct scratch_state *__enzyme_rt_scratch_shared;
+
+static struct scratch_state *state(void) {
+  struct scratch_state *s = __enzyme_rt_scratch_shared;
+  return s ? s : &__enzyme_rt_scratch_state;
+}
+
+static void lock(struct scratch_state *s) {
+  while (__atomic_exchange_n(&s->lock, 1, __ATOMIC_ACQUIRE))
+    while (__atomic_load_n(&s->lock, __ATOMIC_RELAXED))
+      ;
+}
+
+static void unlock(struct scratch_state *s) {
+  __atomic_store_n(&s->lock, 0, __ATOMIC_RELEASE);
+}
+
+/* What a parallel region's threads are to use: this thread's state. */
+void *__enzyme_rt_scratch_team_state(void) { return state(); }
+
+/* A thread of a parallel region's derivative takes TEAM_STATE; returns what
+ * it used before, which it takes back after the region's body. */
+void *__enzyme_rt_scratch_adopt(void *team_state) {
+  void *before = __enzyme_rt_scratch_shared;
+  __enzyme_rt_scratch_shared = team_state;
+  return before;
+}
 
 __attribute__((noreturn, cold, noinline)) static void report(const char *what,
                                                              uintptr_t bytes) {
@@ -154,9 +187,9 @@ static int find_mapping(uintptr_t p, uintptr_t *lo, uintptr_t *hi) {
   return found;
 }
 
-static struct scratch_region *add_region(uintptr_t lo, uintptr_t hi,
+static struct scratch_region *add_region(struct scratch_state *s,
+                                         uintptr_t lo, uintptr_t hi,
                                          unsigned lane) {
-  struct scratch_state *s = &__enzyme_rt_scratch_state;
   if (s->count == s->capacity) {
     size_t capacity = s->capacity ? 2 * s->capacity : 16;
     struct scratch_region *regions =
@@ -203,24 +236,20 @@ static int has_hole(uintptr_t from, uintptr_t to) {
  * the mapping it was made for: unmapped pages in both margins bound the
  * mapped memory around it, which holds every object there. Otherwise the
  * mappings changed, and R's bounds are read again. */
-static int still_covers(struct scratch_region *r) {
-  if (r->epoch == __enzyme_rt_scratch_state.epoch)
+static int still_covers(struct scratch_state *s, struct scratch_region *r) {
+  if (r->epoch == s->epoch)
     return 1;
   if (!has_hole(r->first, r->lo) || !has_hole(r->hi, r->last))
     return 0;
-  r->epoch = __enzyme_rt_scratch_state.epoch;
+  r->epoch = s->epoch;
   return 1;
 }
 
-/* The scratch shadow of address P in direction LANE. */
-void *__enzyme_rt_scratch_shadow(void *p, unsigned lane) {
-  uintptr_t a = (uintptr_t)p;
-  if (!a)
-    return 0;
-  struct scratch_state *s = &__enzyme_rt_scratch_state;
+static void *scratch_shadow(struct scratch_state *s, uintptr_t a,
+                            unsigned lane) {
   for (size_t i = 0; i < s->count; ++i) {
     struct scratch_region *r = &s->regions[i];
-    if (r->lane == lane && r->lo <= a && a <= r->hi && still_covers(r))
+    if (r->lane == lane && r->lo <= a && a <= r->hi && still_covers(s, r))
       return (void *)(a + r->offset);
   }
   uintptr_t lo, hi;
@@ -238,7 +267,19 @@ void *__enzyme_rt_scratch_shadow(void *p, unsigned lane) {
       return (void *)(a + r->offset);
     }
   }
-  return (void *)(a + add_region(lo, hi, lane)->offset);
+  return (void *)(a + add_region(s, lo, hi, lane)->offset);
+}
+
+/* The scratch shadow of address P in direction LANE. */
+void *__enzyme_rt_scratch_shadow(void *p, unsigned lane) {
+  uintptr_t a = (uintptr_t)p;
+  if (!a)
+    return 0;
+  struct scratch_state *s = state();
+  lock(s);
+  void *shadow = scratch_shadow(s, a, lane);
+  unlock(s);
+  return shadow;
 }
 
 /* SHADOW, loaded from shadow memory for the pointer P loaded from memory
@@ -257,24 +298,35 @@ void *__enzyme_rt_scratch_if_null(void *shadow, void *p, unsigned lane) {
  * std::string's buffer), which is the run-time's, not the allocator's. */
 void __enzyme_rt_free_shadow(void *shadow) {
   uintptr_t a = (uintptr_t)shadow;
-  struct scratch_state *s = &__enzyme_rt_scratch_state;
-  for (size_t i = 0; i < s->count; ++i) {
+  struct scratch_state *s = state();
+  int scratch = 0;
+  lock(s);
+  for (size_t i = 0; i < s->count && !scratch; ++i) {
     uintptr_t base = (uintptr_t)s->regions[i].base;
-    if (base <= a && a < base + s->regions[i].bytes)
-      return;
+    scratch = base <= a && a < base + s->regions[i].bytes;
   }
-  free(shadow);
+  unlock(s);
+  if (!scratch)
+    free(shadow);
 }
 
-void __enzyme_rt_scratch_begin(void) { ++__enzyme_rt_scratch_state.depth; }
+void __enzyme_rt_scratch_begin(void) {
+  struct scratch_state *s = state();
+  lock(s);
+  ++s->depth;
+  unlock(s);
+}
 
 /* The outermost sweep ended: the scratch shadows are zeroed for the next
  * (their pages given back), and kept, so that the next sweep does not
  * read the mappings again; a table grown large is let go. */
 void __enzyme_rt_scratch_end(void) {
-  struct scratch_state *s = &__enzyme_rt_scratch_state;
-  if (s->depth && --s->depth)
+  struct scratch_state *s = state();
+  lock(s);
+  if (s->depth && --s->depth) {
+    unlock(s);
     return;
+  }
   int keep = s->count <= MaxKeptRegions;
   for (size_t i = 0; i < s->count; ++i) {
     struct scratch_region *r = &s->regions[i];
@@ -286,4 +338,5 @@ void __enzyme_rt_scratch_end(void) {
   if (!keep)
     s->count = 0;
   ++s->epoch;
+  unlock(s);
 }

@@ -77,10 +77,15 @@ static DebugLoc regionLocation(const Function &Body) {
   return DebugLoc();
 }
 
-/// `void Name(ptr gtid, ptr btid, args..., shadows..., ptr record)`: what
-/// the team of a derivative of \p Region runs.
+/// `void Name(ptr gtid, ptr btid, args..., shadows..., ptr scratch[,
+/// ptr record])`: what the team of a derivative of \p Region runs. Its
+/// threads use the master's scratch shadows (`scratch`, ScratchShadows.h):
+/// memory without derivatives that one thread writes and another reads
+/// (Kokkos' per-thread partial sums, joined after the region) has one
+/// shadow.
 static Function *createTask(Module &M, const Function &Region,
-                            ArrayRef<Activity> Args, const Twine &Name) {
+                            ArrayRef<Activity> Args, const Twine &Name,
+                            bool WithRecord = true) {
   PointerType *Ptr = PointerType::getUnqual(M.getContext());
   SmallVector<Type *, 8> Params = {Ptr, Ptr};
   FunctionType *RT = Region.getFunctionType();
@@ -89,11 +94,28 @@ static Function *createTask(Module &M, const Function &Region,
     if (hasShadow(Args[A]))
       Params.push_back(RT->getParamType(A));
   Params.push_back(Ptr);
+  if (WithRecord)
+    Params.push_back(Ptr);
   auto *Task = Function::Create(
       FunctionType::get(Type::getVoidTy(M.getContext()), Params, false),
       GlobalValue::InternalLinkage, Name, M);
   Task->addFnAttr(Attribute::NoUnwind);
   return Task;
+}
+
+/// The scratch shadows of the thread that forks (ScratchShadows.h), for
+/// its team.
+static Value *teamScratch(IRBuilder<> &B) {
+  Module &M = *B.GetInsertBlock()->getModule();
+  return B.CreateCall(getRuntimeFunction(M, "__enzyme_rt_scratch_team_state"));
+}
+
+/// A thread of the team uses \p State's scratch shadows; returns what it
+/// used before.
+static Value *adoptTeamScratch(IRBuilder<> &B, Value &State) {
+  Module &M = *B.GetInsertBlock()->getModule();
+  return B.CreateCall(getRuntimeFunction(M, "__enzyme_rt_scratch_adopt"),
+                      {&State});
 }
 
 /// The arguments of \p F from \p First on, with \p Last more left out.
@@ -161,14 +183,17 @@ ReverseModeGenerator::generateParallelRegion(const ReverseSignature &Sig,
   {
     IRBuilder<> B(BasicBlock::Create(Ctx, "entry", AugTask));
     Value *Record = AugTask->getArg(AugTask->arg_size() - 1);
+    Value *Before =
+        adoptTeamScratch(B, *AugTask->getArg(AugTask->arg_size() - 2));
     B.CreateCall(getRuntimeFunction(M, "__enzyme_rt_omp_thread_begin"),
                  {Record});
     Value *ThreadTape = Tape.createHeapTape(B);
-    SmallVector<Value *, 8> Args = argumentsOf(*AugTask, 0, 1);
+    SmallVector<Value *, 8> Args = argumentsOf(*AugTask, 0, 2);
     Args.push_back(ThreadTape);
     B.CreateCall(BodyPair->Augmented, Args);
     B.CreateCall(getRuntimeFunction(M, "__enzyme_rt_omp_keep_tape"),
                  {Record, ThreadTape});
+    adoptTeamScratch(B, *Before);
     B.CreateRetVoid();
   }
   // Thread T of the reverse team reverses what thread T did.
@@ -178,14 +203,17 @@ ReverseModeGenerator::generateParallelRegion(const ReverseSignature &Sig,
     IRBuilder<> B(BasicBlock::Create(Ctx, "entry", RevTask));
     auto [Fn, At] =
         createReportSubject(B, Body, regionLocation(Body), Region.getName());
+    Value *Before =
+        adoptTeamScratch(B, *RevTask->getArg(RevTask->arg_size() - 2));
     Value *ThreadTape =
         B.CreateCall(getRuntimeFunction(M, "__enzyme_rt_omp_thread_tape"),
                      {RevTask->getArg(RevTask->arg_size() - 1), Fn, At});
-    SmallVector<Value *, 8> Args = argumentsOf(*RevTask, 0, 1);
+    SmallVector<Value *, 8> Args = argumentsOf(*RevTask, 0, 2);
     Args.push_back(ThreadTape);
     B.CreateCall(BodyPair->Reverse, Args);
     B.CreateCall(getRuntimeFunction(M, "__enzyme_rt_omp_thread_end"));
     Tape.destroyHeapTape(B, ThreadTape);
+    adoptTeamScratch(B, *Before);
     B.CreateRetVoid();
   }
   PendingHelpers.push_back(AugTask);
@@ -196,6 +224,7 @@ ReverseModeGenerator::generateParallelRegion(const ReverseSignature &Sig,
     Value *Record =
         B.CreateCall(getRuntimeFunction(M, "__enzyme_rt_omp_region_new"));
     SmallVector<Value *, 8> Args = argumentsOf(*Pair.Augmented, 0, 1);
+    Args.push_back(teamScratch(B));
     Args.push_back(Record);
     emitFork(B, Loc, AugTask, Args);
     Value *CallerTape = Pair.Augmented->getArg(Forwarded);
@@ -213,6 +242,7 @@ ReverseModeGenerator::generateParallelRegion(const ReverseSignature &Sig,
     B.CreateCall(getRuntimeFunction(M, "__enzyme_rt_omp_push_team"),
                  {Loc, Record});
     SmallVector<Value *, 8> Args = argumentsOf(*Pair.Reverse, 0, 1);
+    Args.push_back(teamScratch(B));
     Args.push_back(Record);
     emitFork(B, Loc, RevTask, Args);
     B.CreateCall(getRuntimeFunction(M, "__enzyme_rt_omp_region_free"),
@@ -251,8 +281,20 @@ ForwardModeGenerator::generateParallelRegion(const ForwardSignature &Sig,
     return nullptr;
   // A tangent function takes the thread ids, the arguments and their
   // shadows: the runtime's calling convention for the team.
+  Function *Task =
+      createTask(M, Region, Sig.Args, Region.getName() + ".fwd.task",
+                 /*WithRecord=*/false);
+  {
+    IRBuilder<> B(BasicBlock::Create(M.getContext(), "entry", Task));
+    Value *Before = adoptTeamScratch(B, *Task->getArg(Task->arg_size() - 1));
+    B.CreateCall(BodyTangent, argumentsOf(*Task, 0, 1));
+    adoptTeamScratch(B, *Before);
+    B.CreateRetVoid();
+  }
   IRBuilder<> B(BasicBlock::Create(M.getContext(), "entry", Tangent));
-  emitFork(B, forkLocationOf(Region), BodyTangent, argumentsOf(*Tangent, 0));
+  SmallVector<Value *, 8> Args = argumentsOf(*Tangent, 0);
+  Args.push_back(teamScratch(B));
+  emitFork(B, forkLocationOf(Region), Task, Args);
   B.CreateRetVoid();
   return Tangent;
 }

@@ -178,9 +178,12 @@ std::string describeUnsupportedKokkosCall(const CallBase &Call) {
                                         "Kokkos::Experimental::OpenMPTarget",
                                         "Kokkos::Experimental::OpenACC"};
   // What a team's threads synchronise and reduce through (TeamPolicy).
-  static const char *const Teams[] = {"Kokkos::Impl::HostBarrier",
-                                      "Kokkos::Impl::HostThreadTeamData",
-                                      "Kokkos::Impl::HostThreadTeamMember"};
+  // (HostThreadTeamData also holds a RangePolicy reduction's partial sums:
+  // only its team functions are.)
+  static const char *const Teams[] = {
+      "Kokkos::Impl::HostBarrier", "Kokkos::Impl::HostThreadTeamMember",
+      "Kokkos::Impl::HostThreadTeamData::team_",
+      "Kokkos::Impl::HostThreadTeamData::organize_team"};
   for (const char *Team : Teams)
     if (N.starts_with(Team))
       return ("cannot differentiate '" + N +

@@ -4,7 +4,8 @@
 ; augmented half forks a team running the outlined body's augmented
 ; function, each thread with its own tape kept in the region's record, and
 ; whose reverse half forks a team of the same size running the body's
-; reverse function. There, adjoints of shared memory are added atomically,
+; reverse function; the threads share the forking thread's scratch shadows.
+; There, adjoints of shared memory are added atomically,
 ; the critical section is mirrored through the run-time (which orders the
 ; reverse entries) and the worksharing loop's implicit barrier is a barrier
 ; again, taken with the reverse thread's own id.
@@ -12,12 +13,14 @@
 
 ; CHECK-LABEL: define internal void @scale.omp_outlined.enzyme.region.aug(
 ; CHECK: %[[REC:[0-9]+]] = {{.*}}call ptr @__enzyme_rt_omp_region_new()
-; CHECK: call void (ptr, i32, ptr, ...) @__kmpc_fork_call(ptr {{.*}}@3, i32 11, ptr {{.*}}@scale.omp_outlined.enzyme.region.aug.task, {{.*}}, ptr %[[REC]])
+; CHECK: %[[TEAM:[0-9]+]] = {{.*}}call ptr @__enzyme_rt_scratch_team_state()
+; CHECK: call void (ptr, i32, ptr, ...) @__kmpc_fork_call(ptr {{.*}}@3, i32 12, ptr {{.*}}@scale.omp_outlined.enzyme.region.aug.task, {{.*}}, ptr {{.*}}%[[TEAM]], ptr %[[REC]])
 ; CHECK: store ptr %[[REC]]
 
 ; CHECK-LABEL: define internal void @scale.omp_outlined.enzyme.region.rev(
 ; CHECK: call void @__enzyme_rt_omp_push_team(ptr {{.*}}@3, ptr %[[REC2:[0-9]+]])
-; CHECK-NEXT: call void (ptr, i32, ptr, ...) @__kmpc_fork_call(ptr {{.*}}@3, i32 11, ptr {{.*}}@scale.omp_outlined.enzyme.region.rev.task, {{.*}}, ptr %[[REC2]])
+; CHECK-NEXT: %[[TEAM2:[0-9]+]] = {{.*}}call ptr @__enzyme_rt_scratch_team_state()
+; CHECK-NEXT: call void (ptr, i32, ptr, ...) @__kmpc_fork_call(ptr {{.*}}@3, i32 12, ptr {{.*}}@scale.omp_outlined.enzyme.region.rev.task, {{.*}}, ptr {{.*}}%[[TEAM2]], ptr %[[REC2]])
 ; CHECK-NEXT: call void @__enzyme_rt_omp_region_free(ptr %[[REC2]])
 
 ; CHECK-LABEL: define internal void @scale.omp_outlined.aug(

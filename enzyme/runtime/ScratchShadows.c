@@ -187,9 +187,8 @@ static int find_mapping(uintptr_t p, uintptr_t *lo, uintptr_t *hi) {
   return found;
 }
 
-static struct scratch_region *add_region(struct scratch_state *s,
-                                         uintptr_t lo, uintptr_t hi,
-                                         unsigned lane) {
+static struct scratch_region *add_region(struct scratch_state *s, uintptr_t lo,
+                                         uintptr_t hi, unsigned lane) {
   if (s->count == s->capacity) {
     size_t capacity = s->capacity ? 2 * s->capacity : 16;
     struct scratch_region *regions =

@@ -122,20 +122,25 @@ double matrix(const Vector &v) {
   return sum;
 }
 
-// Explicit time stepping: 60 steps of a 1-D diffusion with a nonlinear
-// source, the new state copied back each step.
+// One explicit step of a 1-D diffusion with a nonlinear source.
+static void diffuse(const Vector &u, const Vector &next) {
+  int n = u.extent(0);
+  Kokkos::parallel_for(
+      n, KOKKOS_LAMBDA(int i) {
+        double left = i > 0 ? u(i - 1) : 0.0;
+        double right = i < n - 1 ? u(i + 1) : 0.0;
+        next(i) = u(i) + 0.2 * (left - 2 * u(i) + right) -
+                  0.01 * u(i) * u(i) * u(i);
+      });
+}
+
+// Explicit time stepping: 60 steps, the new state copied back each step.
 double heat(const Vector &u0) {
   int n = u0.extent(0);
   Vector u("u", n), next("next", n);
   Kokkos::parallel_for(n, KOKKOS_LAMBDA(int i) { u(i) = u0(i); });
   for (int step = 0; step < 60; ++step) {
-    Kokkos::parallel_for(
-        n, KOKKOS_LAMBDA(int i) {
-          double left = i > 0 ? u(i - 1) : 0.0;
-          double right = i < n - 1 ? u(i + 1) : 0.0;
-          next(i) = u(i) + 0.2 * (left - 2 * u(i) + right) -
-                    0.01 * u(i) * u(i) * u(i);
-        });
+    diffuse(u, next);
     Kokkos::parallel_for(n, KOKKOS_LAMBDA(int i) { u(i) = next(i); });
   }
   double sum = 0;
@@ -152,13 +157,7 @@ double heat_swapped(const Vector &u0) {
   Vector u("u", n), next("next", n);
   Kokkos::deep_copy(u, u0);
   for (int step = 0; step < 60; ++step) {
-    Kokkos::parallel_for(
-        n, KOKKOS_LAMBDA(int i) {
-          double left = i > 0 ? u(i - 1) : 0.0;
-          double right = i < n - 1 ? u(i + 1) : 0.0;
-          next(i) = u(i) + 0.2 * (left - 2 * u(i) + right) -
-                    0.01 * u(i) * u(i) * u(i);
-        });
+    diffuse(u, next);
     Vector t = u;
     u = next;
     next = t;

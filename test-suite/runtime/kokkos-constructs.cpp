@@ -12,11 +12,11 @@
 // alloc_dealloc_mismatch=0).
 // REQUIRES: kokkos
 // RUN: %clangxx_enzyme -fenzyme -O0 -g %s -o %t %kokkos_flags
-// RUN: %t
+// RUN: env %kokkos_asan %t
 // RUN: %clangxx_enzyme -fenzyme -O2 %s -o %t2 %kokkos_flags
-// RUN: %t2
+// RUN: env %kokkos_asan %t2
 // RUN: %clangxx_enzyme -fenzyme -O2 -g -fsanitize=address %s -o %t3 %kokkos_flags
-// RUN: env ASAN_OPTIONS=detect_leaks=1:alloc_dealloc_mismatch=0 %t3
+// RUN: env %kokkos_asan %t3
 #include <Kokkos_Core.hpp>
 #include <cmath>
 #include <cstdio>

@@ -293,8 +293,13 @@ void *__enzyme_rt_scratch_if_null(void *shadow, void *p, unsigned lane) {
 }
 
 /* The forward-mode mirror of a `free`: SHADOW, unless it is a scratch
- * shadow (the pointer freed came from code without derivatives, a
- * std::string's buffer), which is the run-time's, not the allocator's. */
+ * shadow (the pointer freed came from code without derivatives), which is
+ * the run-time's, or an address on this thread's stack: a string's buffer
+ * that a library member moved from its inline storage to the heap in the
+ * primal (a call without derivatives, std::string's, which the shadow
+ * string does not follow) leaves the shadow pointing at the shadow's
+ * inline storage, a local of the derivative. Nothing of the stack is the
+ * allocator's; 8 MiB above this frame covers a thread's default stack. */
 void __enzyme_rt_free_shadow(void *shadow) {
   uintptr_t a = (uintptr_t)shadow;
   struct scratch_state *s = state();
@@ -305,7 +310,9 @@ void __enzyme_rt_free_shadow(void *shadow) {
     scratch = base <= a && a < base + s->regions[i].bytes;
   }
   unlock(s);
-  if (!scratch)
+  uintptr_t frame = (uintptr_t)__builtin_frame_address(0);
+  int stack = a >= frame && a - frame < ((uintptr_t)8 << 20);
+  if (!scratch && !stack)
     free(shadow);
 }
 

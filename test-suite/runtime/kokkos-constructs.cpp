@@ -1,11 +1,13 @@
 // Kokkos constructs on Debian's Kokkos (a shared library without bitcode,
 // Serial backend): parallel_reduce with the default sum (functor and
-// lambda) and with the Sum, Max and Min reducers; parallel_for over a
-// RangePolicy and an MDRangePolicy<Rank<2>> writing Views that the
-// differentiated function allocates; deep_copy (View to View, and a
-// scalar fill); subview; Kokkos' math wrappers; an explicit time-stepping
-// kernel over 60 steps, the new state copied back or the Views swapped. Every gradient is checked against central finite
-// differences, the reverse against forward mode, at -O0 and -O2, and once
+// lambda), with the Sum, Max and Min reducers and with a functor's own
+// init and join; parallel_for over a RangePolicy and an
+// MDRangePolicy<Rank<2>> writing Views that the differentiated function
+// allocates; deep_copy (View to View, and a scalar fill); subview; Kokkos'
+// math wrappers; an explicit time-stepping kernel over 60 steps, the new
+// state copied back or the Views swapped. Every gradient is checked against
+// central finite differences, the reverse against forward mode, at -O0 and
+// -O2, and once
 // under AddressSanitizer with leak checks (shadow Views are freed after the
 // reverse pass; the library deletes a shadow record that the engine
 // allocated with calloc, which glibc's operator delete frees alike, hence
@@ -85,6 +87,29 @@ double reducers(const Vector &v) {
       },
       Kokkos::Min<double>(lo));
   return s + 2 * hi + 3 * lo;
+}
+
+// A reduction functor with its own init and join (a maximum): the join is
+// differentiated as code, so the adjoint goes to the element that won.
+struct ShiftedMax {
+  using value_type = double;
+  Vector v;
+  KOKKOS_INLINE_FUNCTION void operator()(int i, double &m) const {
+    double a = v(i) * v(i) - 0.1 * i;
+    if (a > m)
+      m = a;
+  }
+  KOKKOS_INLINE_FUNCTION void join(double &dst, const double &src) const {
+    if (src > dst)
+      dst = src;
+  }
+  KOKKOS_INLINE_FUNCTION void init(double &m) const { m = -1e300; }
+};
+
+double custom_join(const Vector &v) {
+  double m = 0;
+  Kokkos::parallel_reduce(v.extent(0), ShiftedMax{v}, m);
+  return m * m + m;
 }
 
 // parallel_for writing a View allocated here, read back by a reduction.
@@ -212,6 +237,7 @@ int main(int argc, char *argv[]) {
     test("nrm2", nrm2, 3);
     test("wave", wave, 9);
     test("reducers", reducers, 7);
+    test("custom_join", custom_join, 7);
     test("allocated", allocated, 8);
     test("matrix", matrix, 5);
     test("heat", heat, 12);

@@ -11,10 +11,10 @@
 #include "Core/RuntimeLibrary.h"
 #include "Plugin/LaunchDerivatives.h"
 
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/IRBuilder.h"
-#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/MDBuilder.h"
 #include "llvm/IR/Module.h"
 
@@ -22,19 +22,38 @@ using namespace llvm;
 
 namespace enzyme {
 
+/// `__enzyme_<Kind>_<F>` = {F, \p Rules()...}, unless the user registered F
+/// (\p Registered) or the registration exists; the rules are made (linked
+/// or generated) only then.
 static void registerRules(Module &M, Function &F, StringRef Kind,
-                          ArrayRef<Function *> Rules,
-                          const SmallPtrSetImpl<const Function *> &Registered);
+                          function_ref<SmallVector<Function *, 2>()> Rules,
+                          const SmallPtrSetImpl<const Function *> &Registered) {
+  std::string Name = ("__enzyme_" + Kind + "_" + F.getName()).str();
+  if (Registered.count(&F) || M.getNamedGlobal(Name))
+    return;
+  SmallVector<Constant *, 3> Entries = {&F};
+  for (Function *Rule : Rules())
+    Entries.push_back(Rule);
+  auto *Ty =
+      ArrayType::get(PointerType::getUnqual(M.getContext()), Entries.size());
+  new GlobalVariable(M, Ty, /*isConstant=*/false, GlobalValue::InternalLinkage,
+                     ConstantArray::get(Ty, Entries), Name);
+}
 
 /// Registers the run-time's `<Prefix><Suffix>` functions for \p F.
 static void
 registerRuntimeRule(Module &M, Function &F, StringRef Kind, StringRef Prefix,
                     ArrayRef<StringRef> Suffixes,
                     const SmallPtrSetImpl<const Function *> &Registered) {
-  SmallVector<Function *, 2> Rules;
-  for (StringRef Suffix : Suffixes)
-    Rules.push_back(getRuntimeFunction(M, (Prefix + Suffix).str()));
-  registerRules(M, F, Kind, Rules, Registered);
+  registerRules(
+      M, F, Kind,
+      [&] {
+        SmallVector<Function *, 2> Rules;
+        for (StringRef Suffix : Suffixes)
+          Rules.push_back(getRuntimeFunction(M, (Prefix + Suffix).str()));
+        return Rules;
+      },
+      Registered);
 }
 
 void prepareMpiCalls(Module &M, ArrayRef<Function *> Reached) {
@@ -123,21 +142,6 @@ static Function *mirroredConstructorRule(Module &M, Function &Ctor,
   return Rule;
 }
 
-/// `__enzyme_<Kind>_<F>` = {F, \p Rules...}, unless the user registered F.
-static void registerRules(Module &M, Function &F, StringRef Kind,
-                          ArrayRef<Function *> Rules,
-                          const SmallPtrSetImpl<const Function *> &Registered) {
-  std::string Name = ("__enzyme_" + Kind + "_" + F.getName()).str();
-  if (Registered.count(&F) || M.getNamedGlobal(Name))
-    return;
-  SmallVector<Constant *, 3> Entries = {&F};
-  Entries.append(Rules.begin(), Rules.end());
-  auto *Ty =
-      ArrayType::get(PointerType::getUnqual(M.getContext()), Entries.size());
-  new GlobalVariable(M, Ty, /*isConstant=*/false, GlobalValue::InternalLinkage,
-                     ConstantArray::get(Ty, Entries), Name);
-}
-
 void prepareKokkosCalls(Module &M) {
   if (!canLinkRuntime(M))
     return;
@@ -180,13 +184,20 @@ void prepareKokkosCalls(Module &M) {
   for (auto [F, Linkage] : Local)
     F->setLinkage(Linkage);
   for (Function *Ctor : Constructors) {
-    registerRules(M, *Ctor, "register_gradient",
-                  {mirroredConstructorRule(M, *Ctor, MirrorRule::Augment),
-                   mirroredConstructorRule(M, *Ctor, MirrorRule::Reverse)},
-                  Registered);
-    registerRules(M, *Ctor, "register_derivative",
-                  {mirroredConstructorRule(M, *Ctor, MirrorRule::Forward)},
-                  Registered);
+    auto Mirror = [&](MirrorRule Kind) {
+      return mirroredConstructorRule(M, *Ctor, Kind);
+    };
+    registerRules(
+        M, *Ctor, "register_gradient",
+        [&] {
+          return SmallVector<Function *, 2>{Mirror(MirrorRule::Augment),
+                                            Mirror(MirrorRule::Reverse)};
+        },
+        Registered);
+    registerRules(
+        M, *Ctor, "register_derivative",
+        [&] { return SmallVector<Function *, 2>{Mirror(MirrorRule::Forward)}; },
+        Registered);
   }
   if (!HostCopy || !HostCopy->isDeclaration() || Registered.count(HostCopy))
     return;

@@ -111,19 +111,23 @@ bool isOpenMPSynchronization(const CallBase &Call) {
   return !mirrorOf(calleeName(Call)).empty();
 }
 
+void emitTeamBarrier(IRBuilder<> &B, Value *Loc) {
+  // The reverse pass may run in another OpenMP thread than the forward one
+  // did (a region's reverse is a team of its own): ask for the id again.
+  Module &M = *B.GetInsertBlock()->getModule();
+  Type *Ptr = B.getPtrTy(), *I32 = B.getInt32Ty();
+  Value *Thread = B.CreateCall(
+      M.getOrInsertFunction("__kmpc_global_thread_num", I32, Ptr), {Loc});
+  B.CreateCall(M.getOrInsertFunction("__kmpc_barrier", B.getVoidTy(), Ptr, I32),
+               {Loc, Thread});
+}
+
 void emitMirroredOpenMPSynchronization(IRBuilder<> &B, const CallBase &Sync,
                                        function_ref<Value *(Value *)> Primal) {
   Module &M = *B.GetInsertBlock()->getModule();
   StringRef Mirror = mirrorOf(calleeName(Sync));
   if (Mirror == "__kmpc_barrier") {
-    // The reverse pass may run in another OpenMP thread than the forward
-    // one did (a region's reverse is a team of its own): ask again.
-    Type *Ptr = B.getPtrTy(), *I32 = B.getInt32Ty();
-    Value *Loc = Primal(Sync.getArgOperand(0));
-    Value *Thread = B.CreateCall(
-        M.getOrInsertFunction("__kmpc_global_thread_num", I32, Ptr), {Loc});
-    B.CreateCall(M.getOrInsertFunction(Mirror, B.getVoidTy(), Ptr, I32),
-                 {Loc, Thread});
+    emitTeamBarrier(B, Primal(Sync.getArgOperand(0)));
     return;
   }
   Function *Reverse = getRuntimeFunction(M, Mirror);
@@ -268,6 +272,11 @@ static bool onlyTheRegionReaches(const Value &Shared, const CallBase &Fork) {
     return false;
   }
   return Forks == 1;
+}
+
+bool isRegionLocal(const Argument &A) {
+  return A.getParent()->getAttributes().hasParamAttr(A.getArgNo(),
+                                                     RegionOnlyAttribute);
 }
 
 void hoistInvariantSharedLoads(Function &F) {

@@ -56,6 +56,10 @@ bool isInactiveOpenMPCall(const llvm::CallBase &Call);
 /// \p Call is a barrier or enters or leaves a critical section.
 bool isOpenMPSynchronization(const llvm::CallBase &Call);
 
+/// A barrier of the current team, at source location \p Loc (an
+/// `ident_t`).
+void emitTeamBarrier(llvm::IRBuilder<> &B, llvm::Value *Loc);
+
 /// The mirror of \p Sync in a reverse pass: the same barrier, or the other
 /// end of the critical section, in the calling thread.
 void emitMirroredOpenMPSynchronization(
@@ -79,6 +83,10 @@ void lowerOpenMPRuntimeCalls(llvm::Function &F);
 /// forking function whose address goes nowhere else) and that nothing in
 /// the body writes become one load at the entry.
 void hoistInvariantSharedLoads(llvm::Function &F);
+
+/// \p A, a parameter of an outlined body, points to a local of the forking
+/// function that only the region reaches (its address went nowhere else).
+bool isRegionLocal(const llvm::Argument &A);
 
 /// \p F is a region function: `void F(args...)` forks a team that runs
 /// `outlined(&gtid, &btid, args...)` (its body is that fork).

@@ -29,6 +29,7 @@
 #include "Analysis/ActivityAnalysis.h"
 #include "Analysis/BranchJoins.h"
 #include "Analysis/MemoryTypes.h"
+#include "Analysis/ParallelLoopReads.h"
 #include "Analysis/ReversibleLoops.h"
 #include "Analysis/UnmodifiedMemory.h"
 #include "Core/ContextShadows.h"
@@ -254,6 +255,16 @@ private:
   bool reverseAtomicAdd(llvm::AtomicRMWInst &RMW, llvm::IRBuilder<> &B);
   bool reverseCall(llvm::CallBase &Call, llvm::IRBuilder<> &B);
 
+  // --- Adjoints of reads in a region's body (LoadAdjoints.cpp) -----------
+  /// Adds \p D, the adjoint of \p Load, into the shadow \p Shadow of
+  /// what it read: atomically where other threads may add there too.
+  void accumulateLoadAdjoint(llvm::LoadInst &Load, llvm::Value *Shadow,
+                             llvm::Value *D, llvm::IRBuilder<> &B);
+  /// Adds the per-thread accumulators of privatized reads to their shadows
+  /// (at the reverse pass's end), after a barrier where other threads may
+  /// still be adding plainly.
+  void flushPrivateAdjoints(llvm::IRBuilder<> &B);
+
   // --- SIMD operations (ReverseVectorOps.cpp) ---------------------------
   bool reverseShuffle(llvm::ShuffleVectorInst &Shuffle, llvm::Value *D,
                       llvm::IRBuilder<> &B);
@@ -302,6 +313,13 @@ private:
   /// device code, an OpenMP region's body): adjoints of reads are added
   /// atomically outside the thread's stack (SharedAdjoints.h).
   bool ThreadsShareMemory = false;
+  /// In a region's outlined body: the reads whose adjoints need no atomic
+  /// addition, and the per-thread accumulators of privatized ones (value,
+  /// shadow address) by their first load.
+  std::optional<ParallelLoopReads> LoopReads;
+  llvm::DenseMap<const llvm::LoadInst *,
+                 std::pair<llvm::AllocaInst *, llvm::AllocaInst *>>
+      PrivateAdjoints;
   /// Per reversible loop, the values it pushes when it exits (loop-invariant
   /// values and counters); per block, those its reverse reads from slots.
   llvm::MapVector<const ReversibleLoop *, llvm::SetVector<NeededValue>>

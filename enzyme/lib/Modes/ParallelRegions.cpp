@@ -154,6 +154,7 @@ ReverseModeGenerator::generateParallelRegion(const ReverseSignature &Sig,
   }
   BodySig.UnshadowedFields = bodyFields(Sig.UnshadowedFields);
   BodySig.Parallel = true;
+  BodySig.TeamEntry = true;
 
   auto [Slot, Inserted] = Pairs.try_emplace(Sig);
   ReversePair &Pair = Slot->second;

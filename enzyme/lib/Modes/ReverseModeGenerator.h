@@ -86,14 +86,19 @@ struct ReverseSignature {
   /// region's body and its callees, which inherit it): its reverse pass
   /// adds adjoints atomically outside the thread's stack.
   bool Parallel = false;
+  /// The function is a region's outlined body itself: every thread of the
+  /// team enters it with the same shared arguments (callees do not
+  /// inherit it; Analysis/ParallelLoopReads.h).
+  bool TeamEntry = false;
 
   bool operator<(const ReverseSignature &O) const {
     return std::tie(Fn, Args, ReturnActive, ReturnShadow,
                     InputsKeptUntilReverse, KeptArgs, FixedTape, Width,
-                    ContextShadows, UnshadowedFields, Parallel) <
+                    ContextShadows, UnshadowedFields, Parallel, TeamEntry) <
            std::tie(O.Fn, O.Args, O.ReturnActive, O.ReturnShadow,
                     O.InputsKeptUntilReverse, O.KeptArgs, O.FixedTape, O.Width,
-                    O.ContextShadows, O.UnshadowedFields, O.Parallel);
+                    O.ContextShadows, O.UnshadowedFields, O.Parallel,
+                    O.TeamEntry);
   }
 };
 

@@ -746,11 +746,9 @@ bool FunctionDifferentiator::reverseInstruction(Instruction &I,
     return reverseShuffle(cast<ShuffleVectorInst>(I), D, B);
   case Instruction::Load: {
     auto &Load = cast<LoadInst>(I);
-    bool Atomic = readIsShared(Load.getPointerOperand(), ThreadsShareMemory);
     forEachLane(B, Width, {shadow(Load.getPointerOperand()), D},
                 [&](ArrayRef<Value *> Lane, unsigned) {
-                  accumulateAdjoint(B, Load.getType(), Lane[0], Lane[1],
-                                    adjointAlignment(Load), Atomic);
+                  accumulateLoadAdjoint(Load, Lane[0], Lane[1], B);
                 });
     return true;
   }
@@ -926,6 +924,7 @@ bool FunctionDifferentiator::buildReverse() {
 
   // Gradients of the by-value active arguments, in order.
   B.SetInsertPoint(RevReturn);
+  flushPrivateAdjoints(B);
   Type *RetTy = Rev->getReturnType();
   if (RetTy->isVoidTy()) {
     B.CreateRetVoid();

@@ -52,6 +52,13 @@ static cl::opt<bool> GpuRecomputesMath(
     cl::desc("In GPU device code, let the reverse pass recompute divisions "
              "and pure math calls instead of recording them"));
 
+/// A math function of values only: it writes at most errno.
+static bool writesOnlyErrno(const CallBase &Call) {
+  return rules::findMathRule(Call) && none_of(Call.args(), [](const Use &U) {
+           return U->getType()->isPointerTy();
+         });
+}
+
 FunctionDifferentiator::FunctionDifferentiator(ReverseModeGenerator &Gen,
                                                const ReverseSignature &Sig,
                                                Function &Prepared,
@@ -64,17 +71,16 @@ FunctionDifferentiator::FunctionDifferentiator(ReverseModeGenerator &Gen,
       LI(FAM.getResult<LoopAnalysis>(Prepared)),
       SE(FAM.getResult<ScalarEvolutionAnalysis>(Prepared)), Loops(LI),
       Unmodified(Prepared, FAM.getResult<AAManager>(Prepared),
-                 [](const CallBase &Call) {
-                   return rules::findMathRule(Call) &&
-                          none_of(Call.args(), [](const Use &U) {
-                            return U->getType()->isPointerTy();
-                          });
-                 }) {
+                 writesOnlyErrno) {
   for (BasicBlock &BB : Prep)
     if (isa<ReturnInst>(BB.getTerminator()))
       ExitBlock = &BB;
   RecomputesMath = GpuRecomputesMath && isGpuModule(*Prep.getParent());
   ThreadsShareMemory = isGpuModule(*Prep.getParent()) || Sig.Parallel;
+  // Vector modes do not reach a region's body (ParallelRegions.h).
+  if (Sig.TeamEntry && Sig.Width == 1 && !isGpuModule(*Prep.getParent()))
+    LoopReads.emplace(Prepared, FAM.getResult<AAManager>(Prepared), SE, LI, DT,
+                      writesOnlyErrno);
 }
 
 bool FunctionDifferentiator::run(DifferentiationFailure &F) {

@@ -1,0 +1,479 @@
+//===- ParallelLoopReads.cpp - Reads no two threads share -----------------===//
+//
+// Part of the Enzyme toolchain.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Analysis/ParallelLoopReads.h"
+#include "Analysis/KnownFunctions.h"
+#include "Core/OpenMPRuntime.h"
+
+#include "llvm/Analysis/AliasAnalysis.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/MemoryLocation.h"
+#include "llvm/Analysis/ScalarEvolution.h"
+#include "llvm/Analysis/ScalarEvolutionExpressions.h"
+#include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/Dominators.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+
+namespace enzyme {
+
+static cl::opt<bool> PrintParallelReads(
+    "enzyme-print-parallel-reads", cl::init(false), cl::Hidden,
+    cl::desc("Print how the reverse pass adds the adjoints of each "
+             "floating-point read of an OpenMP region's body"));
+
+namespace {
+/// Where a worksharing call of the OpenMP runtime writes the bounds of the
+/// iterations it gives the calling thread.
+struct WorksharingSlots {
+  int LowerBound = -1;
+  int Stride = -1;
+  /// The call opens the construct (the thread asks once).
+  bool Opens = false;
+};
+} // namespace
+
+static WorksharingSlots worksharingSlots(const CallBase &Call) {
+  const Function *Callee = Call.getCalledFunction();
+  if (!Callee)
+    return {};
+  StringRef Name = Callee->getName();
+  auto IntegerSuffix = [](StringRef Suffix) {
+    return Suffix == "4" || Suffix == "4u" || Suffix == "8" || Suffix == "8u";
+  };
+  WorksharingSlots Slots;
+  if (Name.consume_front("__kmpc_for_static_init_") && IntegerSuffix(Name) &&
+      Call.arg_size() == 9) {
+    Slots.LowerBound = 4;
+    Slots.Stride = 6;
+    Slots.Opens = true;
+  } else if (Name.consume_front("__kmpc_dispatch_next_") &&
+             IntegerSuffix(Name) && Call.arg_size() == 6) {
+    Slots.LowerBound = 3;
+  } else if (Name.consume_front("__kmpc_dispatch_init_") &&
+             IntegerSuffix(Name)) {
+    Slots.Opens = true;
+  }
+  return Slots;
+}
+
+/// Every object \p Ptr may point into is on the thread's stack.
+static bool pointsIntoStack(const Value *Ptr) {
+  SmallVector<const Value *, 4> Objects;
+  getUnderlyingObjects(Ptr, Objects);
+  return !Objects.empty() &&
+         all_of(Objects, [](const Value *O) { return isa<AllocaInst>(O); });
+}
+
+/// \p A and \p B compute the same address or value from the same
+/// operands (two loads of one shared pointer, say).
+static bool sameComputation(const Value *A, const Value *B, unsigned Depth) {
+  if (A == B)
+    return true;
+  auto *IA = dyn_cast<Instruction>(A), *IB = dyn_cast<Instruction>(B);
+  if (!IA || !IB || Depth > 8 || !IA->isSameOperationAs(IB) ||
+      isa<PHINode>(IA) || isa<CallBase>(IA) || isa<AllocaInst>(IA) ||
+      IA->mayWriteToMemory())
+    return false;
+  for (auto [OA, OB] : zip(IA->operands(), IB->operands()))
+    if (!sameComputation(OA, OB, Depth + 1))
+      return false;
+  return true;
+}
+
+ParallelLoopReads::ParallelLoopReads(
+    Function &Body, AAResults &AA, ScalarEvolution &SE, LoopInfo &LI,
+    DominatorTree &DT, function_ref<bool(const CallBase &)> WritesNoUserMemory)
+    : AA(AA), SE(SE), LI(LI), DT(DT) {
+  for (Instruction &I : instructions(Body)) {
+    if (!I.mayWriteToMemory())
+      continue;
+    // The runtime's calls write their own slots (allocas of the body) and
+    // the runtime's state, never the program's memory.
+    if (auto *Call = dyn_cast<CallBase>(&I);
+        Call && (isInactiveOpenMPCall(*Call) || isFreshAllocationCall(*Call) ||
+                 WritesNoUserMemory(*Call)))
+      continue;
+    Writers.push_back(&I);
+  }
+  findWorksharingSlots(Body);
+  findIterationNumbers();
+  classify(Body, WritesNoUserMemory);
+  if (PrintParallelReads)
+    print(Body, errs());
+}
+
+void ParallelLoopReads::print(Function &Body, raw_ostream &OS) const {
+  OS << "parallel reads of " << Body.getName() << ": "
+     << IterationNumbers.size() << " worksharing loop(s)\n";
+  for (Instruction &I : instructions(Body)) {
+    auto *Load = dyn_cast<LoadInst>(&I);
+    if (!Load || !Load->getType()->isFPOrFPVectorTy())
+      continue;
+    static const char *Names[] = {"shared", "exclusive", "privatized"};
+    OS << "  " << Names[int(sharing(*Load))] << ":" << *Load << "\n";
+  }
+}
+
+void ParallelLoopReads::findWorksharingSlots(Function &Body) {
+  SmallVector<CallBase *, 2> Openers;
+  for (Instruction &I : instructions(Body))
+    if (auto *Call = dyn_cast<CallBase>(&I); Call && worksharingSlots(*Call).Opens)
+      Openers.push_back(Call);
+  for (CallBase *Opener : Openers) {
+    // A construct that a thread may open twice (in a loop of the body) may
+    // give one iteration to two threads, in two rounds without a barrier
+    // between them: its loop is no worksharing loop here.
+    if (LI.getLoopFor(Opener->getParent()))
+      OpenedInLoop = true;
+    if (!Location)
+      Location = Opener->getArgOperand(0);
+  }
+  for (Instruction &I : instructions(Body)) {
+    auto *Call = dyn_cast<CallBase>(&I);
+    if (!Call)
+      continue;
+    WorksharingSlots Slots = worksharingSlots(*Call);
+    // The slots hold the runtime's bounds once the construct is open (a
+    // dynamic schedule's chunks come from calls after the opening one).
+    auto Opener = find_if(Openers, [&](CallBase *O) {
+      return O == Call || DT.dominates(O, Call);
+    });
+    if (Opener == Openers.end())
+      continue;
+    if (Slots.LowerBound >= 0)
+      LowerBoundSlots[Call->getArgOperand(Slots.LowerBound)
+                          ->stripPointerCasts()] = *Opener;
+    if (Slots.Stride >= 0)
+      StrideSlots[Call->getArgOperand(Slots.Stride)->stripPointerCasts()] =
+          *Opener;
+  }
+}
+
+bool ParallelLoopReads::isSlotLoad(
+    const Value *V, const DenseMap<const Value *, CallBase *> &Slots) {
+  while (isa<SExtInst, ZExtInst, TruncInst>(V))
+    V = cast<Instruction>(V)->getOperand(0);
+  auto *Load = dyn_cast<LoadInst>(V);
+  if (!Load || !Load->isSimple())
+    return false;
+  CallBase *Opener =
+      Slots.lookup(Load->getPointerOperand()->stripPointerCasts());
+  return Opener && DT.dominates(Opener, Load);
+}
+
+bool ParallelLoopReads::isChunkStart(Value *V, SmallPtrSetImpl<Value *> &Seen) {
+  while (isa<SExtInst, ZExtInst, TruncInst>(V))
+    V = cast<Instruction>(V)->getOperand(0);
+  // A cycle through phis: the values entering it decide.
+  if (!Seen.insert(V).second)
+    return true;
+  if (isSlotLoad(V, LowerBoundSlots))
+    return true;
+  if (auto *Phi = dyn_cast<PHINode>(V))
+    return all_of(Phi->incoming_values(),
+                  [&](Value *In) { return isChunkStart(In, Seen); });
+  // The next chunk of a static schedule: the last start plus the stride
+  // the runtime gave.
+  if (auto *Add = dyn_cast<BinaryOperator>(V);
+      Add && Add->getOpcode() == Instruction::Add)
+    for (unsigned I = 0; I < 2; ++I)
+      if (isSlotLoad(Add->getOperand(I), StrideSlots) &&
+          isChunkStart(Add->getOperand(1 - I), Seen))
+        return true;
+  return false;
+}
+
+void ParallelLoopReads::findIterationNumbers() {
+  if (LowerBoundSlots.empty() || OpenedInLoop || !Location)
+    return;
+  for (Loop *L : LI.getLoopsInPreorder()) {
+    for (PHINode &Phi : L->getHeader()->phis()) {
+      if (!Phi.getType()->isIntegerTy() || !SE.isSCEVable(Phi.getType()))
+        continue;
+      auto *AR = dyn_cast<SCEVAddRecExpr>(SE.getSCEV(&Phi));
+      if (!AR || AR->getLoop() != L || !AR->isAffine() ||
+          !AR->getStepRecurrence(SE)->isOne())
+        continue;
+      // Each entry starts at a chunk the runtime gave this thread, and the
+      // loop counts through it by one: iteration numbers no other thread
+      // runs.
+      SmallPtrSet<Value *, 8> Seen;
+      bool FromChunks = true;
+      for (unsigned I = 0; I < Phi.getNumIncomingValues(); ++I)
+        if (!L->contains(Phi.getIncomingBlock(I)))
+          FromChunks &= isChunkStart(Phi.getIncomingValue(I), Seen);
+      if (FromChunks) {
+        IterationNumbers[L] = &Phi;
+        break;
+      }
+    }
+  }
+}
+
+/// The parameter \p Ptr points into when it is a local of the forking
+/// function that only the region reaches and whose address the body keeps
+/// to itself (no store or call takes it): no other pointer can point there.
+/// \p OnlyRead is set when the body only reads it.
+static const Argument *unescapedRegionLocal(const Value *Ptr,
+                                            bool *OnlyRead = nullptr) {
+  auto *A = dyn_cast<Argument>(getUnderlyingObject(Ptr));
+  if (!A || !isRegionLocal(*A))
+    return nullptr;
+  bool Reads = true;
+  SmallVector<const Value *, 8> Work = {A};
+  SmallPtrSet<const Value *, 8> Seen;
+  while (!Work.empty()) {
+    const Value *V = Work.pop_back_val();
+    if (!Seen.insert(V).second)
+      continue;
+    for (const Use &U : V->uses()) {
+      auto *User = cast<Instruction>(U.getUser());
+      if (isa<GetElementPtrInst, BitCastInst>(User)) {
+        Work.push_back(User);
+      } else if (auto *Store = dyn_cast<StoreInst>(User)) {
+        if (U.getOperandNo() != StoreInst::getPointerOperandIndex())
+          return nullptr;
+        Reads = false;
+      } else if (!isa<LoadInst>(User) && !User->isLifetimeStartOrEnd() &&
+                 !isa<DbgInfoIntrinsic>(User)) {
+        return nullptr;
+      }
+    }
+  }
+  if (OnlyRead)
+    *OnlyRead = Reads;
+  return A;
+}
+
+bool ParallelLoopReads::mayBeWritten(const MemoryLocation &Loc) {
+  bool OnlyRead = false;
+  if (unescapedRegionLocal(Loc.Ptr, &OnlyRead) && OnlyRead)
+    return false;
+  const Argument *Local = unescapedRegionLocal(Loc.Ptr);
+  return any_of(Writers, [&](Instruction *W) {
+    // A store into a local only the region reaches writes nothing else.
+    if (auto *Store = dyn_cast<StoreInst>(W))
+      if (const Argument *Into =
+              unescapedRegionLocal(Store->getPointerOperand());
+          Into && Into != Local)
+        return false;
+    return isModSet(AA.getModRefInfo(W, Loc));
+  });
+}
+
+bool ParallelLoopReads::isThreadInvariant(const Value *V) {
+  auto [It, Inserted] = InvariantValues.try_emplace(V, false);
+  if (!Inserted)
+    return It->second;
+  bool Invariant = false;
+  if (auto *GV = dyn_cast<GlobalValue>(V)) {
+    Invariant = !GV->isThreadLocal();
+  } else if (isa<Constant>(V)) {
+    Invariant = true;
+  } else if (auto *A = dyn_cast<Argument>(V)) {
+    // The team's shared arguments; the first two are the thread's ids.
+    Invariant = A->getArgNo() >= 2;
+  } else if (auto *Load = dyn_cast<LoadInst>(V)) {
+    Invariant = Load->isSimple() &&
+                isThreadInvariant(Load->getPointerOperand()) &&
+                !mayBeWritten(MemoryLocation::get(Load));
+  } else if (isa<GetElementPtrInst, CastInst, BinaryOperator, CmpInst,
+                 SelectInst, ExtractValueInst, FreezeInst>(V)) {
+    Invariant = all_of(cast<Instruction>(V)->operands(),
+                       [&](const Use &Op) { return isThreadInvariant(Op); });
+  }
+  InvariantValues[V] = Invariant;
+  return Invariant;
+}
+
+bool ParallelLoopReads::isThreadInvariant(const SCEV *S) {
+  return !SCEVExprContains(S, [&](const SCEV *Leaf) {
+    if (isa<SCEVAddRecExpr>(Leaf) || isa<SCEVCouldNotCompute>(Leaf))
+      return true;
+    auto *U = dyn_cast<SCEVUnknown>(Leaf);
+    return U && !isThreadInvariant(U->getValue());
+  });
+}
+
+std::optional<ParallelLoopReads::IndexedRead>
+ParallelLoopReads::indexedRead(LoadInst &Load) {
+  Loop *L = LI.getLoopFor(Load.getParent());
+  while (L && !IterationNumbers.count(L))
+    L = L->getParentLoop();
+  if (!L || !Load.isSimple())
+    return std::nullopt;
+  const SCEV *Address = SE.getSCEV(Load.getPointerOperand());
+  auto *Base = dyn_cast<SCEVUnknown>(SE.getPointerBase(Address));
+  if (!Base || !isThreadInvariant(Base->getValue()))
+    return std::nullopt;
+  const SCEV *Offset = SE.removePointerBase(Address);
+  auto *AR = dyn_cast<SCEVAddRecExpr>(Offset);
+  if (!AR || AR->getLoop() != L || !AR->isAffine())
+    return std::nullopt;
+  auto *Step = dyn_cast<SCEVConstant>(AR->getStepRecurrence(SE));
+  if (!Step)
+    return std::nullopt;
+  int64_t Stride = Step->getAPInt().getSExtValue();
+  uint64_t Size =
+      Load.getDataLayout().getTypeStoreSize(Load.getType()).getFixedValue();
+  if (Stride == 0 || uint64_t(std::abs(Stride)) < Size)
+    return std::nullopt;
+  // Offset = Start + Stride * i, with Start the same in every thread.
+  const SCEV *Iteration = SE.getSCEV(IterationNumbers.lookup(L));
+  Type *OffsetTy = Offset->getType();
+  if (SE.getTypeSizeInBits(Iteration->getType()) >
+      SE.getTypeSizeInBits(OffsetTy))
+    return std::nullopt;
+  Iteration = SE.getNoopOrSignExtend(Iteration, OffsetTy);
+  const SCEV *Start = SE.getMinusSCEV(
+      Offset,
+      SE.getMulExpr(SE.getConstant(OffsetTy, Stride, true), Iteration));
+  if (!isThreadInvariant(Start))
+    return std::nullopt;
+  return IndexedRead{&Load, L, Base->getValue(), Stride, Start, Size};
+}
+
+bool ParallelLoopReads::overlaps(const IndexedRead &R, const OtherRead &O) {
+  const Argument *Local = unescapedRegionLocal(R.Load->getPointerOperand());
+  if (O.Ptr && Local != unescapedRegionLocal(O.Ptr) &&
+      (Local || unescapedRegionLocal(O.Ptr)))
+    return false;
+  MemoryLocation Group = MemoryLocation::getBeforeOrAfter(
+      R.Load->getPointerOperand(), R.Load->getAAMetadata());
+  if (!O.Ptr)
+    return isRefSet(AA.getModRefInfo(O.I, Group));
+  return !AA.isNoAlias(
+      Group, MemoryLocation::getBeforeOrAfter(O.Ptr, O.I->getAAMetadata()));
+}
+
+void ParallelLoopReads::classify(
+    Function &Body, function_ref<bool(const CallBase &)> WritesNoUserMemory) {
+  SmallVector<IndexedRead, 8> Indexed;
+  SmallVector<OtherRead, 8> Others;
+  SmallVector<LoadInst *, 8> Privatized;
+  for (Instruction &I : instructions(Body)) {
+    if (auto *Load = dyn_cast<LoadInst>(&I)) {
+      // Pointers carry no adjoint; the thread's stack is its own.
+      if (Load->getType()->isPtrOrPtrVectorTy() ||
+          pointsIntoStack(Load->getPointerOperand()))
+        continue;
+      if (Load->getType()->isFPOrFPVectorTy()) {
+        if (Load->isSimple() && isThreadInvariant(Load->getPointerOperand()) &&
+            !mayBeWritten(MemoryLocation::get(Load))) {
+          Privatized.push_back(Load);
+          continue;
+        }
+        if (std::optional<IndexedRead> R = indexedRead(*Load)) {
+          Indexed.push_back(*R);
+          continue;
+        }
+      }
+      Others.push_back({Load, Load->getPointerOperand()});
+    } else if (auto *RMW = dyn_cast<AtomicRMWInst>(&I)) {
+      Others.push_back({RMW, RMW->getPointerOperand()});
+    } else if (auto *CX = dyn_cast<AtomicCmpXchgInst>(&I)) {
+      Others.push_back({CX, CX->getPointerOperand()});
+    } else if (auto *Copy = dyn_cast<MemTransferInst>(&I)) {
+      Others.push_back({Copy, Copy->getRawSource()});
+    } else if (auto *Call = dyn_cast<CallBase>(&I)) {
+      bool TakesPointers = any_of(Call->args(), [](const Use &Arg) {
+        return Arg->getType()->isPtrOrPtrVectorTy();
+      });
+      if (!Call->mayReadFromMemory() || isInactiveOpenMPCall(*Call) ||
+          (WritesNoUserMemory(*Call) && !TakesPointers) ||
+          isa<DbgInfoIntrinsic>(Call) || Call->isLifetimeStartOrEnd())
+        continue;
+      Others.push_back({Call, nullptr});
+    }
+  }
+
+  // Privatized loads of one address share an accumulator.
+  for (auto [N, Load] : enumerate(Privatized)) {
+    Sharing[Load] = ReadSharing::Privatized;
+    const LoadInst *&Acc = Accumulators[Load];
+    Acc = Load;
+    for (LoadInst *Earlier : ArrayRef(Privatized).take_front(N))
+      if (Earlier->getType() == Load->getType() &&
+          sameComputation(Earlier->getPointerOperand(),
+                          Load->getPointerOperand(), 0)) {
+        Acc = Accumulators.lookup(Earlier);
+        break;
+      }
+  }
+
+  // Group the indexed reads of one element: same loop, base and stride,
+  // starts a constant apart.
+  SmallVector<SmallVector<std::pair<IndexedRead, int64_t>, 4>, 4> Groups;
+  for (const IndexedRead &R : Indexed) {
+    bool Placed = false;
+    for (auto &G : Groups) {
+      const IndexedRead &First = G.front().first;
+      if (First.L != R.L || First.Stride != R.Stride ||
+          !sameComputation(First.Base, R.Base, 0))
+        continue;
+      auto *Apart =
+          dyn_cast<SCEVConstant>(SE.getMinusSCEV(R.Start, First.Start));
+      if (!Apart)
+        continue;
+      G.push_back({R, Apart->getAPInt().getSExtValue()});
+      Placed = true;
+      break;
+    }
+    if (!Placed)
+      Groups.push_back({{R, 0}});
+  }
+
+  for (auto &G : Groups) {
+    // One iteration's reads must fit within one stride, or iteration i
+    // reads what iteration i + 1 reads too.
+    int64_t Low = INT64_MAX, High = INT64_MIN;
+    for (auto &[R, Apart] : G) {
+      Low = std::min(Low, Apart);
+      High = std::max(High, Apart + int64_t(R.Size));
+    }
+    bool Exclusive = High - Low <= std::abs(G.front().first.Stride);
+    // Nothing else the body reads may be that memory.
+    for (auto &[R, Apart] : G) {
+      if (!Exclusive)
+        break;
+      for (const OtherRead &O : Others)
+        if (overlaps(R, O)) {
+          Exclusive = false;
+          break;
+        }
+      for (auto &H : Groups) {
+        if (&H == &G)
+          continue;
+        for (auto &[Other, OtherApart] : H)
+          if (overlaps(R, {Other.Load, Other.Load->getPointerOperand()})) {
+            Exclusive = false;
+            break;
+          }
+      }
+    }
+    if (!Exclusive)
+      continue;
+    for (auto &[R, Apart] : G)
+      Sharing[R.Load] = ReadSharing::Exclusive;
+    BarrierLocation = Location;
+  }
+}
+
+ReadSharing ParallelLoopReads::sharing(const LoadInst &Load) const {
+  return Sharing.lookup(&Load);
+}
+
+const LoadInst *ParallelLoopReads::accumulatorOf(const LoadInst &Load) const {
+  return Accumulators.lookup(&Load);
+}
+
+} // namespace enzyme

@@ -119,7 +119,10 @@ void ParallelLoopReads::print(Function &Body, raw_ostream &OS) const {
     if (!Load || !Load->getType()->isFPOrFPVectorTy())
       continue;
     static const char *Names[] = {"shared", "exclusive", "privatized"};
-    OS << "  " << Names[int(sharing(*Load))] << ":" << *Load << "\n";
+    OS << "  " << Names[int(sharing(*Load))];
+    if (std::optional<IterationLimit> Limit = limitOf(*Load))
+      OS << " below 2^" << Limit->Bits << " iterations";
+    OS << ":" << *Load << "\n";
   }
 }
 
@@ -158,36 +161,45 @@ void ParallelLoopReads::findWorksharingSlots(Function &Body) {
   }
 }
 
-bool ParallelLoopReads::isSlotLoad(
+CallBase *ParallelLoopReads::slotOpener(
     const Value *V, const DenseMap<const Value *, CallBase *> &Slots) {
   while (isa<SExtInst, ZExtInst, TruncInst>(V))
     V = cast<Instruction>(V)->getOperand(0);
   auto *Load = dyn_cast<LoadInst>(V);
   if (!Load || !Load->isSimple())
-    return false;
+    return nullptr;
   CallBase *Opener =
       Slots.lookup(Load->getPointerOperand()->stripPointerCasts());
-  return Opener && DT.dominates(Opener, Load);
+  return Opener && DT.dominates(Opener, Load) ? Opener : nullptr;
 }
 
-bool ParallelLoopReads::isChunkStart(Value *V, SmallPtrSetImpl<Value *> &Seen) {
+bool ParallelLoopReads::isChunkStart(Value *V, SmallPtrSetImpl<Value *> &Seen,
+                                     CallBase *&Opener) {
   while (isa<SExtInst, ZExtInst, TruncInst>(V))
     V = cast<Instruction>(V)->getOperand(0);
   // A cycle through phis: the values entering it decide.
   if (!Seen.insert(V).second)
     return true;
-  if (isSlotLoad(V, LowerBoundSlots))
+  // Chunks of one construct.
+  auto SameConstruct = [&](CallBase *Of) {
+    if (!Of || (Opener && Opener != Of))
+      return false;
+    Opener = Of;
+    return true;
+  };
+  if (SameConstruct(slotOpener(V, LowerBoundSlots)))
     return true;
   if (auto *Phi = dyn_cast<PHINode>(V))
-    return all_of(Phi->incoming_values(),
-                  [&](Value *In) { return isChunkStart(In, Seen); });
+    return all_of(Phi->incoming_values(), [&](Value *In) {
+      return isChunkStart(In, Seen, Opener);
+    });
   // The next chunk of a static schedule: the last start plus the stride
   // the runtime gave.
   if (auto *Add = dyn_cast<BinaryOperator>(V);
       Add && Add->getOpcode() == Instruction::Add)
     for (unsigned I = 0; I < 2; ++I)
-      if (isSlotLoad(Add->getOperand(I), StrideSlots) &&
-          isChunkStart(Add->getOperand(1 - I), Seen))
+      if (SameConstruct(slotOpener(Add->getOperand(I), StrideSlots)) &&
+          isChunkStart(Add->getOperand(1 - I), Seen, Opener))
         return true;
   return false;
 }
@@ -207,12 +219,13 @@ void ParallelLoopReads::findIterationNumbers() {
       // loop counts through it by one: iteration numbers no other thread
       // runs.
       SmallPtrSet<Value *, 8> Seen;
+      CallBase *Opener = nullptr;
       bool FromChunks = true;
       for (unsigned I = 0; I < Phi.getNumIncomingValues(); ++I)
         if (!L->contains(Phi.getIncomingBlock(I)))
-          FromChunks &= isChunkStart(Phi.getIncomingValue(I), Seen);
-      if (FromChunks) {
-        IterationNumbers[L] = &Phi;
+          FromChunks &= isChunkStart(Phi.getIncomingValue(I), Seen, Opener);
+      if (FromChunks && Opener) {
+        IterationNumbers[L] = {&Phi, Opener};
         break;
       }
     }
@@ -304,6 +317,67 @@ bool ParallelLoopReads::isThreadInvariant(const SCEV *S) {
   });
 }
 
+namespace {
+/// Rewrites an index the program truncated (`int i` computed from a 64-bit
+/// iteration number I) to one in I's width: `ext(trunc(X))` to X, and
+/// `ext(Y)`, for Y a narrow counter `trunc(I) + C` of the loop, to
+/// `I + ext(C)`. Bits keeps the narrowest width truncated to: the rewrite
+/// keeps distinct iterations apart on any 2^Bits consecutive iterations,
+/// where the truncation is one-to-one.
+class TruncatedCounters : public SCEVRewriteVisitor<TruncatedCounters> {
+public:
+  TruncatedCounters(ScalarEvolution &SE, const Loop *L, const SCEV *Iteration)
+      : SCEVRewriteVisitor(SE), L(L), Iteration(Iteration) {}
+
+  const SCEV *visitSignExtendExpr(const SCEVSignExtendExpr *E) {
+    if (const SCEV *Wide = peel(E, /*Signed=*/true))
+      return Wide;
+    return SCEVRewriteVisitor::visitSignExtendExpr(E);
+  }
+  const SCEV *visitZeroExtendExpr(const SCEVZeroExtendExpr *E) {
+    if (const SCEV *Wide = peel(E, /*Signed=*/false))
+      return Wide;
+    return SCEVRewriteVisitor::visitZeroExtendExpr(E);
+  }
+
+  unsigned Bits = 0;
+
+private:
+  /// A counter of the loop by one.
+  bool countsByOne(const SCEV *S) const {
+    auto *Counter = dyn_cast<SCEVAddRecExpr>(S);
+    return Counter && Counter->getLoop() == L && Counter->isAffine() &&
+           Counter->getStepRecurrence(SE)->isOne();
+  }
+
+  const SCEV *peel(const SCEVCastExpr *Ext, bool Signed) {
+    Type *Wide = Ext->getType();
+    const SCEV *Narrow = Ext->getOperand(0);
+    const SCEV *Result = nullptr;
+    if (auto *Trunc = dyn_cast<SCEVTruncateExpr>(Narrow)) {
+      if (Trunc->getOperand()->getType() == Wide &&
+          countsByOne(Trunc->getOperand()))
+        Result = Trunc->getOperand();
+    } else if (countsByOne(Narrow) && Iteration->getType() == Wide) {
+      const SCEV *Shift = SE.getMinusSCEV(
+          Narrow, SE.getTruncateExpr(Iteration, Narrow->getType()));
+      if (SE.isLoopInvariant(Shift, L))
+        Result = SE.getAddExpr(Iteration,
+                               Signed ? SE.getSignExtendExpr(Shift, Wide)
+                                      : SE.getZeroExtendExpr(Shift, Wide));
+    }
+    if (!Result)
+      return nullptr;
+    unsigned Width = SE.getTypeSizeInBits(Narrow->getType());
+    Bits = Bits ? std::min(Bits, Width) : Width;
+    return Result;
+  }
+
+  const Loop *L;
+  const SCEV *Iteration;
+};
+} // namespace
+
 std::optional<ParallelLoopReads::IndexedRead>
 ParallelLoopReads::indexedRead(LoadInst &Load) {
   Loop *L = LI.getLoopFor(Load.getParent());
@@ -316,6 +390,13 @@ ParallelLoopReads::indexedRead(LoadInst &Load) {
   if (!Base || !isThreadInvariant(Base->getValue()))
     return std::nullopt;
   const SCEV *Offset = SE.removePointerBase(Address);
+  auto [Counter, Opener] = IterationNumbers.lookup(L);
+  const SCEV *Iteration = SE.getSCEV(Counter);
+  // An index truncated on the way (`int i` from a 64-bit loop) counts by
+  // one as long as the construct has fewer than 2^Bits iterations.
+  TruncatedCounters Peeled(SE, L, Iteration);
+  if (!isa<SCEVAddRecExpr>(Offset))
+    Offset = Peeled.visit(Offset);
   auto *AR = dyn_cast<SCEVAddRecExpr>(Offset);
   if (!AR || AR->getLoop() != L || !AR->isAffine())
     return std::nullopt;
@@ -328,7 +409,6 @@ ParallelLoopReads::indexedRead(LoadInst &Load) {
   if (Stride == 0 || uint64_t(std::abs(Stride)) < Size)
     return std::nullopt;
   // Offset = Start + Stride * i, with Start the same in every thread.
-  const SCEV *Iteration = SE.getSCEV(IterationNumbers.lookup(L));
   Type *OffsetTy = Offset->getType();
   if (SE.getTypeSizeInBits(Iteration->getType()) >
       SE.getTypeSizeInBits(OffsetTy))
@@ -339,7 +419,43 @@ ParallelLoopReads::indexedRead(LoadInst &Load) {
       SE.getMulExpr(SE.getConstant(OffsetTy, Stride, true), Iteration));
   if (!isThreadInvariant(Start))
     return std::nullopt;
-  return IndexedRead{&Load, L, Base->getValue(), Stride, Start, Size};
+  IndexedRead R{&Load, L, Base->getValue(), Stride, Start, Size, {}};
+  if (Peeled.Bits) {
+    std::optional<IterationBounds> Bounds = boundsOf(*Opener);
+    if (!Bounds)
+      return std::nullopt;
+    R.Limit = IterationLimit{Bounds->first, Bounds->second, Peeled.Bits};
+  }
+  return R;
+}
+
+std::optional<ParallelLoopReads::IterationBounds>
+ParallelLoopReads::boundsOf(CallBase &Opener) {
+  // `__kmpc_dispatch_init_*(loc, tid, schedule, lower, upper, ...)`.
+  if (Opener.getCalledFunction()->getName().starts_with(
+          "__kmpc_dispatch_init_"))
+    return Opener.arg_size() >= 5 ? std::optional(IterationBounds{
+                                        Opener.getArgOperand(3),
+                                        Opener.getArgOperand(4)})
+                                  : std::nullopt;
+  // `__kmpc_for_static_init_*` reads them from its slots: the last stores
+  // before it in its block.
+  auto Stored = [&](Value *Slot) -> Value * {
+    for (Instruction *I = Opener.getPrevNode(); I; I = I->getPrevNode()) {
+      if (auto *Store = dyn_cast<StoreInst>(I);
+          Store && Store->getPointerOperand()->stripPointerCasts() == Slot)
+        return Store->getValueOperand();
+      if (I->mayWriteToMemory() && !isa<StoreInst>(I) &&
+          !I->isLifetimeStartOrEnd())
+        return nullptr;
+    }
+    return nullptr;
+  };
+  Value *Lower = Stored(Opener.getArgOperand(4)->stripPointerCasts());
+  Value *Upper = Stored(Opener.getArgOperand(5)->stripPointerCasts());
+  if (!Lower || !Upper)
+    return std::nullopt;
+  return IterationBounds{Lower, Upper};
 }
 
 bool ParallelLoopReads::overlaps(const IndexedRead &R, const OtherRead &O) {
@@ -462,14 +578,25 @@ void ParallelLoopReads::classify(
     }
     if (!Exclusive)
       continue;
-    for (auto &[R, Apart] : G)
+    for (auto &[R, Apart] : G) {
       Sharing[R.Load] = ReadSharing::Exclusive;
+      if (R.Limit)
+        Limits[R.Load] = *R.Limit;
+    }
     BarrierLocation = Location;
   }
 }
 
 ReadSharing ParallelLoopReads::sharing(const LoadInst &Load) const {
   return Sharing.lookup(&Load);
+}
+
+std::optional<IterationLimit>
+ParallelLoopReads::limitOf(const LoadInst &Load) const {
+  auto It = Limits.find(&Load);
+  if (It == Limits.end())
+    return std::nullopt;
+  return It->second;
 }
 
 const LoadInst *ParallelLoopReads::accumulatorOf(const LoadInst &Load) const {

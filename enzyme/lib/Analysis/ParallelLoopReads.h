@@ -73,6 +73,16 @@ enum class ReadSharing {
   Privatized,
 };
 
+/// An exclusive read whose index the program truncates to Bits (an `int`
+/// computed from a 64-bit iteration number) is exclusive only while the
+/// construct has at most 2^Bits iterations: `Upper - Lower < 2^Bits`, with
+/// the construct's first and last iteration numbers.
+struct IterationLimit {
+  llvm::Value *Lower;
+  llvm::Value *Upper;
+  unsigned Bits;
+};
+
 class ParallelLoopReads {
 public:
   /// Classifies the reads of \p Body, the outlined body of an OpenMP region
@@ -85,6 +95,9 @@ public:
       llvm::function_ref<bool(const llvm::CallBase &)> WritesNoUserMemory);
 
   ReadSharing sharing(const llvm::LoadInst &Load) const;
+
+  /// For an exclusive load, the run-time condition it depends on, if any.
+  std::optional<IterationLimit> limitOf(const llvm::LoadInst &Load) const;
 
   /// For a privatized load, the first load of the same address and type:
   /// the loads of one address share an accumulator.
@@ -110,7 +123,10 @@ private:
     int64_t Stride;
     const llvm::SCEV *Start;
     uint64_t Size;
+    std::optional<IterationLimit> Limit;
   };
+  /// A construct's first and last iteration numbers.
+  using IterationBounds = std::pair<llvm::Value *, llvm::Value *>;
   /// Reads that may overlap an exclusive group: what else the body reads.
   struct OtherRead {
     llvm::Instruction *I;
@@ -120,10 +136,13 @@ private:
 
   void findWorksharingSlots(llvm::Function &Body);
   void findIterationNumbers();
-  bool isSlotLoad(const llvm::Value *V,
-                  const llvm::DenseMap<const llvm::Value *, llvm::CallBase *>
-                      &Slots);
-  bool isChunkStart(llvm::Value *V, llvm::SmallPtrSetImpl<llvm::Value *> &Seen);
+  /// The construct whose slot in \p Slots \p V loads once it is open.
+  llvm::CallBase *
+  slotOpener(const llvm::Value *V,
+             const llvm::DenseMap<const llvm::Value *, llvm::CallBase *> &Slots);
+  bool isChunkStart(llvm::Value *V, llvm::SmallPtrSetImpl<llvm::Value *> &Seen,
+                    llvm::CallBase *&Opener);
+  std::optional<IterationBounds> boundsOf(llvm::CallBase &Opener);
   bool isThreadInvariant(const llvm::Value *V);
   bool isThreadInvariant(const llvm::SCEV *S);
   bool mayBeWritten(const llvm::MemoryLocation &Loc);
@@ -146,8 +165,11 @@ private:
   bool OpenedInLoop = false;
   /// The source location of the first construct opened.
   llvm::Value *Location = nullptr;
-  /// Per worksharing loop, its iteration number.
-  llvm::DenseMap<const llvm::Loop *, llvm::PHINode *> IterationNumbers;
+  /// Per worksharing loop, its iteration number and the call opening its
+  /// construct.
+  llvm::DenseMap<const llvm::Loop *, std::pair<llvm::PHINode *, llvm::CallBase *>>
+      IterationNumbers;
+  llvm::DenseMap<const llvm::LoadInst *, IterationLimit> Limits;
   llvm::DenseMap<const llvm::Value *, bool> InvariantValues;
   llvm::DenseMap<const llvm::LoadInst *, ReadSharing> Sharing;
   llvm::DenseMap<const llvm::LoadInst *, const llvm::LoadInst *> Accumulators;

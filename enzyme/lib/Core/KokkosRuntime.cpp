@@ -108,6 +108,20 @@ bool isInactiveKokkosFunction(const Function *F) {
                 [&](const char *Entry) { return matches(Name, Entry); });
 }
 
+bool kokkosCallKeepsNoAddress(const CallBase &Call) {
+  std::string Name = kokkosName(Call.getCalledFunction());
+  if (Name.empty())
+    return false;
+  // Handles of an execution space: they copy, count and read the counted
+  // pointer they hold, never the address of the handle.
+  static const char *const Handles[] = {
+      "Kokkos::OpenMP::OpenMP", "Kokkos::OpenMP::~OpenMP",
+      "Kokkos::Serial::Serial", "Kokkos::Serial::~Serial",
+      "Kokkos::Impl::HostSharedPtr<"};
+  return any_of(Handles,
+                [&](const char *Entry) { return matches(Name, Entry); });
+}
+
 StringRef kokkosRulePrefix(StringRef MangledName) {
   if (!isKokkosSymbol(MangledName))
     return "";

@@ -45,6 +45,11 @@ bool isInactiveKokkosCall(const llvm::CallBase &Call);
 /// \p F (null for an indirect call) is such a function.
 bool isInactiveKokkosFunction(const llvm::Function *F);
 
+/// \p Call is a member of an execution space's handle (`Kokkos::OpenMP`,
+/// `HostSharedPtr`): it keeps no address it is given (a closure object
+/// holding the handle stays the region's alone).
+bool kokkosCallKeepsNoAddress(const llvm::CallBase &Call);
+
 /// The prefix of the run-time functions (`<prefix>_augment`,
 /// `<prefix>_reverse`, `<prefix>_forward`) that differentiate calls of the
 /// Kokkos function \p MangledName, or empty.

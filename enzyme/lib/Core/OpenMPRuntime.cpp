@@ -7,10 +7,12 @@
 #include "Core/OpenMPRuntime.h"
 
 #include "Analysis/MemoryTypes.h"
+#include "Core/KokkosRuntime.h"
 #include "Core/RuntimeLibrary.h"
 
 #include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/StringSwitch.h"
+#include "llvm/Analysis/CFG.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/IntrinsicInst.h"
@@ -257,19 +259,42 @@ static bool onlyTheRegionReaches(const Value &Shared, const CallBase &Fork) {
   if (!Local)
     return false;
   unsigned Forks = 0;
-  for (const Use &U : Local->uses()) {
-    const auto *User = cast<Instruction>(U.getUser());
-    if (User == &Fork) {
-      ++Forks;
+  SmallVector<const Value *, 8> Work = {Local};
+  SmallPtrSet<const Value *, 8> Seen;
+  while (!Work.empty()) {
+    const Value *Address = Work.pop_back_val();
+    if (!Seen.insert(Address).second)
       continue;
+    for (const Use &U : Address->uses()) {
+      const auto *User = cast<Instruction>(U.getUser());
+      if (User == &Fork && Address == Local) {
+        ++Forks;
+        continue;
+      }
+      // Fields of it (a closure object's members).
+      if (isa<GetElementPtrInst, BitCastInst>(User)) {
+        Work.push_back(User);
+        continue;
+      }
+      if (isa<LoadInst, ICmpInst>(User) || User->isLifetimeStartOrEnd() ||
+          isa<DbgInfoIntrinsic>(User))
+        continue;
+      if (const auto *Store = dyn_cast<StoreInst>(User);
+          Store && U.getOperandNo() == StoreInst::getPointerOperandIndex())
+        continue;
+      // Copies to and from it, calls that keep no address they get (an
+      // execution space's handle copied into a Kokkos closure), and any
+      // call once the region is over (the closure's destructor).
+      if (const auto *Call = dyn_cast<CallBase>(User);
+          Call && Call != &Fork &&
+          (!isPotentiallyReachable(Call, &Fork) ||
+           (Call->isArgOperand(&U) &&
+            (isa<MemIntrinsic>(Call) ||
+             Call->doesNotCapture(Call->getArgOperandNo(&U)) ||
+             kokkosCallKeepsNoAddress(*Call)))))
+        continue;
+      return false;
     }
-    if (isa<LoadInst>(User) || User->isLifetimeStartOrEnd() ||
-        isa<DbgInfoIntrinsic>(User))
-      continue;
-    if (const auto *Store = dyn_cast<StoreInst>(User);
-        Store && Store->getPointerOperand() == Local)
-      continue;
-    return false;
   }
   return Forks == 1;
 }

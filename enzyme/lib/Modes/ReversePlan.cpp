@@ -243,8 +243,15 @@ void FunctionDifferentiator::collectNeeds(Instruction &I,
       Needs.push_back(primalOf(I.getOperand(0)));
     return;
   case Instruction::Load:
-    if (IsActive(&I))
+    if (IsActive(&I)) {
       Needs.push_back(shadowOf(cast<LoadInst>(I).getPointerOperand()));
+      // The bounds that decide whether its adjoint needs an atomic.
+      if (LoopReads)
+        if (auto Limit = LoopReads->limitOf(cast<LoadInst>(I))) {
+          Needs.push_back(primalOf(Limit->Lower));
+          Needs.push_back(primalOf(Limit->Upper));
+        }
+    }
     return;
   case Instruction::Store: {
     auto &Store = cast<StoreInst>(I);

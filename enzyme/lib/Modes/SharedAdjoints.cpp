@@ -296,4 +296,11 @@ void accumulateAdjoint(IRBuilder<> &B, Type *Ty, Value *Ptr, Value *D,
       [&] { warpAggregatedAdd(B, Ty, Ptr, D, A); });
 }
 
+void accumulateAdjointUnless(IRBuilder<> &B, Type *Ty, Value *Ptr, Value *D,
+                             MaybeAlign Alignment, Value *Plain) {
+  ifThenElse(
+      B, Plain, [&] { plainAdd(B, Ty, Ptr, D, Alignment); },
+      [&] { accumulateAdjoint(B, Ty, Ptr, D, Alignment, /*Atomic=*/true); });
+}
+
 } // namespace enzyme

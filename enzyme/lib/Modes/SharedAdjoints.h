@@ -37,6 +37,12 @@ llvm::Value *addAdjoints(llvm::IRBuilder<> &B, llvm::Value *A, llvm::Value *D);
 void accumulateAdjoint(llvm::IRBuilder<> &B, llvm::Type *Ty, llvm::Value *Ptr,
                        llvm::Value *D, llvm::MaybeAlign Alignment, bool Atomic);
 
+/// `*Ptr += D`, plainly where \p Plain (an i1) holds at run time and
+/// atomically elsewhere.
+void accumulateAdjointUnless(llvm::IRBuilder<> &B, llvm::Type *Ty,
+                             llvm::Value *Ptr, llvm::Value *D,
+                             llvm::MaybeAlign Alignment, llvm::Value *Plain);
+
 } // namespace enzyme
 
 #endif // ENZYME_MODES_SHAREDADJOINTS_H

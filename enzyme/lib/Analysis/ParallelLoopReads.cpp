@@ -6,6 +6,7 @@
 
 #include "Analysis/ParallelLoopReads.h"
 #include "Analysis/KnownFunctions.h"
+#include "Core/KokkosRuntime.h"
 #include "Core/OpenMPRuntime.h"
 
 #include "llvm/Analysis/AliasAnalysis.h"
@@ -65,6 +66,13 @@ static WorksharingSlots worksharingSlots(const CallBase &Call) {
   return Slots;
 }
 
+/// A call that schedules the team's work (OpenMP's runtime, Kokkos' work
+/// partition): it touches its own slots and the runtime's state only.
+static bool isSchedulingCall(const CallBase &Call) {
+  return isInactiveOpenMPCall(Call) ||
+         kokkosWorkPartitionCall(Call) != KokkosPartitionCall::None;
+}
+
 /// Every object \p Ptr may point into is on the thread's stack.
 static bool pointsIntoStack(const Value *Ptr) {
   SmallVector<const Value *, 4> Objects;
@@ -99,7 +107,7 @@ ParallelLoopReads::ParallelLoopReads(
     // The runtime's calls write their own slots (allocas of the body) and
     // the runtime's state, never the program's memory.
     if (auto *Call = dyn_cast<CallBase>(&I);
-        Call && (isInactiveOpenMPCall(*Call) || isFreshAllocationCall(*Call) ||
+        Call && (isSchedulingCall(*Call) || isFreshAllocationCall(*Call) ||
                  WritesNoUserMemory(*Call)))
       continue;
     Writers.push_back(&I);
@@ -128,18 +136,31 @@ void ParallelLoopReads::print(Function &Body, raw_ostream &OS) const {
 
 void ParallelLoopReads::findWorksharingSlots(Function &Body) {
   SmallVector<CallBase *, 2> Openers;
-  for (Instruction &I : instructions(Body))
-    if (auto *Call = dyn_cast<CallBase>(&I); Call && worksharingSlots(*Call).Opens)
+  for (Instruction &I : instructions(Body)) {
+    auto *Call = dyn_cast<CallBase>(&I);
+    if (!Call)
+      continue;
+    if (worksharingSlots(*Call).Opens) {
       Openers.push_back(Call);
-  for (CallBase *Opener : Openers) {
+      if (!Location)
+        Location = Call->getArgOperand(0);
+    }
+    // Kokkos' partition is one construct when every thread asks for the
+    // same length and chunk.
+    if (kokkosWorkPartitionCall(*Call) == KokkosPartitionCall::Set) {
+      if (isThreadInvariant(Call->getArgOperand(1)) &&
+          isThreadInvariant(Call->getArgOperand(2)))
+        PartitionSetters.push_back(Call);
+      else
+        OpenedInLoop = true;
+    }
+  }
+  for (CallBase *Opener : concat<CallBase *>(Openers, PartitionSetters))
     // A construct that a thread may open twice (in a loop of the body) may
     // give one iteration to two threads, in two rounds without a barrier
     // between them: its loop is no worksharing loop here.
     if (LI.getLoopFor(Opener->getParent()))
       OpenedInLoop = true;
-    if (!Location)
-      Location = Opener->getArgOperand(0);
-  }
   for (Instruction &I : instructions(Body)) {
     auto *Call = dyn_cast<CallBase>(&I);
     if (!Call)
@@ -189,10 +210,15 @@ bool ParallelLoopReads::isChunkStart(Value *V, SmallPtrSetImpl<Value *> &Seen,
   };
   if (SameConstruct(slotOpener(V, LowerBoundSlots)))
     return true;
+  // The first of the {first, second} part a Kokkos partition gave.
+  if (auto *EV = dyn_cast<ExtractValueInst>(V);
+      EV && EV->getNumIndices() == 1 && EV->getIndices()[0] == 0)
+    if (auto *Get = dyn_cast<CallBase>(EV->getAggregateOperand());
+        Get && kokkosWorkPartitionCall(*Get) == KokkosPartitionCall::Get)
+      return SameConstruct(partitionSetterOf(*Get));
   if (auto *Phi = dyn_cast<PHINode>(V))
-    return all_of(Phi->incoming_values(), [&](Value *In) {
-      return isChunkStart(In, Seen, Opener);
-    });
+    return all_of(Phi->incoming_values(),
+                  [&](Value *In) { return isChunkStart(In, Seen, Opener); });
   // The next chunk of a static schedule: the last start plus the stride
   // the runtime gave.
   if (auto *Add = dyn_cast<BinaryOperator>(V);
@@ -204,8 +230,34 @@ bool ParallelLoopReads::isChunkStart(Value *V, SmallPtrSetImpl<Value *> &Seen,
   return false;
 }
 
+CallBase *ParallelLoopReads::partitionSetterOf(CallBase &Get) {
+  // The last partition of this thread's team data before it.
+  for (CallBase *Set : PartitionSetters)
+    if (DT.dominates(Set, &Get) &&
+        sameComputation(Set->getArgOperand(0), Get.getArgOperand(0), 0) &&
+        none_of(PartitionSetters, [&](CallBase *Other) {
+          return Other != Set && DT.dominates(Set, Other) &&
+                 DT.dominates(Other, &Get);
+        }))
+      return Set;
+  return nullptr;
+}
+
+bool ParallelLoopReads::inThreadTeamData(const Value *Ptr) const {
+  // The scratch of Kokkos' team data (a reduction's partial result) is the
+  // calling thread's own: memory a pointer loaded from that data points to.
+  auto *Scratch = dyn_cast<LoadInst>(getUnderlyingObject(Ptr));
+  if (!Scratch)
+    return false;
+  const Value *Data =
+      getUnderlyingObject(Scratch->getPointerOperand()->stripPointerCasts());
+  return any_of(PartitionSetters, [&](CallBase *Set) {
+    return sameComputation(Set->getArgOperand(0), Data, 0);
+  });
+}
+
 void ParallelLoopReads::findIterationNumbers() {
-  if (LowerBoundSlots.empty() || OpenedInLoop || !Location)
+  if ((LowerBoundSlots.empty() && PartitionSetters.empty()) || OpenedInLoop)
     return;
   for (Loop *L : LI.getLoopsInPreorder()) {
     for (PHINode &Phi : L->getHeader()->phis()) {
@@ -221,9 +273,28 @@ void ParallelLoopReads::findIterationNumbers() {
       SmallPtrSet<Value *, 8> Seen;
       CallBase *Opener = nullptr;
       bool FromChunks = true;
-      for (unsigned I = 0; I < Phi.getNumIncomingValues(); ++I)
-        if (!L->contains(Phi.getIncomingBlock(I)))
-          FromChunks &= isChunkStart(Phi.getIncomingValue(I), Seen, Opener);
+      // Every thread may shift its chunks by one amount (a range policy's
+      // begin): they stay apart.
+      std::optional<Value *> Shift;
+      for (unsigned I = 0; I < Phi.getNumIncomingValues(); ++I) {
+        if (L->contains(Phi.getIncomingBlock(I)))
+          continue;
+        Value *Start = Phi.getIncomingValue(I);
+        Value *By = nullptr;
+        if (auto *Add = dyn_cast<BinaryOperator>(Start);
+            Add && Add->getOpcode() == Instruction::Add &&
+            !isChunkStart(Start, Seen, Opener))
+          for (unsigned Op = 0; Op < 2 && !By; ++Op)
+            if (isThreadInvariant(Add->getOperand(Op))) {
+              By = Add->getOperand(Op);
+              Start = Add->getOperand(1 - Op);
+            }
+        FromChunks &=
+            (!Shift || (*Shift && By && sameComputation(*Shift, By, 0)) ||
+             (!*Shift && !By)) &&
+            isChunkStart(Start, Seen, Opener);
+        Shift = By;
+      }
       if (FromChunks && Opener) {
         IterationNumbers[L] = {&Phi, Opener};
         break;
@@ -320,10 +391,10 @@ bool ParallelLoopReads::isThreadInvariant(const SCEV *S) {
 namespace {
 /// Rewrites an index the program truncated (`int i` computed from a 64-bit
 /// iteration number I) to one in I's width: `ext(trunc(X))` to X, and
-/// `ext(Y)`, for Y a narrow counter `trunc(I) + C` of the loop, to
-/// `I + ext(C)`. Bits keeps the narrowest width truncated to: the rewrite
-/// keeps distinct iterations apart on any 2^Bits consecutive iterations,
-/// where the truncation is one-to-one.
+/// `ext(Y)`, for Y a narrow counter `S * trunc(I) + C` of the loop, to
+/// `S * I + ext(C)`. Bits is the fewest low bits of I a rewrite kept:
+/// distinct iterations stay apart on any 2^Bits consecutive ones, where
+/// the truncation is one-to-one.
 class TruncatedCounters : public SCEVRewriteVisitor<TruncatedCounters> {
 public:
   TruncatedCounters(ScalarEvolution &SE, const Loop *L, const SCEV *Iteration)
@@ -343,33 +414,47 @@ public:
   unsigned Bits = 0;
 
 private:
-  /// A counter of the loop by one.
-  bool countsByOne(const SCEV *S) const {
+  /// The constant step of a counter of the loop, or null.
+  const SCEVConstant *stepOf(const SCEV *S) const {
     auto *Counter = dyn_cast<SCEVAddRecExpr>(S);
-    return Counter && Counter->getLoop() == L && Counter->isAffine() &&
-           Counter->getStepRecurrence(SE)->isOne();
+    if (!Counter || Counter->getLoop() != L || !Counter->isAffine())
+      return nullptr;
+    auto *Step = dyn_cast<SCEVConstant>(Counter->getStepRecurrence(SE));
+    return Step && !Step->isZero() ? Step : nullptr;
   }
 
   const SCEV *peel(const SCEVCastExpr *Ext, bool Signed) {
     Type *Wide = Ext->getType();
     const SCEV *Narrow = Ext->getOperand(0);
+    unsigned Width = SE.getTypeSizeInBits(Narrow->getType());
     const SCEV *Result = nullptr;
+    unsigned Kept = Width;
     if (auto *Trunc = dyn_cast<SCEVTruncateExpr>(Narrow)) {
-      if (Trunc->getOperand()->getType() == Wide &&
-          countsByOne(Trunc->getOperand()))
+      const SCEVConstant *Step = stepOf(Trunc->getOperand());
+      if (Trunc->getOperand()->getType() == Wide && Step && Step->isOne())
         Result = Trunc->getOperand();
-    } else if (countsByOne(Narrow) && Iteration->getType() == Wide) {
+    } else if (const SCEVConstant *Step = stepOf(Narrow);
+               Step && Iteration->getType() == Wide) {
+      // Narrow = Step * trunc(I) + Shift.
       const SCEV *Shift = SE.getMinusSCEV(
-          Narrow, SE.getTruncateExpr(Iteration, Narrow->getType()));
-      if (SE.isLoopInvariant(Shift, L))
-        Result = SE.getAddExpr(Iteration,
-                               Signed ? SE.getSignExtendExpr(Shift, Wide)
-                                      : SE.getZeroExtendExpr(Shift, Wide));
+          Narrow, SE.getMulExpr(Step, SE.getTruncateExpr(
+                                          Iteration, Narrow->getType())));
+      // A power of two keeps wrapped values a whole step apart.
+      unsigned Zeros = Step->getAPInt().countr_zero();
+      if (SE.isLoopInvariant(Shift, L) && Zeros < Width &&
+          Step->getAPInt().abs().isPowerOf2()) {
+        Result = SE.getAddExpr(
+            SE.getMulExpr(SE.getConstant(Wide, Step->getAPInt().getSExtValue(),
+                                         /*isSigned=*/true),
+                          Iteration),
+            Signed ? SE.getSignExtendExpr(Shift, Wide)
+                   : SE.getZeroExtendExpr(Shift, Wide));
+        Kept = Width - Zeros;
+      }
     }
     if (!Result)
       return nullptr;
-    unsigned Width = SE.getTypeSizeInBits(Narrow->getType());
-    Bits = Bits ? std::min(Bits, Width) : Width;
+    Bits = Bits ? std::min(Bits, Kept) : Kept;
     return Result;
   }
 
@@ -415,8 +500,7 @@ ParallelLoopReads::indexedRead(LoadInst &Load) {
     return std::nullopt;
   Iteration = SE.getNoopOrSignExtend(Iteration, OffsetTy);
   const SCEV *Start = SE.getMinusSCEV(
-      Offset,
-      SE.getMulExpr(SE.getConstant(OffsetTy, Stride, true), Iteration));
+      Offset, SE.getMulExpr(SE.getConstant(OffsetTy, Stride, true), Iteration));
   if (!isThreadInvariant(Start))
     return std::nullopt;
   IndexedRead R{&Load, L, Base->getValue(), Stride, Start, Size, {}};
@@ -431,13 +515,18 @@ ParallelLoopReads::indexedRead(LoadInst &Load) {
 
 std::optional<ParallelLoopReads::IterationBounds>
 ParallelLoopReads::boundsOf(CallBase &Opener) {
+  // A Kokkos partition of [0, length): length - 1 < 2^Bits.
+  if (kokkosWorkPartitionCall(Opener) == KokkosPartitionCall::Set) {
+    Value *Length = Opener.getArgOperand(1);
+    return IterationBounds{ConstantInt::get(Length->getType(), 1), Length};
+  }
   // `__kmpc_dispatch_init_*(loc, tid, schedule, lower, upper, ...)`.
   if (Opener.getCalledFunction()->getName().starts_with(
           "__kmpc_dispatch_init_"))
-    return Opener.arg_size() >= 5 ? std::optional(IterationBounds{
-                                        Opener.getArgOperand(3),
-                                        Opener.getArgOperand(4)})
-                                  : std::nullopt;
+    return Opener.arg_size() >= 5
+               ? std::optional(IterationBounds{Opener.getArgOperand(3),
+                                               Opener.getArgOperand(4)})
+               : std::nullopt;
   // `__kmpc_for_static_init_*` reads them from its slots: the last stores
   // before it in its block.
   auto Stored = [&](Value *Slot) -> Value * {
@@ -482,6 +571,11 @@ void ParallelLoopReads::classify(
       if (Load->getType()->isPtrOrPtrVectorTy() ||
           pointsIntoStack(Load->getPointerOperand()))
         continue;
+      if (inThreadTeamData(Load->getPointerOperand())) {
+        if (Load->getType()->isFPOrFPVectorTy())
+          Sharing[Load] = ReadSharing::Exclusive;
+        continue;
+      }
       if (Load->getType()->isFPOrFPVectorTy()) {
         if (Load->isSimple() && isThreadInvariant(Load->getPointerOperand()) &&
             !mayBeWritten(MemoryLocation::get(Load))) {
@@ -504,7 +598,7 @@ void ParallelLoopReads::classify(
       bool TakesPointers = any_of(Call->args(), [](const Use &Arg) {
         return Arg->getType()->isPtrOrPtrVectorTy();
       });
-      if (!Call->mayReadFromMemory() || isInactiveOpenMPCall(*Call) ||
+      if (!Call->mayReadFromMemory() || isSchedulingCall(*Call) ||
           (WritesNoUserMemory(*Call) && !TakesPointers) ||
           isa<DbgInfoIntrinsic>(Call) || Call->isLifetimeStartOrEnd())
         continue;
@@ -583,7 +677,7 @@ void ParallelLoopReads::classify(
       if (R.Limit)
         Limits[R.Load] = *R.Limit;
     }
-    BarrierLocation = Location;
+    FlushesAfterBarrier = true;
   }
 }
 

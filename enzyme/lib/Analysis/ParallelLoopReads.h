@@ -103,11 +103,12 @@ public:
   /// the loads of one address share an accumulator.
   const llvm::LoadInst *accumulatorOf(const llvm::LoadInst &Load) const;
 
-  /// The source location (`ident_t`) of a worksharing call of the body,
-  /// for the barrier that orders the flushes of privatized adjoints after
-  /// every thread's exclusive additions; null when the body has no
-  /// exclusive read.
-  llvm::Value *flushBarrierLocation() const { return BarrierLocation; }
+  /// The body has exclusive reads: the flushes of privatized adjoints wait
+  /// at a barrier until every thread's plain additions are done.
+  bool flushesAfterBarrier() const { return FlushesAfterBarrier; }
+  /// The source location (`ident_t`) of an OpenMP worksharing call of the
+  /// body, for that barrier; null if it has none.
+  llvm::Value *barrierLocation() const { return Location; }
 
   /// Each floating-point load of \p Body and its sharing (for tests:
   /// `-enzyme-print-parallel-reads`).
@@ -137,19 +138,21 @@ private:
   void findWorksharingSlots(llvm::Function &Body);
   void findIterationNumbers();
   /// The construct whose slot in \p Slots \p V loads once it is open.
-  llvm::CallBase *
-  slotOpener(const llvm::Value *V,
-             const llvm::DenseMap<const llvm::Value *, llvm::CallBase *> &Slots);
+  llvm::CallBase *slotOpener(
+      const llvm::Value *V,
+      const llvm::DenseMap<const llvm::Value *, llvm::CallBase *> &Slots);
   bool isChunkStart(llvm::Value *V, llvm::SmallPtrSetImpl<llvm::Value *> &Seen,
                     llvm::CallBase *&Opener);
   std::optional<IterationBounds> boundsOf(llvm::CallBase &Opener);
+  llvm::CallBase *partitionSetterOf(llvm::CallBase &Get);
+  bool inThreadTeamData(const llvm::Value *Ptr) const;
   bool isThreadInvariant(const llvm::Value *V);
   bool isThreadInvariant(const llvm::SCEV *S);
   bool mayBeWritten(const llvm::MemoryLocation &Loc);
   std::optional<IndexedRead> indexedRead(llvm::LoadInst &Load);
-  void classify(llvm::Function &Body,
-                llvm::function_ref<bool(const llvm::CallBase &)>
-                    WritesNoUserMemory);
+  void
+  classify(llvm::Function &Body,
+           llvm::function_ref<bool(const llvm::CallBase &)> WritesNoUserMemory);
   bool overlaps(const IndexedRead &R, const OtherRead &O);
 
   llvm::AAResults &AA;
@@ -163,17 +166,20 @@ private:
   llvm::DenseMap<const llvm::Value *, llvm::CallBase *> StrideSlots;
   /// A worksharing construct is opened inside a loop of the body.
   bool OpenedInLoop = false;
-  /// The source location of the first construct opened.
+  /// The source location of the first OpenMP construct opened.
   llvm::Value *Location = nullptr;
+  /// Kokkos work partitions with the same length and chunk in every thread.
+  llvm::SmallVector<llvm::CallBase *, 2> PartitionSetters;
   /// Per worksharing loop, its iteration number and the call opening its
   /// construct.
-  llvm::DenseMap<const llvm::Loop *, std::pair<llvm::PHINode *, llvm::CallBase *>>
+  llvm::DenseMap<const llvm::Loop *,
+                 std::pair<llvm::PHINode *, llvm::CallBase *>>
       IterationNumbers;
   llvm::DenseMap<const llvm::LoadInst *, IterationLimit> Limits;
   llvm::DenseMap<const llvm::Value *, bool> InvariantValues;
   llvm::DenseMap<const llvm::LoadInst *, ReadSharing> Sharing;
   llvm::DenseMap<const llvm::LoadInst *, const llvm::LoadInst *> Accumulators;
-  llvm::Value *BarrierLocation = nullptr;
+  bool FlushesAfterBarrier = false;
 };
 
 } // namespace enzyme

@@ -93,6 +93,11 @@ bool isInactiveKokkosFunction(const Function *F) {
       "Kokkos::Impl::serial_get_thread_team_data",
       "Kokkos::Impl::SerialInternal::resize_thread_team_data",
       "Kokkos::Impl::OpenMPInternal::resize_thread_data",
+      // How a host reduction splits its iterations among the threads
+      // (integers in the thread's team data; kept as calls, so that the
+      // OpenMP reverse pass knows the parts apart: kokkosWorkPartitionCall).
+      "Kokkos::Impl::HostThreadTeamData::set_work_partition",
+      "Kokkos::Impl::HostThreadTeamData::get_work_partition",
       // Execution-space instances are counted references to the backend's
       // state (Kokkos 4), destroyed through a std::function.
       "Kokkos::Impl::HostSharedPtr<",
@@ -106,6 +111,17 @@ bool isInactiveKokkosFunction(const Function *F) {
       "Kokkos::Impl::unlock_address_host_space"};
   return any_of(Inactive,
                 [&](const char *Entry) { return matches(Name, Entry); });
+}
+
+KokkosPartitionCall kokkosWorkPartitionCall(const CallBase &Call) {
+  std::string Name = kokkosName(Call.getCalledFunction());
+  if (matches(Name, "Kokkos::Impl::HostThreadTeamData::set_work_partition") &&
+      Call.arg_size() == 3)
+    return KokkosPartitionCall::Set;
+  if (matches(Name, "Kokkos::Impl::HostThreadTeamData::get_work_partition") &&
+      Call.arg_size() == 1 && Call.getType()->isStructTy())
+    return KokkosPartitionCall::Get;
+  return KokkosPartitionCall::None;
 }
 
 bool kokkosCallKeepsNoAddress(const CallBase &Call) {

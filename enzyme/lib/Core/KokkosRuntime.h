@@ -45,6 +45,15 @@ bool isInactiveKokkosCall(const llvm::CallBase &Call);
 /// \p F (null for an indirect call) is such a function.
 bool isInactiveKokkosFunction(const llvm::Function *F);
 
+/// How a Kokkos host backend splits a range's iterations among the team:
+/// each thread calls `HostThreadTeamData::set_work_partition(data, length,
+/// chunk)` on its own team data, then `get_work_partition(data)`, which
+/// returns its part `{first, second}` of `[0, length)`. With the same length
+/// and chunk in every thread, the parts are disjoint. Both only touch the
+/// thread's team data.
+enum class KokkosPartitionCall { None, Set, Get };
+KokkosPartitionCall kokkosWorkPartitionCall(const llvm::CallBase &Call);
+
 /// \p Call is a member of an execution space's handle (`Kokkos::OpenMP`,
 /// `HostSharedPtr`): it keeps no address it is given (a closure object
 /// holding the handle stays the region's alone).

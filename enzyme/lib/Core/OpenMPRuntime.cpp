@@ -113,6 +113,30 @@ bool isOpenMPSynchronization(const CallBase &Call) {
   return !mirrorOf(calleeName(Call)).empty();
 }
 
+Constant *emitUnknownOpenMPLocation(Module &M) {
+  static constexpr StringLiteral Name = "__enzyme_omp_unknown_location";
+  if (GlobalVariable *GV = M.getNamedGlobal(Name))
+    return GV;
+  LLVMContext &Ctx = M.getContext();
+  Type *I32 = Type::getInt32Ty(Ctx);
+  // `ident_t`: reserved, flags (KMP_IDENT_KMPC), reserved, the length of
+  // the source string, the source string.
+  Constant *Source =
+      ConstantDataArray::getString(Ctx, ";unknown;unknown;0;0;;");
+  auto *SourceGV =
+      new GlobalVariable(M, Source->getType(), /*isConstant=*/true,
+                         GlobalValue::PrivateLinkage, Source, Name + ".source");
+  auto *Ty =
+      StructType::get(Ctx, {I32, I32, I32, I32, PointerType::getUnqual(Ctx)});
+  Constant *Init = ConstantStruct::get(
+      Ty, {ConstantInt::get(I32, 0), ConstantInt::get(I32, 2),
+           ConstantInt::get(I32, 0),
+           ConstantInt::get(I32, Source->getType()->getArrayNumElements() - 1),
+           SourceGV});
+  return new GlobalVariable(M, Ty, /*isConstant=*/true,
+                            GlobalValue::PrivateLinkage, Init, Name);
+}
+
 void emitTeamBarrier(IRBuilder<> &B, Value *Loc) {
   // The reverse pass may run in another OpenMP thread than the forward one
   // did (a region's reverse is a team of its own): ask for the id again.

@@ -56,6 +56,10 @@ bool isInactiveOpenMPCall(const llvm::CallBase &Call);
 /// \p Call is a barrier or enters or leaves a critical section.
 bool isOpenMPSynchronization(const llvm::CallBase &Call);
 
+/// An `ident_t` for runtime calls the engine adds without a source
+/// location of the program's.
+llvm::Constant *emitUnknownOpenMPLocation(llvm::Module &M);
+
 /// A barrier of the current team, at source location \p Loc (an
 /// `ident_t`).
 void emitTeamBarrier(llvm::IRBuilder<> &B, llvm::Value *Loc);

@@ -37,8 +37,8 @@ void FunctionDifferentiator::accumulateLoadAdjoint(LoadInst &Load,
       if (Ty->getBitWidth() > Limit->Bits)
         Fits = B.CreateICmpULE(
             B.CreateSub(Upper, B.CreateZExtOrTrunc(Lower, Ty)),
-            ConstantInt::get(Ty, APInt::getLowBitsSet(Ty->getBitWidth(),
-                                                      Limit->Bits)),
+            ConstantInt::get(
+                Ty, APInt::getLowBitsSet(Ty->getBitWidth(), Limit->Bits)),
             "iterations.fit");
       accumulateAdjointUnless(B, Load.getType(), Shadow, D,
                               adjointAlignment(Load), Fits);
@@ -69,8 +69,11 @@ void FunctionDifferentiator::flushPrivateAdjoints(IRBuilder<> &B) {
   // Other threads may still add plainly into exclusive elements; an
   // address alias analysis could not tell apart from this one waits until
   // they are done.
-  if (Value *Loc = LoopReads->flushBarrierLocation())
-    emitTeamBarrier(B, Loc);
+  if (LoopReads->flushesAfterBarrier()) {
+    Value *Loc = LoopReads->barrierLocation();
+    emitTeamBarrier(
+        B, Loc ? Loc : emitUnknownOpenMPLocation(*Pair.Reverse->getParent()));
+  }
   Function *Rev = B.GetInsertBlock()->getParent();
   for (auto &[Load, Slots] : PrivateAdjoints) {
     auto [Sum, Address] = Slots;

@@ -437,8 +437,8 @@ private:
                Step && Iteration->getType() == Wide) {
       // Narrow = Step * trunc(I) + Shift.
       const SCEV *Shift = SE.getMinusSCEV(
-          Narrow, SE.getMulExpr(Step, SE.getTruncateExpr(
-                                          Iteration, Narrow->getType())));
+          Narrow, SE.getMulExpr(
+                      Step, SE.getTruncateExpr(Iteration, Narrow->getType())));
       // A power of two keeps wrapped values a whole step apart.
       unsigned Zeros = Step->getAPInt().countr_zero();
       if (SE.isLoopInvariant(Shift, L) && Zeros < Width &&

@@ -24,6 +24,7 @@
 #include "CudaMemory.inc"
 #include "ExceptionReport.inc"
 #include "KokkosRules.inc"
+#include "MisalignedAtomics.inc"
 #include "MpiRules.inc"
 #include "OpenMPRegions.inc"
 #include "RbTree.inc"
@@ -90,7 +91,8 @@ static const RuntimeSource RuntimeSources[] = {
     {UntypedCopyReportIR, false}, {CudaLaunchIR, false},
     {CudaMemoryIR, true},         {RbTreeIR, true},
     {ScratchShadowsIR, false},    {OpenMPRegionsIR, false},
-    {MpiRulesIR, false},          {KokkosRulesIR, false}};
+    {MpiRulesIR, false},          {KokkosRulesIR, false},
+    {MisalignedAtomicsIR, false}};
 
 /// The IR of run-time source \p Source, ready to link into \p M.
 static std::unique_ptr<Module> parseRuntime(Module &M,

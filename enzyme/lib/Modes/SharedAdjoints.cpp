@@ -8,6 +8,7 @@
 
 #include "Analysis/ActivityAnalysis.h"
 #include "Core/GpuTarget.h"
+#include "Core/RuntimeLibrary.h"
 #include "Modes/WarpShuffles.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -36,12 +37,23 @@ bool readIsShared(const Value *PrimalPtr, bool ThreadsShareMemory) {
 /// The additions of one floating-point scalar or vector.
 static void atomicAdd(IRBuilder<> &B, Type *Ty, Value *Ptr, Value *D,
                       Align Alignment) {
+  Module &M = *B.GetInsertBlock()->getModule();
+  const DataLayout &DL = M.getDataLayout();
   if (Ty->isFloatingPointTy()) {
+    // Below its natural alignment, LLVM would call libatomic, which
+    // programs do not link: the run-time adds (MisalignedAtomics.c).
+    if (Alignment.value() < DL.getTypeStoreSize(Ty) &&
+        (Ty->isDoubleTy() || Ty->isFloatTy()) && canLinkRuntime(M)) {
+      B.CreateCall(getRuntimeFunction(M, Ty->isDoubleTy()
+                                             ? "__enzyme_rt_atomic_fadd_f64"
+                                             : "__enzyme_rt_atomic_fadd_f32"),
+                   {Ptr, D});
+      return;
+    }
     B.CreateAtomicRMW(AtomicRMWInst::FAdd, Ptr, D, Alignment,
                       AtomicOrdering::Monotonic);
     return;
   }
-  const DataLayout &DL = B.GetInsertBlock()->getModule()->getDataLayout();
   if (auto *VT = dyn_cast<FixedVectorType>(Ty)) {
     Type *Elem = VT->getElementType();
     uint64_t Size = DL.getTypeStoreSize(Elem);

@@ -4,7 +4,8 @@
 // and dynamic schedules; a shared scalar whose adjoint each thread sums
 // privately and adds once, after a barrier, also when it is one of the
 // exclusive elements (*a == x[3]). Next to them, reads that must stay
-// atomic: a stencil, two views of one array a row apart, a gather. Each
+// atomic: a stencil, two views of one array a row apart (the guard that
+// checks two arrays before the loop finds they meet), a gather. Each
 // gradient is checked against the analytic one with teams of 1, 2 and 4
 // threads, against finite differences, and forward against reverse
 // (Inputs/openmp-check.h); ir/openmp-exclusive-adjoints.ll checks which
@@ -144,6 +145,31 @@ void shifted_grad(const double *x, double c, double *gx, double *gc) {
   }
 }
 
+// The same kernel on one array passed twice (u == v: one element per
+// iteration, plain additions) and on its two halves (they do not meet:
+// plain additions); the guard computed before the loop decides.
+double same_loss(const double *x, double *y, double c) {
+  product(x, x, y, N, c);
+  return sum(y, N);
+}
+void same_grad(const double *x, double c, double *gx, double *gc) {
+  for (int i = 0; i < N; i++) {
+    gx[i] += 2 * c * x[i];
+    *gc += x[i] * x[i];
+  }
+}
+double halves_loss(const double *x, double *y, double c) {
+  product(x, x + H, y, H, c);
+  return sum(y, H);
+}
+void halves_grad(const double *x, double c, double *gx, double *gc) {
+  for (int i = 0; i < H; i++) {
+    gx[i] += c * x[i + H];
+    gx[i + H] += c * x[i];
+    *gc += x[i] * x[i + H];
+  }
+}
+
 // A gather: iterations read x[(7i) mod N], each element several times.
 double gather_loss(const double *x, double *y, double c) {
 #pragma omp parallel for
@@ -171,6 +197,8 @@ int main(void) {
               0.9);
   check_teams("stencil", stencil_loss, stencil_grad, x, N, 0.6);
   check_teams("shifted", shifted_loss, shifted_grad, x, N, 1.2);
+  check_teams("same", same_loss, same_grad, x, N, 0.7);
+  check_teams("halves", halves_loss, halves_grad, x, N, 0.9);
   check_teams("gather", gather_loss, gather_grad, x, N, 0.5);
   return check_done();
 }

@@ -99,7 +99,8 @@ static bool sameComputation(const Value *A, const Value *B, unsigned Depth) {
 
 ParallelLoopReads::ParallelLoopReads(
     Function &Body, AAResults &AA, ScalarEvolution &SE, LoopInfo &LI,
-    DominatorTree &DT, function_ref<bool(const CallBase &)> WritesNoUserMemory)
+    DominatorTree &DT, function_ref<bool(const CallBase &)> WritesNoUserMemory,
+    function_ref<Value *(const ReadGroup &, ArrayRef<ReadGroup>)> Guard)
     : AA(AA), SE(SE), LI(LI), DT(DT) {
   for (Instruction &I : instructions(Body)) {
     if (!I.mayWriteToMemory())
@@ -114,7 +115,7 @@ ParallelLoopReads::ParallelLoopReads(
   }
   findWorksharingSlots(Body);
   findIterationNumbers();
-  classify(Body, WritesNoUserMemory);
+  classify(Body, WritesNoUserMemory, Guard);
   if (PrintParallelReads)
     print(Body, errs());
 }
@@ -128,8 +129,8 @@ void ParallelLoopReads::print(Function &Body, raw_ostream &OS) const {
       continue;
     static const char *Names[] = {"shared", "exclusive", "privatized"};
     OS << "  " << Names[int(sharing(*Load))];
-    if (std::optional<IterationLimit> Limit = limitOf(*Load))
-      OS << " below 2^" << Limit->Bits << " iterations";
+    if (conditionOf(*Load))
+      OS << " if checked";
     OS << ":" << *Load << "\n";
   }
 }
@@ -296,7 +297,7 @@ void ParallelLoopReads::findIterationNumbers() {
         Shift = By;
       }
       if (FromChunks && Opener) {
-        IterationNumbers[L] = {&Phi, Opener};
+        IterationNumbers[L] = {&Phi, Opener, Shift ? *Shift : nullptr};
         break;
       }
     }
@@ -475,8 +476,7 @@ ParallelLoopReads::indexedRead(LoadInst &Load) {
   if (!Base || !isThreadInvariant(Base->getValue()))
     return std::nullopt;
   const SCEV *Offset = SE.removePointerBase(Address);
-  auto [Counter, Opener] = IterationNumbers.lookup(L);
-  const SCEV *Iteration = SE.getSCEV(Counter);
+  const SCEV *Iteration = SE.getSCEV(IterationNumbers.lookup(L).Counter);
   // An index truncated on the way (`int i` from a 64-bit loop) counts by
   // one as long as the construct has fewer than 2^Bits iterations.
   TruncatedCounters Peeled(SE, L, Iteration);
@@ -503,34 +503,32 @@ ParallelLoopReads::indexedRead(LoadInst &Load) {
       Offset, SE.getMulExpr(SE.getConstant(OffsetTy, Stride, true), Iteration));
   if (!isThreadInvariant(Start))
     return std::nullopt;
-  IndexedRead R{&Load, L, Base->getValue(), Stride, Start, Size, {}};
-  if (Peeled.Bits) {
-    std::optional<IterationBounds> Bounds = boundsOf(*Opener);
-    if (!Bounds)
-      return std::nullopt;
-    R.Limit = IterationLimit{Bounds->first, Bounds->second, Peeled.Bits};
-  }
-  return R;
+  return IndexedRead{&Load, L,    Base->getValue(), Stride,
+                     Start, Size, Peeled.Bits};
 }
 
-std::optional<ParallelLoopReads::IterationBounds>
-ParallelLoopReads::boundsOf(CallBase &Opener) {
-  // A Kokkos partition of [0, length): length - 1 < 2^Bits.
-  if (kokkosWorkPartitionCall(Opener) == KokkosPartitionCall::Set) {
-    Value *Length = Opener.getArgOperand(1);
-    return IterationBounds{ConstantInt::get(Length->getType(), 1), Length};
+std::optional<IterationSpace> ParallelLoopReads::spaceOf(const Loop *L) {
+  IterationNumber Number = IterationNumbers.lookup(L);
+  CallBase *Opener = Number.Opener;
+  Value *Shift = Number.Shift;
+  // A Kokkos partition of [0, length).
+  if (kokkosWorkPartitionCall(*Opener) == KokkosPartitionCall::Set) {
+    Value *Length = Opener->getArgOperand(1);
+    return IterationSpace{ConstantInt::get(Length->getType(), 0), Length,
+                          /*EndInclusive=*/false, Shift};
   }
   // `__kmpc_dispatch_init_*(loc, tid, schedule, lower, upper, ...)`.
-  if (Opener.getCalledFunction()->getName().starts_with(
-          "__kmpc_dispatch_init_"))
-    return Opener.arg_size() >= 5
-               ? std::optional(IterationBounds{Opener.getArgOperand(3),
-                                               Opener.getArgOperand(4)})
-               : std::nullopt;
+  if (Opener->getCalledFunction()->getName().starts_with(
+          "__kmpc_dispatch_init_")) {
+    if (Opener->arg_size() < 5)
+      return std::nullopt;
+    return IterationSpace{Opener->getArgOperand(3), Opener->getArgOperand(4),
+                          /*EndInclusive=*/true, Shift};
+  }
   // `__kmpc_for_static_init_*` reads them from its slots: the last stores
   // before it in its block.
   auto Stored = [&](Value *Slot) -> Value * {
-    for (Instruction *I = Opener.getPrevNode(); I; I = I->getPrevNode()) {
+    for (Instruction *I = Opener->getPrevNode(); I; I = I->getPrevNode()) {
       if (auto *Store = dyn_cast<StoreInst>(I);
           Store && Store->getPointerOperand()->stripPointerCasts() == Slot)
         return Store->getValueOperand();
@@ -540,11 +538,11 @@ ParallelLoopReads::boundsOf(CallBase &Opener) {
     }
     return nullptr;
   };
-  Value *Lower = Stored(Opener.getArgOperand(4)->stripPointerCasts());
-  Value *Upper = Stored(Opener.getArgOperand(5)->stripPointerCasts());
-  if (!Lower || !Upper)
+  Value *First = Stored(Opener->getArgOperand(4)->stripPointerCasts());
+  Value *Last = Stored(Opener->getArgOperand(5)->stripPointerCasts());
+  if (!First || !Last)
     return std::nullopt;
-  return IterationBounds{Lower, Upper};
+  return IterationSpace{First, Last, /*EndInclusive=*/true, Shift};
 }
 
 bool ParallelLoopReads::overlaps(const IndexedRead &R, const OtherRead &O) {
@@ -561,7 +559,8 @@ bool ParallelLoopReads::overlaps(const IndexedRead &R, const OtherRead &O) {
 }
 
 void ParallelLoopReads::classify(
-    Function &Body, function_ref<bool(const CallBase &)> WritesNoUserMemory) {
+    Function &Body, function_ref<bool(const CallBase &)> WritesNoUserMemory,
+    function_ref<Value *(const ReadGroup &, ArrayRef<ReadGroup>)> Guard) {
   SmallVector<IndexedRead, 8> Indexed;
   SmallVector<OtherRead, 8> Others;
   SmallVector<LoadInst *, 8> Privatized;
@@ -642,40 +641,62 @@ void ParallelLoopReads::classify(
       Groups.push_back({{R, 0}});
   }
 
+  SmallVector<ReadGroup, 4> Described;
+  SmallVector<bool, 4> Fatal;
   for (auto &G : Groups) {
-    // One iteration's reads must fit within one stride, or iteration i
-    // reads what iteration i + 1 reads too.
-    int64_t Low = INT64_MAX, High = INT64_MIN;
+    const IndexedRead &First = G.front().first;
+    ReadGroup D{First.L,   First.Base, First.Start, First.Stride,
+                INT64_MAX, INT64_MIN,  {},          spaceOf(First.L),
+                0,         {}};
     for (auto &[R, Apart] : G) {
-      Low = std::min(Low, Apart);
-      High = std::max(High, Apart + int64_t(R.Size));
+      D.Low = std::min(D.Low, Apart);
+      D.High = std::max(D.High, Apart + int64_t(R.Size));
+      D.Loads.push_back(R.Load);
+      if (R.IndexBits)
+        D.IndexBits =
+            D.IndexBits ? std::min(D.IndexBits, R.IndexBits) : R.IndexBits;
     }
-    bool Exclusive = High - Low <= std::abs(G.front().first.Stride);
-    // Nothing else the body reads may be that memory.
-    for (auto &[R, Apart] : G) {
-      if (!Exclusive)
-        break;
+    // One iteration's reads must fit within one stride, or iteration i
+    // reads what iteration i + 1 reads too; an index truncated on the way
+    // needs the construct's size.
+    Fatal.push_back(D.High - D.Low > std::abs(D.Stride) ||
+                    (D.IndexBits && !D.Space));
+    Described.push_back(std::move(D));
+  }
+  for (auto [N, G] : enumerate(Groups)) {
+    // Nothing else the body reads may be that memory; another group of
+    // the same loop may, if a run-time check shows they do not meet.
+    for (auto &Member : G) {
+      const IndexedRead &R = Member.first;
       for (const OtherRead &O : Others)
-        if (overlaps(R, O)) {
-          Exclusive = false;
-          break;
-        }
-      for (auto &H : Groups) {
-        if (&H == &G)
+        Fatal[N] = Fatal[N] || overlaps(R, O);
+      for (auto [M, H] : enumerate(Groups)) {
+        if (M == N || is_contained(Described[N].ApartFrom, M) ||
+            none_of(H, [&](auto &Other) {
+              return overlaps(
+                  R, {Other.first.Load, Other.first.Load->getPointerOperand()});
+            }))
           continue;
-        for (auto &[Other, OtherApart] : H)
-          if (overlaps(R, {Other.Load, Other.Load->getPointerOperand()})) {
-            Exclusive = false;
-            break;
-          }
+        if (Described[M].L != Described[N].L || !Described[N].Space)
+          Fatal[N] = true;
+        else
+          Described[N].ApartFrom.push_back(M);
       }
     }
-    if (!Exclusive)
+  }
+  for (auto [N, D] : enumerate(Described)) {
+    if (Fatal[N])
       continue;
-    for (auto &[R, Apart] : G) {
-      Sharing[R.Load] = ReadSharing::Exclusive;
-      if (R.Limit)
-        Limits[R.Load] = *R.Limit;
+    Value *Condition = nullptr;
+    if (D.IndexBits || !D.ApartFrom.empty()) {
+      Condition = Guard(D, Described);
+      if (!Condition)
+        continue;
+    }
+    for (LoadInst *Load : D.Loads) {
+      Sharing[Load] = ReadSharing::Exclusive;
+      if (Condition)
+        Conditions[Load] = Condition;
     }
     FlushesAfterBarrier = true;
   }
@@ -683,14 +704,6 @@ void ParallelLoopReads::classify(
 
 ReadSharing ParallelLoopReads::sharing(const LoadInst &Load) const {
   return Sharing.lookup(&Load);
-}
-
-std::optional<IterationLimit>
-ParallelLoopReads::limitOf(const LoadInst &Load) const {
-  auto It = Limits.find(&Load);
-  if (It == Limits.end())
-    return std::nullopt;
-  return It->second;
 }
 
 const LoadInst *ParallelLoopReads::accumulatorOf(const LoadInst &Load) const {

@@ -73,14 +73,37 @@ enum class ReadSharing {
   Privatized,
 };
 
-/// An exclusive read whose index the program truncates to Bits (an `int`
-/// computed from a 64-bit iteration number) is exclusive only while the
-/// construct has at most 2^Bits iterations: `Upper - Lower < 2^Bits`, with
-/// the construct's first and last iteration numbers.
-struct IterationLimit {
-  llvm::Value *Lower;
-  llvm::Value *Upper;
-  unsigned Bits;
+/// A worksharing construct's iterations, numbered as its loop counts them:
+/// from `First + Shift` to `Last + Shift`. Last is `End`, or `End - 1`
+/// when not inclusive (a Kokkos partition of [0, length)).
+struct IterationSpace {
+  llvm::Value *First;
+  llvm::Value *End;
+  bool EndInclusive;
+  /// The amount every thread adds to its chunks (a range's begin), or null.
+  llvm::Value *Shift;
+};
+
+/// Reads of one worksharing loop at fixed offsets from one element: in
+/// iteration `i` they read `[Base + Start + Stride * i + Low, ... + High)`.
+/// They are exclusive outright, or under a run-time condition that a guard
+/// computes in the body (Modes/ExclusiveReadGuards.h): that the construct
+/// has at most 2^IndexBits iterations (an index truncated to IndexBits),
+/// and that groups alias analysis cannot tell apart (two arrays) are one
+/// element apart or do not meet.
+struct ReadGroup {
+  const llvm::Loop *L;
+  llvm::Value *Base;
+  const llvm::SCEV *Start;
+  int64_t Stride;
+  int64_t Low, High;
+  llvm::SmallVector<llvm::LoadInst *, 4> Loads;
+  /// Where the construct's iterations run; null when unknown.
+  std::optional<IterationSpace> Space;
+  /// 0, or the width an index was truncated to.
+  unsigned IndexBits = 0;
+  /// Indices of the groups it must not meet.
+  llvm::SmallVector<unsigned, 2> ApartFrom;
 };
 
 class ParallelLoopReads {
@@ -89,15 +112,24 @@ public:
   /// (its first two parameters are the thread ids, the others the team's
   /// shared arguments). \p WritesNoUserMemory says which calls write
   /// nothing the program reads (math functions setting errno).
+  /// \p Guard emits, in the body, the i1 condition under which a group with
+  /// run-time conditions is exclusive (null if it cannot: the group stays
+  /// shared).
   ParallelLoopReads(
       llvm::Function &Body, llvm::AAResults &AA, llvm::ScalarEvolution &SE,
       llvm::LoopInfo &LI, llvm::DominatorTree &DT,
-      llvm::function_ref<bool(const llvm::CallBase &)> WritesNoUserMemory);
+      llvm::function_ref<bool(const llvm::CallBase &)> WritesNoUserMemory,
+      llvm::function_ref<llvm::Value *(const ReadGroup &,
+                                       llvm::ArrayRef<ReadGroup>)>
+          Guard);
 
   ReadSharing sharing(const llvm::LoadInst &Load) const;
 
-  /// For an exclusive load, the run-time condition it depends on, if any.
-  std::optional<IterationLimit> limitOf(const llvm::LoadInst &Load) const;
+  /// For an exclusive load, the i1 value of the body under which it is
+  /// (elsewhere its adjoint is added atomically), or null if it always is.
+  llvm::Value *conditionOf(const llvm::LoadInst &Load) const {
+    return Conditions.lookup(&Load);
+  }
 
   /// For a privatized load, the first load of the same address and type:
   /// the loads of one address share an accumulator.
@@ -124,10 +156,9 @@ private:
     int64_t Stride;
     const llvm::SCEV *Start;
     uint64_t Size;
-    std::optional<IterationLimit> Limit;
+    /// 0, or the width an index was truncated to.
+    unsigned IndexBits;
   };
-  /// A construct's first and last iteration numbers.
-  using IterationBounds = std::pair<llvm::Value *, llvm::Value *>;
   /// Reads that may overlap an exclusive group: what else the body reads.
   struct OtherRead {
     llvm::Instruction *I;
@@ -143,7 +174,7 @@ private:
       const llvm::DenseMap<const llvm::Value *, llvm::CallBase *> &Slots);
   bool isChunkStart(llvm::Value *V, llvm::SmallPtrSetImpl<llvm::Value *> &Seen,
                     llvm::CallBase *&Opener);
-  std::optional<IterationBounds> boundsOf(llvm::CallBase &Opener);
+  std::optional<IterationSpace> spaceOf(const llvm::Loop *L);
   llvm::CallBase *partitionSetterOf(llvm::CallBase &Get);
   bool inThreadTeamData(const llvm::Value *Ptr) const;
   bool isThreadInvariant(const llvm::Value *V);
@@ -152,7 +183,10 @@ private:
   std::optional<IndexedRead> indexedRead(llvm::LoadInst &Load);
   void
   classify(llvm::Function &Body,
-           llvm::function_ref<bool(const llvm::CallBase &)> WritesNoUserMemory);
+           llvm::function_ref<bool(const llvm::CallBase &)> WritesNoUserMemory,
+           llvm::function_ref<llvm::Value *(const ReadGroup &,
+                                            llvm::ArrayRef<ReadGroup>)>
+               Guard);
   bool overlaps(const IndexedRead &R, const OtherRead &O);
 
   llvm::AAResults &AA;
@@ -170,12 +204,15 @@ private:
   llvm::Value *Location = nullptr;
   /// Kokkos work partitions with the same length and chunk in every thread.
   llvm::SmallVector<llvm::CallBase *, 2> PartitionSetters;
-  /// Per worksharing loop, its iteration number and the call opening its
-  /// construct.
-  llvm::DenseMap<const llvm::Loop *,
-                 std::pair<llvm::PHINode *, llvm::CallBase *>>
-      IterationNumbers;
-  llvm::DenseMap<const llvm::LoadInst *, IterationLimit> Limits;
+  /// Per worksharing loop, its iteration number, the call opening its
+  /// construct and the shift of its chunks (or null).
+  struct IterationNumber {
+    llvm::PHINode *Counter;
+    llvm::CallBase *Opener;
+    llvm::Value *Shift;
+  };
+  llvm::DenseMap<const llvm::Loop *, IterationNumber> IterationNumbers;
+  llvm::DenseMap<const llvm::LoadInst *, llvm::Value *> Conditions;
   llvm::DenseMap<const llvm::Value *, bool> InvariantValues;
   llvm::DenseMap<const llvm::LoadInst *, ReadSharing> Sharing;
   llvm::DenseMap<const llvm::LoadInst *, const llvm::LoadInst *> Accumulators;

@@ -291,6 +291,9 @@ private:
   const ReverseSignature &Sig;
   llvm::Function &Prep;
   ReversePair Pair;
+  /// In a region's outlined body: the reads whose adjoints need no atomic
+  /// addition. Before the activity analysis: its guards add to the body.
+  std::optional<ParallelLoopReads> LoopReads;
   ActivityAnalysis Activity;
   /// Shadows of globals kept in the request's context.
   ContextShadowLookups ContextShadows;
@@ -313,10 +316,8 @@ private:
   /// device code, an OpenMP region's body): adjoints of reads are added
   /// atomically outside the thread's stack (SharedAdjoints.h).
   bool ThreadsShareMemory = false;
-  /// In a region's outlined body: the reads whose adjoints need no atomic
-  /// addition, and the per-thread accumulators of privatized ones (value,
-  /// shadow address) by their first load.
-  std::optional<ParallelLoopReads> LoopReads;
+  /// The per-thread accumulators of privatized reads (value, shadow
+  /// address) by their first load.
   llvm::DenseMap<const llvm::LoadInst *,
                  std::pair<llvm::AllocaInst *, llvm::AllocaInst *>>
       PrivateAdjoints;

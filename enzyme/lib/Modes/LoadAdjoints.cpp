@@ -28,20 +28,11 @@ void FunctionDifferentiator::accumulateLoadAdjoint(LoadInst &Load,
   bool Atomic = readIsShared(Load.getPointerOperand(), ThreadsShareMemory);
   ReadSharing Sharing =
       Atomic && LoopReads ? LoopReads->sharing(Load) : ReadSharing::Shared;
+  // Plain where the guard computed in the body holds.
   if (Sharing == ReadSharing::Exclusive)
-    if (std::optional<IterationLimit> Limit = LoopReads->limitOf(Load)) {
-      // Plain while the construct's iterations fit the truncated index.
-      Value *Lower = primal(Limit->Lower), *Upper = primal(Limit->Upper);
-      auto *Ty = cast<IntegerType>(Upper->getType());
-      Value *Fits = B.getTrue();
-      if (Ty->getBitWidth() > Limit->Bits)
-        Fits = B.CreateICmpULE(
-            B.CreateSub(Upper, B.CreateZExtOrTrunc(Lower, Ty)),
-            ConstantInt::get(
-                Ty, APInt::getLowBitsSet(Ty->getBitWidth(), Limit->Bits)),
-            "iterations.fit");
+    if (Value *Guard = LoopReads->conditionOf(Load)) {
       accumulateAdjointUnless(B, Load.getType(), Shadow, D,
-                              adjointAlignment(Load), Fits);
+                              adjointAlignment(Load), primal(Guard));
       return;
     }
   if (Sharing != ReadSharing::Privatized) {

@@ -27,6 +27,7 @@
 #include "Core/OpenMPRuntime.h"
 #include "Core/RuntimeLibrary.h"
 #include "Core/UserRegistrations.h"
+#include "Modes/ExclusiveReadGuards.h"
 #include "Modes/InlineAsmLowering.h"
 #include "Modes/WarpShuffles.h"
 #include "Rules/MathRules.h"
@@ -52,11 +53,36 @@ static cl::opt<bool> GpuRecomputesMath(
     cl::desc("In GPU device code, let the reverse pass recompute divisions "
              "and pure math calls instead of recording them"));
 
+static cl::opt<bool> OpenMPPlainAdjoints(
+    "enzyme-openmp-plain-adjoints", cl::init(true), cl::Hidden,
+    cl::desc("In an OpenMP region's body, add the adjoints of reads no two "
+             "threads share without atomics (Analysis/ParallelLoopReads.h); "
+             "off, every shared read's adjoint is added atomically"));
+
 /// A math function of values only: it writes at most errno.
 static bool writesOnlyErrno(const CallBase &Call) {
   return rules::findMathRule(Call) && none_of(Call.args(), [](const Use &U) {
            return U->getType()->isPointerTy();
          });
+}
+
+/// The reads of a region's body whose adjoints need no atomic, with the
+/// guards some need computed in the body; none elsewhere.
+static std::optional<ParallelLoopReads>
+analyzeLoopReads(const ReverseSignature &Sig, Function &Prepared,
+                 FunctionAnalysisManager &FAM) {
+  // Vector modes do not reach a region's body (ParallelRegions.h).
+  if (!OpenMPPlainAdjoints || !Sig.TeamEntry || Sig.Width != 1 ||
+      isGpuModule(*Prepared.getParent()))
+    return std::nullopt;
+  auto &SE = FAM.getResult<ScalarEvolutionAnalysis>(Prepared);
+  auto &DT = FAM.getResult<DominatorTreeAnalysis>(Prepared);
+  return std::optional<ParallelLoopReads>(
+      std::in_place, Prepared, FAM.getResult<AAManager>(Prepared), SE,
+      FAM.getResult<LoopAnalysis>(Prepared), DT, writesOnlyErrno,
+      [&](const ReadGroup &G, ArrayRef<ReadGroup> All) {
+        return emitExclusiveReadGuard(G, All, SE, DT);
+      });
 }
 
 FunctionDifferentiator::FunctionDifferentiator(ReverseModeGenerator &Gen,
@@ -65,6 +91,7 @@ FunctionDifferentiator::FunctionDifferentiator(ReverseModeGenerator &Gen,
                                                const ReversePair &Pair,
                                                FunctionAnalysisManager &FAM)
     : Gen(Gen), Sig(Sig), Prep(Prepared), Pair(Pair),
+      LoopReads(analyzeLoopReads(Sig, Prepared, FAM)),
       Activity(Prepared, Sig.Args, Sig.ReturnShadow, Sig.ContextShadows,
                Sig.UnshadowedFields),
       DT(FAM.getResult<DominatorTreeAnalysis>(Prepared)),
@@ -77,10 +104,6 @@ FunctionDifferentiator::FunctionDifferentiator(ReverseModeGenerator &Gen,
       ExitBlock = &BB;
   RecomputesMath = GpuRecomputesMath && isGpuModule(*Prep.getParent());
   ThreadsShareMemory = isGpuModule(*Prep.getParent()) || Sig.Parallel;
-  // Vector modes do not reach a region's body (ParallelRegions.h).
-  if (Sig.TeamEntry && Sig.Width == 1 && !isGpuModule(*Prep.getParent()))
-    LoopReads.emplace(Prepared, FAM.getResult<AAManager>(Prepared), SE, LI, DT,
-                      writesOnlyErrno);
 }
 
 bool FunctionDifferentiator::run(DifferentiationFailure &F) {
@@ -245,12 +268,10 @@ void FunctionDifferentiator::collectNeeds(Instruction &I,
   case Instruction::Load:
     if (IsActive(&I)) {
       Needs.push_back(shadowOf(cast<LoadInst>(I).getPointerOperand()));
-      // The bounds that decide whether its adjoint needs an atomic.
+      // The guard that decides whether its adjoint needs an atomic.
       if (LoopReads)
-        if (auto Limit = LoopReads->limitOf(cast<LoadInst>(I))) {
-          Needs.push_back(primalOf(Limit->Lower));
-          Needs.push_back(primalOf(Limit->Upper));
-        }
+        if (Value *Guard = LoopReads->conditionOf(cast<LoadInst>(I)))
+          Needs.push_back(primalOf(Guard));
     }
     return;
   case Instruction::Store: {

@@ -35,44 +35,29 @@ static void unlock(void) {
   __atomic_store_n(&__enzyme_rt_misaligned_lock, 0, __ATOMIC_RELEASE);
 }
 
-void __enzyme_rt_atomic_fadd_f64(double *p, double d) {
-  if ((uintptr_t)p % sizeof(double) == 0) {
-    uint64_t *word = (uint64_t *)p;
-    uint64_t old = __atomic_load_n(word, __ATOMIC_RELAXED), sum;
-    do {
-      double v;
-      __builtin_memcpy(&v, &old, sizeof v);
-      v += d;
-      __builtin_memcpy(&sum, &v, sizeof v);
-    } while (!__atomic_compare_exchange_n(word, &old, sum, 1, __ATOMIC_RELAXED,
-                                          __ATOMIC_RELAXED));
-    return;
+/* *p += d for a float type T whose bits an unsigned W holds. */
+#define DEFINE_ATOMIC_FADD(NAME, T, W)                                         \
+  void NAME(T *p, T d) {                                                       \
+    if ((uintptr_t)p % sizeof(T) == 0) {                                       \
+      W *word = (W *)p;                                                        \
+      W old = __atomic_load_n(word, __ATOMIC_RELAXED), sum;                    \
+      do {                                                                     \
+        T v;                                                                   \
+        __builtin_memcpy(&v, &old, sizeof v);                                  \
+        v += d;                                                                \
+        __builtin_memcpy(&sum, &v, sizeof v);                                  \
+      } while (!__atomic_compare_exchange_n(word, &old, sum, 1,                \
+                                            __ATOMIC_RELAXED,                  \
+                                            __ATOMIC_RELAXED));                \
+      return;                                                                  \
+    }                                                                          \
+    lock();                                                                    \
+    T v;                                                                       \
+    __builtin_memcpy(&v, p, sizeof v);                                         \
+    v += d;                                                                    \
+    __builtin_memcpy(p, &v, sizeof v);                                         \
+    unlock();                                                                  \
   }
-  lock();
-  double v;
-  __builtin_memcpy(&v, p, sizeof v);
-  v += d;
-  __builtin_memcpy(p, &v, sizeof v);
-  unlock();
-}
 
-void __enzyme_rt_atomic_fadd_f32(float *p, float d) {
-  if ((uintptr_t)p % sizeof(float) == 0) {
-    uint32_t *word = (uint32_t *)p;
-    uint32_t old = __atomic_load_n(word, __ATOMIC_RELAXED), sum;
-    do {
-      float v;
-      __builtin_memcpy(&v, &old, sizeof v);
-      v += d;
-      __builtin_memcpy(&sum, &v, sizeof v);
-    } while (!__atomic_compare_exchange_n(word, &old, sum, 1, __ATOMIC_RELAXED,
-                                          __ATOMIC_RELAXED));
-    return;
-  }
-  lock();
-  float v;
-  __builtin_memcpy(&v, p, sizeof v);
-  v += d;
-  __builtin_memcpy(p, &v, sizeof v);
-  unlock();
-}
+DEFINE_ATOMIC_FADD(__enzyme_rt_atomic_fadd_f64, double, uint64_t)
+DEFINE_ATOMIC_FADD(__enzyme_rt_atomic_fadd_f32, float, uint32_t)

@@ -1,7 +1,7 @@
 // Kokkos constructs on Debian's Kokkos (a shared library without bitcode,
 // Serial backend): parallel_reduce with the default sum (functor and
-// lambda), with the Sum, Max and Min reducers and with a functor's own
-// init and join; parallel_for over a RangePolicy and an
+// lambda), with the Sum, Max and Min reducers, with a functor's own
+// init and join and with a reducer class of one's own; parallel_for over a RangePolicy and an
 // MDRangePolicy<Rank<2>> writing Views that the differentiated function
 // allocates; deep_copy (View to View, and a scalar fill); subview; Kokkos'
 // math wrappers; an explicit time-stepping kernel over 60 steps, the new
@@ -110,6 +110,35 @@ double custom_join(const Vector &v) {
   double m = 0;
   Kokkos::parallel_reduce(v.extent(0), ShiftedMax{v}, m);
   return m * m + m;
+}
+
+// A reducer class of one's own (a product), as Kokkos' reducer concept
+// asks: its join and init are differentiated as code.
+struct Product {
+  using reducer = Product;
+  using value_type = double;
+  using result_view_type =
+      Kokkos::View<double, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>;
+  double &result;
+  KOKKOS_INLINE_FUNCTION Product(double &r) : result(r) {}
+  KOKKOS_INLINE_FUNCTION void join(double &dst, const double &src) const {
+    dst *= src;
+  }
+  KOKKOS_INLINE_FUNCTION void init(double &v) const { v = 1; }
+  KOKKOS_INLINE_FUNCTION double &reference() const { return result; }
+  KOKKOS_INLINE_FUNCTION result_view_type view() const {
+    return result_view_type(&result);
+  }
+  KOKKOS_INLINE_FUNCTION bool references_scalar() const { return true; }
+};
+
+double reducer_class(const Vector &v) {
+  double p = 1;
+  Kokkos::parallel_reduce(
+      v.extent(0),
+      KOKKOS_LAMBDA(int i, double &acc) { acc *= 1 + 0.3 * v(i); },
+      Product(p));
+  return p;
 }
 
 // parallel_for writing a View allocated here, read back by a reduction.
@@ -238,6 +267,7 @@ int main(int argc, char *argv[]) {
     test("wave", wave, 9);
     test("reducers", reducers, 7);
     test("custom_join", custom_join, 7);
+    test("reducer_class", reducer_class, 6);
     test("allocated", allocated, 8);
     test("matrix", matrix, 5);
     test("heat", heat, 12);

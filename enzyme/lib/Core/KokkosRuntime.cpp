@@ -193,9 +193,25 @@ StringRef kokkosDeepCopyElement(const Function &F) {
   return Element;
 }
 
+/// The constructs without derivatives: their `execute`.
+static bool isScanExecute(StringRef Name) {
+  return (Name.starts_with("Kokkos::Impl::ParallelScan<") ||
+          Name.starts_with("Kokkos::Impl::ParallelScanWithTotal<")) &&
+         Name.ends_with("::execute");
+}
+
+bool isUnsupportedKokkosConstruct(const Function &F) {
+  return isScanExecute(kokkosName(&F));
+}
+
 std::string describeUnsupportedKokkosCall(const CallBase &Call) {
   std::string Name = kokkosName(Call.getCalledFunction());
   StringRef N(Name);
+  if (isScanExecute(N))
+    return "cannot differentiate Kokkos::parallel_scan ('" + Name +
+           "'): scans are not supported; write the prefix sum as a loop "
+           "over the range in one parallel_for, or differentiate the "
+           "code after it";
   static const char *const Devices[] = {"Kokkos::Cuda",
                                         "Kokkos::Impl::Cuda",
                                         "Kokkos::HIP",

@@ -45,6 +45,11 @@ bool isInactiveKokkosCall(const llvm::CallBase &Call);
 /// \p F (null for an indirect call) is such a function.
 bool isInactiveKokkosFunction(const llvm::Function *F);
 
+/// \p F runs a Kokkos construct the engine does not differentiate
+/// (`parallel_scan`): kept as a call, so that describeUnsupportedKokkosCall
+/// names it where the program differentiates through it.
+bool isUnsupportedKokkosConstruct(const llvm::Function &F);
+
 /// How a Kokkos host backend splits a range's iterations among the team:
 /// each thread calls `HostThreadTeamData::set_work_partition(data, length,
 /// chunk)` on its own team data, then `get_work_partition(data)`, which

@@ -534,11 +534,13 @@ void UserRegistrations::keepRegisteredFunctionsCallable(Module &M) {
   }
   // Kokkos' runtime functions, which the engine gives rules of its own
   // (Core/KokkosRuntime.h): a Kokkos built with -fenzyme has their bodies,
-  // which must not be inlined before the rules apply at the link.
+  // which must not be inlined before the rules apply at the link; and the
+  // constructs it refuses, so that the error names them.
   for (Function &F : M)
     if (!F.isDeclaration() &&
         (!kokkosRulePrefix(F.getName()).empty() ||
-         isKokkosHostRecordConstructor(F) || isInactiveKokkosFunction(&F)))
+         isKokkosHostRecordConstructor(F) || isInactiveKokkosFunction(&F) ||
+         isUnsupportedKokkosConstruct(F)))
       Registered.insert(&F);
   for (Function *F : Registered)
     keepCallable(*F);

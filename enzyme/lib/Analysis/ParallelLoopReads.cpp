@@ -222,12 +222,18 @@ bool ParallelLoopReads::isChunkStart(Value *V, SmallPtrSetImpl<Value *> &Seen,
                   [&](Value *In) { return isChunkStart(In, Seen, Opener); });
   // The next chunk of a static schedule: the last start plus the stride
   // the runtime gave.
+  // (One visit per value: a second try could meet values the first one
+  // marked seen.)
   if (auto *Add = dyn_cast<BinaryOperator>(V);
-      Add && Add->getOpcode() == Instruction::Add)
-    for (unsigned I = 0; I < 2; ++I)
-      if (SameConstruct(slotOpener(Add->getOperand(I), StrideSlots)) &&
-          isChunkStart(Add->getOperand(1 - I), Seen, Opener))
-        return true;
+      Add && Add->getOpcode() == Instruction::Add) {
+    CallBase *Strides[] = {slotOpener(Add->getOperand(0), StrideSlots),
+                           slotOpener(Add->getOperand(1), StrideSlots)};
+    if (bool(Strides[0]) == bool(Strides[1]))
+      return false;
+    unsigned I = Strides[0] ? 0 : 1;
+    return SameConstruct(Strides[I]) &&
+           isChunkStart(Add->getOperand(1 - I), Seen, Opener);
+  }
   return false;
 }
 
@@ -282,9 +288,15 @@ void ParallelLoopReads::findIterationNumbers() {
           continue;
         Value *Start = Phi.getIncomingValue(I);
         Value *By = nullptr;
+        // Probed apart: a failed probe must not leave values marked seen
+        // (which would pass as chunk starts on a second visit).
+        auto StartsChunks = [&](Value *V) {
+          SmallPtrSet<Value *, 8> Probed;
+          CallBase *Of = Opener;
+          return isChunkStart(V, Probed, Of);
+        };
         if (auto *Add = dyn_cast<BinaryOperator>(Start);
-            Add && Add->getOpcode() == Instruction::Add &&
-            !isChunkStart(Start, Seen, Opener))
+            Add && Add->getOpcode() == Instruction::Add && !StartsChunks(Start))
           for (unsigned Op = 0; Op < 2 && !By; ++Op)
             if (isThreadInvariant(Add->getOperand(Op))) {
               By = Add->getOperand(Op);

@@ -520,6 +520,21 @@ ParallelLoopReads::indexedRead(LoadInst &Load) {
 }
 
 std::optional<IterationSpace> ParallelLoopReads::spaceOf(const Loop *L) {
+  std::optional<IterationSpace> Space = spaceOfConstruct(L);
+  // A guard made of it decides alike in every thread; unsigned 32-bit
+  // bounds would need zero-extending where guards sign-extend.
+  if (!Space || !isThreadInvariant(Space->First) ||
+      !isThreadInvariant(Space->End) ||
+      IterationNumbers.lookup(L)
+          .Opener->getCalledFunction()
+          ->getName()
+          .ends_with("_4u"))
+    return std::nullopt;
+  return Space;
+}
+
+std::optional<IterationSpace>
+ParallelLoopReads::spaceOfConstruct(const Loop *L) {
   IterationNumber Number = IterationNumbers.lookup(L);
   CallBase *Opener = Number.Opener;
   Value *Shift = Number.Shift;

@@ -175,6 +175,7 @@ private:
   bool isChunkStart(llvm::Value *V, llvm::SmallPtrSetImpl<llvm::Value *> &Seen,
                     llvm::CallBase *&Opener);
   std::optional<IterationSpace> spaceOf(const llvm::Loop *L);
+  std::optional<IterationSpace> spaceOfConstruct(const llvm::Loop *L);
   llvm::CallBase *partitionSetterOf(llvm::CallBase &Get);
   bool inThreadTeamData(const llvm::Value *Ptr) const;
   bool isThreadInvariant(const llvm::Value *V);

@@ -21,9 +21,11 @@ namespace {
 /// recurrence of an enclosing loop is the header phi it describes), and it
 /// emits into any function: Map gives the value to use for each leaf.
 /// Without a builder it only checks that it could, visiting every leaf.
+/// Expands expressions of values from outside loop L (or, without L,
+/// of any values Map can give) and of header phis of loops around L.
 class InvariantExpander {
 public:
-  InvariantExpander(const Loop &L, ScalarEvolution &SE, IRBuilder<> *B,
+  InvariantExpander(const Loop *L, ScalarEvolution &SE, IRBuilder<> *B,
                     function_ref<Value *(Value *)> Map)
       : L(L), SE(SE), B(B), Map(Map) {}
 
@@ -32,13 +34,13 @@ public:
       return C->getValue();
     if (auto *U = dyn_cast<SCEVUnknown>(S)) {
       auto *I = dyn_cast<Instruction>(U->getValue());
-      if (I && L.contains(I))
+      if (I && L && L->contains(I))
         return nullptr;
       return Map(U->getValue());
     }
     if (auto *Rec = dyn_cast<SCEVAddRecExpr>(S)) {
       const Loop *Outer = Rec->getLoop();
-      if (Outer == &L || !Outer->contains(&L))
+      if (!L || Outer == L || !Outer->contains(L))
         return nullptr;
       for (PHINode &Phi : Outer->getHeader()->phis())
         if (SE.isSCEVable(Phi.getType()) && SE.getSCEV(&Phi) == S)
@@ -102,7 +104,7 @@ private:
     }
   }
 
-  const Loop &L;
+  const Loop *L;
   ScalarEvolution &SE;
   IRBuilder<> *B;
   function_ref<Value *(Value *)> Map;
@@ -122,9 +124,9 @@ const SCEV *takenCount(Loop &L, ScalarEvolution &SE) {
 Value *emitTripCount(Loop &L, ScalarEvolution &SE, IRBuilder<> &B,
                      function_ref<Value *(Value *)> Map) {
   const SCEV *Taken = takenCount(L, SE);
-  if (!Taken || !InvariantExpander(L, SE, nullptr, Map).expand(Taken))
+  if (!Taken || !InvariantExpander(&L, SE, nullptr, Map).expand(Taken))
     return nullptr;
-  Value *Count = InvariantExpander(L, SE, &B, Map).expand(Taken);
+  Value *Count = InvariantExpander(&L, SE, &B, Map).expand(Taken);
   return B.CreateAdd(B.CreateZExt(Count, B.getInt64Ty()), B.getInt64(1),
                      "trip.count");
 }
@@ -146,14 +148,19 @@ const SCEV *counterFinalValue(PHINode &Counter, Loop &L, ScalarEvolution &SE,
     Leaves.push_back(V);
     return V;
   };
-  if (!InvariantExpander(L, SE, nullptr, Collect).expand(Final))
+  if (!InvariantExpander(&L, SE, nullptr, Collect).expand(Final))
     return nullptr;
   return Final;
 }
 
 Value *emitInvariant(const SCEV *S, Loop &L, ScalarEvolution &SE,
                      IRBuilder<> &B, function_ref<Value *(Value *)> Map) {
-  return InvariantExpander(L, SE, &B, Map).expand(S);
+  return InvariantExpander(&L, SE, &B, Map).expand(S);
+}
+
+Value *emitExpression(const SCEV *S, ScalarEvolution &SE, IRBuilder<> &B,
+                      function_ref<Value *(Value *)> Map) {
+  return InvariantExpander(nullptr, SE, &B, Map).expand(S);
 }
 
 } // namespace enzyme

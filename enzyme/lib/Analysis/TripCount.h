@@ -53,6 +53,14 @@ emitInvariant(const llvm::SCEV *S, llvm::Loop &L, llvm::ScalarEvolution &SE,
               llvm::IRBuilder<> &B,
               llvm::function_ref<llvm::Value *(llvm::Value *)> Map);
 
+/// Emits \p S, an expression without recurrences, at \p B's insertion
+/// point, with \p Map giving each leaf's value there (null where it cannot:
+/// then the result is null).
+llvm::Value *
+emitExpression(const llvm::SCEV *S, llvm::ScalarEvolution &SE,
+               llvm::IRBuilder<> &B,
+               llvm::function_ref<llvm::Value *(llvm::Value *)> Map);
+
 } // namespace enzyme
 
 #endif // ENZYME_ANALYSIS_TRIPCOUNT_H

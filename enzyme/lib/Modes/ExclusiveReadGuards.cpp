@@ -5,11 +5,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "Modes/ExclusiveReadGuards.h"
+#include "Analysis/TripCount.h"
 
 #include "llvm/Analysis/Loads.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ScalarEvolution.h"
-#include "llvm/Analysis/ScalarEvolutionExpressions.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/IRBuilder.h"
 
@@ -63,39 +63,7 @@ public:
 
   /// \p S, an expression of values the same in every thread.
   Value *expand(const SCEV *S) {
-    if (auto *C = dyn_cast<SCEVConstant>(S))
-      return C->getValue();
-    if (auto *U = dyn_cast<SCEVUnknown>(S))
-      return available(U->getValue());
-    if (auto *Cast = dyn_cast<SCEVCastExpr>(S)) {
-      Value *Op = expand(Cast->getOperand(0));
-      if (!Op)
-        return nullptr;
-      switch (S->getSCEVType()) {
-      case scTruncate:
-        return B.CreateTrunc(Op, S->getType());
-      case scZeroExtend:
-        return B.CreateZExt(Op, S->getType());
-      case scSignExtend:
-        return B.CreateSExt(Op, S->getType());
-      case scPtrToInt:
-        return B.CreatePtrToInt(Op, S->getType());
-      default:
-        return nullptr;
-      }
-    }
-    if (!isa<SCEVAddExpr, SCEVMulExpr>(S))
-      return nullptr;
-    Value *Result = nullptr;
-    for (const SCEV *Op : cast<SCEVNAryExpr>(S)->operands()) {
-      Value *V = expand(Op);
-      if (!V)
-        return nullptr;
-      Result = !Result               ? V
-               : isa<SCEVAddExpr>(S) ? B.CreateAdd(Result, V)
-                                     : B.CreateMul(Result, V);
-    }
-    return Result;
+    return emitExpression(S, SE, B, [&](Value *V) { return available(V); });
   }
 
   IRBuilder<> B;

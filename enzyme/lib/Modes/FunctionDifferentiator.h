@@ -35,6 +35,7 @@
 #include "Core/ContextShadows.h"
 #include "Core/Lanes.h"
 #include "Modes/ReverseModeGenerator.h"
+#include "Modes/SharedAdjoints.h"
 #include "Rules/VectorIntrinsics.h"
 
 #include "llvm/ADT/DenseMap.h"
@@ -316,6 +317,9 @@ private:
   /// device code, an OpenMP region's body): adjoints of reads are added
   /// atomically outside the thread's stack (SharedAdjoints.h).
   bool ThreadsShareMemory = false;
+  /// GPU lanes grouped by the shadow address they add into, shared by the
+  /// additions of one reverse block.
+  WarpPeerGroups PeerGroups;
   /// The per-thread accumulators of privatized reads (value, shadow
   /// address) by their first load.
   llvm::DenseMap<const llvm::LoadInst *,

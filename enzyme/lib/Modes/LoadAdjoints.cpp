@@ -32,12 +32,13 @@ void FunctionDifferentiator::accumulateLoadAdjoint(LoadInst &Load,
   if (Sharing == ReadSharing::Exclusive)
     if (Value *Guard = LoopReads->conditionOf(Load)) {
       accumulateAdjointUnless(B, Load.getType(), Shadow, D,
-                              adjointAlignment(Load), primal(Guard));
+                              adjointAlignment(Load), primal(Guard),
+                              &PeerGroups);
       return;
     }
   if (Sharing != ReadSharing::Privatized) {
     accumulateAdjoint(B, Load.getType(), Shadow, D, adjointAlignment(Load),
-                      Atomic && Sharing == ReadSharing::Shared);
+                      Atomic && Sharing == ReadSharing::Shared, &PeerGroups);
     return;
   }
   auto &[Sum, Address] = PrivateAdjoints[LoopReads->accumulatorOf(Load)];

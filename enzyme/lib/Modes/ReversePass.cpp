@@ -831,6 +831,7 @@ void FunctionDifferentiator::branchToPredecessors(BasicBlock &BB,
 
 void FunctionDifferentiator::reverseBlock(BasicBlock &BB) {
   RevLocal.clear();
+  PeerGroups.clear();
   IRBuilder<> B(RevBlocks[&BB]);
   const TapeBuilder &Tape = Gen.tape();
 

@@ -153,36 +153,129 @@ static unsigned smVersion(const Function &F) {
   return Version;
 }
 
-/// The atomic addition of a scalar by a full warp whose lanes add into
-/// several addresses (each thread's row of a table shared by all): the lanes
-/// of each address (its peers) sum their adjoints in a tree of shuffles and
-/// the lowest of them adds. The tree takes as many rounds as the largest
-/// group needs (none when every address is a lane's own); the loop's
-/// condition is a vote, so the warp runs it together.
-static void peerAggregatedAdd(IRBuilder<> &B, Type *Ty, Value *Ptr, Value *D,
-                              Align A) {
-  Function &F = *B.GetInsertBlock()->getParent();
-  LLVMContext &Ctx = F.getContext();
-  Type *I32 = B.getInt32Ty();
-  Value *All = B.getInt32(-1);
-  Value *Peers = B.CreateIntrinsic(Intrinsic::nvvm_match_any_sync_i64, {},
-                                   {All, B.CreatePtrToInt(Ptr, B.getInt64Ty())},
-                                   nullptr, "peers");
-  Value *Lane = B.CreateIntrinsic(Intrinsic::nvvm_read_ptx_sreg_laneid, {}, {},
-                                  nullptr, "lane");
+struct WarpPeerGroups::Group {
+  /// Where the group was found (it reaches later points of its run).
+  Instruction *Anchor;
+  Place At;
+  Value *Lane;
+  /// The lanes that found the group together: its shuffles and votes name
+  /// them.
+  Value *Active;
+  /// Whether this lane's address is in its own local memory (null where it
+  /// cannot be): such a lane adds plainly, and on its own.
+  Value *IsLocal;
+  /// The whole warp adds into one address (the same in every lane).
+  Value *Uniform;
+  /// Some lanes share an address (the same in every lane).
+  Value *AnyShared;
+  /// This lane's peers, its rank among them, the peers above it, and
+  /// whether it is the lowest.
+  Value *Peers, *Rank, *Higher, *IsFirst;
+};
+
+WarpPeerGroups::WarpPeerGroups() = default;
+WarpPeerGroups::~WarpPeerGroups() = default;
+
+void WarpPeerGroups::clear() {
+  Places.clear();
+  Groups.clear();
+}
+
+WarpPeerGroups::Place WarpPeerGroups::placeOf(BasicBlock *BB) {
+  auto [It, New] = Places.try_emplace(BB, Place{NextRun, 0});
+  if (New)
+    ++NextRun;
+  return It->second;
+}
+
+void WarpPeerGroups::continueRun(BasicBlock *From, BasicBlock *To) {
+  if (From == To)
+    return;
+  Place P = placeOf(From);
+  Places[To] = Place{P.Run, P.Position + 1};
+}
+
+/// Finds this lane's peers among the active lanes: those whose \p Base is
+/// its own. A lane whose address is in its local memory (the same number
+/// may name another lane's local memory) keys on its lane number instead,
+/// which no global address equals.
+static void findPeers(IRBuilder<> &B, Value *Base, bool MayBeLocal,
+                      WarpPeerGroups::Group &G) {
+  Type *I32 = B.getInt32Ty(), *I64 = B.getInt64Ty();
+  G.Lane = B.CreateIntrinsic(Intrinsic::nvvm_read_ptx_sreg_laneid, {}, {},
+                             nullptr, "lane");
+  G.Anchor = cast<Instruction>(G.Lane);
+  G.Active = B.CreateIntrinsic(Intrinsic::nvvm_activemask, {}, {}, nullptr,
+                               "active.lanes");
+  Value *Key = B.CreatePtrToInt(Base, I64);
+  G.IsLocal = nullptr;
+  if (MayBeLocal) {
+    G.IsLocal = B.CreateIntrinsic(Intrinsic::nvvm_isspacep_local, {}, {Base},
+                                  nullptr, "shadow.is.local");
+    Key = B.CreateSelect(G.IsLocal, B.CreateZExt(G.Lane, I64), Key);
+  }
+  G.Peers = B.CreateIntrinsic(Intrinsic::nvvm_match_any_sync_i64, {},
+                              {G.Active, Key}, nullptr, "peers");
+  G.Uniform = B.CreateICmpEQ(G.Peers, B.getInt32(-1), "address.uniform");
   // Masks of the lanes below this one, and of those above it (64-bit: the
   // shifts reach 32).
-  Value *Lane64 = B.CreateZExt(Lane, B.getInt64Ty());
+  Value *Lane64 = B.CreateZExt(G.Lane, I64);
   Value *Below = B.CreateTrunc(
       B.CreateSub(B.CreateShl(B.getInt64(1), Lane64), B.getInt64(1)), I32);
   Value *UpToSelf = B.CreateTrunc(
       B.CreateSub(B.CreateShl(B.getInt64(2), Lane64), B.getInt64(1)), I32);
-  Value *Rank = B.CreateUnaryIntrinsic(
-      Intrinsic::ctpop, B.CreateAnd(Peers, Below), nullptr, "rank");
-  Value *Higher = B.CreateAnd(Peers, B.CreateNot(UpToSelf), "higher.peers");
-  Value *First = B.CreateBinaryIntrinsic(Intrinsic::cttz, Peers, B.getFalse(),
-                                         nullptr, "first.peer");
+  G.Rank = B.CreateUnaryIntrinsic(Intrinsic::ctpop, B.CreateAnd(G.Peers, Below),
+                                  nullptr, "rank");
+  G.Higher = B.CreateAnd(G.Peers, B.CreateNot(UpToSelf), "higher.peers");
+  G.AnyShared =
+      B.CreateIntrinsic(Intrinsic::nvvm_vote_any_sync, {},
+                        {G.Active, B.CreateICmpNE(G.Higher, B.getInt32(0))},
+                        nullptr, "any.shared");
+  G.IsFirst = B.CreateICmpEQ(
+      G.Lane, B.CreateBinaryIntrinsic(Intrinsic::cttz, G.Peers, B.getFalse()),
+      "first.peer");
+}
 
+const WarpPeerGroups::Group &WarpPeerGroups::at(IRBuilder<> &B, Value *Base,
+                                                bool MayBeLocal) {
+  BasicBlock *BB = B.GetInsertBlock();
+  Place Here = placeOf(BB);
+  std::unique_ptr<Group> &G = Groups[{Here.Run, Base}];
+  // An earlier group reaches here when it was found in an earlier block of
+  // the run, or earlier in this one.
+  if (G && (G->At.Position < Here.Position ||
+            (G->At.Position == Here.Position &&
+             (B.GetInsertPoint() == BB->end() ||
+              G->Anchor->comesBefore(&*B.GetInsertPoint())))))
+    return *G;
+  G = std::make_unique<Group>();
+  findPeers(B, Base, MayBeLocal, *G);
+  G->At = Here;
+  return *G;
+}
+
+/// `*Ptr += D` by this lane alone: plainly into its local memory, atomically
+/// elsewhere.
+static void addByOneLane(IRBuilder<> &B, Type *Ty, Value *Ptr, Value *D,
+                         Align A, Value *IsLocal) {
+  if (!IsLocal) {
+    atomicAdd(B, Ty, Ptr, D, A);
+    return;
+  }
+  ifThenElse(
+      B, IsLocal, [&] { plainAdd(B, Ty, Ptr, D, A); },
+      [&] { atomicAdd(B, Ty, Ptr, D, A); });
+}
+
+/// The lanes of each address (its peers) sum their adjoints in a tree of
+/// shuffles and the lowest of them adds. The tree takes as many rounds as
+/// the largest group needs; the loop's condition is a vote, so the lanes
+/// run it together.
+static void sumAmongPeers(IRBuilder<> &B, Type *Ty, Value *Ptr, Value *D,
+                          Align A, const WarpPeerGroups::Group &G) {
+  Function &F = *B.GetInsertBlock()->getParent();
+  LLVMContext &Ctx = F.getContext();
+  Type *I32 = B.getInt32Ty();
   BasicBlock *Entry = B.GetInsertBlock();
   bool AtEnd = B.GetInsertPoint() == Entry->end();
   Instruction *SplitBefore =
@@ -200,28 +293,28 @@ static void peerAggregatedAdd(IRBuilder<> &B, Type *Ty, Value *Ptr, Value *D,
   PHINode *Left = B.CreatePHI(I32, 2, "peers.left");
   PHINode *Round = B.CreatePHI(I32, 2, "peers.rank");
   Sum->addIncoming(D, Entry);
-  Left->addIncoming(Higher, Entry);
-  Round->addIncoming(Rank, Entry);
+  Left->addIncoming(G.Higher, Entry);
+  Round->addIncoming(G.Rank, Entry);
   Value *HasLeft = B.CreateICmpNE(Left, B.getInt32(0));
   Value *AnyLeft =
-      B.CreateIntrinsic(Intrinsic::nvvm_vote_any_sync, {}, {All, HasLeft});
+      B.CreateIntrinsic(Intrinsic::nvvm_vote_any_sync, {}, {G.Active, HasLeft});
   B.CreateCondBr(AnyLeft, Body, Exit);
 
   B.SetInsertPoint(Body);
-  // Every lane shuffles (a shuffle needs the whole warp); a lane with a peer
-  // left adds the sum of the nearest one above it.
+  // Every lane shuffles (a shuffle needs all the lanes it names); a lane
+  // with a peer left adds the sum of the nearest one above it.
   Value *From = B.CreateSelect(
       HasLeft, B.CreateBinaryIntrinsic(Intrinsic::cttz, Left, B.getTrue()),
-      Lane);
-  Value *Theirs =
-      emitWarpShuffle(B, ShuffleMode::Index, All, Sum, From, B.getInt32(31));
+      G.Lane);
+  Value *Theirs = emitWarpShuffle(B, ShuffleMode::Index, G.Active, Sum, From,
+                                  B.getInt32(31));
   Value *Added = B.CreateSelect(HasLeft, B.CreateFAdd(Sum, Theirs), Sum);
   // Lanes of odd rank gave their sum away this round: their peers forget
   // them.
   Value *Stays =
       B.CreateICmpEQ(B.CreateAnd(Round, B.getInt32(1)), B.getInt32(0));
-  Value *Staying =
-      B.CreateIntrinsic(Intrinsic::nvvm_vote_ballot_sync, {}, {All, Stays});
+  Value *Staying = B.CreateIntrinsic(Intrinsic::nvvm_vote_ballot_sync, {},
+                                     {G.Active, Stays});
   Sum->addIncoming(Added, Body);
   Left->addIncoming(B.CreateAnd(Left, Staying), Body);
   Round->addIncoming(B.CreateLShr(Round, B.getInt32(1)), Body);
@@ -229,7 +322,7 @@ static void peerAggregatedAdd(IRBuilder<> &B, Type *Ty, Value *Ptr, Value *D,
 
   B.SetInsertPoint(Exit);
   ifThenElse(
-      B, B.CreateICmpEQ(Lane, First), [&] { atomicAdd(B, Ty, Ptr, Sum, A); },
+      B, G.IsFirst, [&] { addByOneLane(B, Ty, Ptr, Sum, A, G.IsLocal); },
       [] {});
   B.CreateBr(Next);
   if (AtEnd) {
@@ -240,49 +333,46 @@ static void peerAggregatedAdd(IRBuilder<> &B, Type *Ty, Value *Ptr, Value *D,
   }
 }
 
-/// The atomic addition of a scalar in CUDA device code. When the whole warp
-/// adds into one address (a parameter every thread read), the warp sums
-/// its adjoints first and one lane adds: thousands of threads adding into
-/// a few addresses otherwise wait for each other.
+/// The atomic addition of a scalar in CUDA device code, by the lanes of a
+/// warp together. When the whole warp adds into one address (a parameter
+/// every thread read), the warp sums its adjoints and one lane adds; when
+/// lanes share addresses (each thread's row of a table shared by all), each
+/// address's lanes sum theirs first. Thousands of threads adding into a few
+/// addresses otherwise wait for each other.
 static void warpAggregatedAdd(IRBuilder<> &B, Type *Ty, Value *Ptr, Value *D,
-                              Align A) {
-  Function &F = *B.GetInsertBlock()->getParent();
-  if (!WarpAggregatedAtomics || (!Ty->isFloatTy() && !Ty->isDoubleTy()) ||
-      smVersion(F) < 70) {
-    atomicAdd(B, Ty, Ptr, D, A);
-    return;
-  }
-  Value *Active = B.CreateIntrinsic(Intrinsic::nvvm_activemask, {}, {});
-  Value *Full = B.CreateICmpEQ(Active, B.getInt32(-1), "warp.full");
+                              Align A, bool MayBeLocal, WarpPeerGroups *Peers) {
+  const DataLayout &DL = B.GetInsertBlock()->getModule()->getDataLayout();
+  APInt Offset(DL.getIndexTypeSizeInBits(Ptr->getType()), 0);
+  Value *Base = Ptr->stripAndAccumulateConstantOffsets(
+      DL, Offset, /*AllowNonInbounds=*/true);
+  BasicBlock *Start = B.GetInsertBlock();
+  WarpPeerGroups OneAddition;
+  const WarpPeerGroups::Group &G =
+      (Peers ? *Peers : OneAddition).at(B, Base, MayBeLocal);
   ifThenElse(
-      B, Full,
+      B, G.Uniform,
       [&] {
-        Value *Match = B.CreateIntrinsic(
-            Intrinsic::nvvm_match_all_sync_i64p, {},
-            {B.getInt32(-1), B.CreatePtrToInt(Ptr, B.getInt64Ty())});
-        Value *Uniform = B.CreateExtractValue(Match, 1, "address.uniform");
+        Value *Sum = D;
+        for (unsigned Offset = 16; Offset > 0; Offset /= 2)
+          Sum = B.CreateFAdd(
+              Sum, emitWarpShuffle(B, ShuffleMode::Xor, B.getInt32(-1), Sum,
+                                   B.getInt32(Offset), B.getInt32(31)));
         ifThenElse(
-            B, Uniform,
-            [&] {
-              Value *Sum = D;
-              for (unsigned Offset = 16; Offset > 0; Offset /= 2)
-                Sum = B.CreateFAdd(Sum, emitWarpShuffle(B, ShuffleMode::Xor,
-                                                        B.getInt32(-1), Sum,
-                                                        B.getInt32(Offset),
-                                                        B.getInt32(31)));
-              Value *Lane = B.CreateIntrinsic(
-                  Intrinsic::nvvm_read_ptx_sreg_laneid, {}, {});
-              ifThenElse(
-                  B, B.CreateICmpEQ(Lane, B.getInt32(0)),
-                  [&] { atomicAdd(B, Ty, Ptr, Sum, A); }, [] {});
-            },
-            [&] { peerAggregatedAdd(B, Ty, Ptr, D, A); });
+            B, B.CreateICmpEQ(G.Lane, B.getInt32(0)),
+            [&] { atomicAdd(B, Ty, Ptr, Sum, A); }, [] {});
       },
-      [&] { atomicAdd(B, Ty, Ptr, D, A); });
+      [&] {
+        ifThenElse(
+            B, G.AnyShared, [&] { sumAmongPeers(B, Ty, Ptr, D, A, G); },
+            [&] { addByOneLane(B, Ty, Ptr, D, A, G.IsLocal); });
+      });
+  if (Peers)
+    Peers->continueRun(Start, B.GetInsertBlock());
 }
 
 void accumulateAdjoint(IRBuilder<> &B, Type *Ty, Value *Ptr, Value *D,
-                       MaybeAlign Alignment, bool Atomic) {
+                       MaybeAlign Alignment, bool Atomic,
+                       WarpPeerGroups *Peers) {
   if (!Atomic) {
     plainAdd(B, Ty, Ptr, D, Alignment);
     return;
@@ -293,26 +383,31 @@ void accumulateAdjoint(IRBuilder<> &B, Type *Ty, Value *Ptr, Value *D,
     atomicAdd(B, Ty, Ptr, D, A);
     return;
   }
-  if (Ptr->getType()->getPointerAddressSpace() != 0 ||
-      isa<GlobalVariable>(getUnderlyingObject(Ptr))) {
-    warpAggregatedAdd(B, Ty, Ptr, D, A);
-    return;
-  }
   // PTX atomics through a generic address of local memory are undefined,
   // and a shadow the caller passed may be a local variable of its thread:
   // that one, only this thread sees.
-  Value *IsLocal = B.CreateIntrinsic(Intrinsic::nvvm_isspacep_local, {}, {Ptr},
-                                     nullptr, "shadow.is.local");
-  ifThenElse(
-      B, IsLocal, [&] { plainAdd(B, Ty, Ptr, D, A); },
-      [&] { warpAggregatedAdd(B, Ty, Ptr, D, A); });
+  bool MayBeLocal = Ptr->getType()->getPointerAddressSpace() == 0 &&
+                    !isa<GlobalVariable>(getUnderlyingObject(Ptr));
+  if (WarpAggregatedAtomics && (Ty->isFloatTy() || Ty->isDoubleTy()) &&
+      smVersion(*B.GetInsertBlock()->getParent()) >= 70) {
+    warpAggregatedAdd(B, Ty, Ptr, D, A, MayBeLocal, Peers);
+    return;
+  }
+  addByOneLane(B, Ty, Ptr, D, A,
+               MayBeLocal
+                   ? B.CreateIntrinsic(Intrinsic::nvvm_isspacep_local, {},
+                                       {Ptr}, nullptr, "shadow.is.local")
+                   : nullptr);
 }
 
 void accumulateAdjointUnless(IRBuilder<> &B, Type *Ty, Value *Ptr, Value *D,
-                             MaybeAlign Alignment, Value *Plain) {
+                             MaybeAlign Alignment, Value *Plain,
+                             WarpPeerGroups *Peers) {
   ifThenElse(
       B, Plain, [&] { plainAdd(B, Ty, Ptr, D, Alignment); },
-      [&] { accumulateAdjoint(B, Ty, Ptr, D, Alignment, /*Atomic=*/true); });
+      [&] {
+        accumulateAdjoint(B, Ty, Ptr, D, Alignment, /*Atomic=*/true, Peers);
+      });
 }
 
 } // namespace enzyme

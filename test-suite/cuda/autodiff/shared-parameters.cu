@@ -14,11 +14,15 @@
 // The model's reads of P: atomic additions, after a check for local memory;
 // a full warp adding into one address sums its lanes' adjoints first (the
 // emulator, whose __activemask cannot see divergence, takes plain atomics).
+// The lanes are grouped by address once for P[0] and P[1] (one base).
 // IR-LABEL: define internal void @_Z5modelPKdS0_Pd.grad(
+// IR:         %[[ACTIVE:.*]] = {{.*}}call i32 @llvm.nvvm.activemask()
 // IR:         call i1 @llvm.nvvm.isspacep.local(
-// IR:         call i32 @llvm.nvvm.activemask()
-// IR:         call { i32, i1 } @llvm.nvvm.match.all.sync.i64p(i32 -1,
+// IR:         %[[PEERS:.*]] = {{.*}}call i32 @llvm.nvvm.match.any.sync.i64(i32 %[[ACTIVE]],
+// IR:         icmp eq i32 %[[PEERS]], -1
+// IR-NOT:     match.any
 // IR:         atomicrmw fadd ptr {{.*}} monotonic
+// IR-NOT:     match.any
 // IR:         atomicrmw fadd ptr {{.*}} monotonic
 // IR:       ret void
 #include "../Inputs/check.h"

@@ -9,6 +9,7 @@
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/Module.h"
 #include "llvm/IR/Operator.h"
 
 using namespace llvm;
@@ -22,13 +23,42 @@ const LoopCounter *ReversibleLoop::firstIterationCounter() const {
   return nullptr;
 }
 
+/// `%p = phi [Start, Preheader], [gep %p, Step, Latch]`: a pointer that
+/// walks memory by a constant number of bytes; the step, or null.
+static ConstantInt *pointerStep(PHINode &Phi, Value *Next, bool &InBounds) {
+  auto *GEP = dyn_cast<GEPOperator>(Next);
+  if (!GEP || GEP->getPointerOperand() != &Phi)
+    return nullptr;
+  const DataLayout &DL = Phi.getModule()->getDataLayout();
+  APInt Offset(DL.getIndexTypeSizeInBits(Phi.getType()), 0);
+  if (!GEP->accumulateConstantOffset(DL, Offset))
+    return nullptr;
+  InBounds = GEP->isInBounds();
+  return ConstantInt::get(Phi.getContext(), Offset);
+}
+
 /// `%i = phi [Start, Preheader], [%i + Step, Latch]` with a constant,
-/// non-zero Step.
+/// non-zero Step, or a pointer that walks memory so.
 static std::optional<LoopCounter> matchCounter(PHINode &Phi,
                                                const ReversibleLoop &RL) {
-  if (!Phi.getType()->isIntegerTy() || Phi.getNumIncomingValues() != 2)
+  if (Phi.getNumIncomingValues() != 2)
     return std::nullopt;
-  auto *Next = dyn_cast<BinaryOperator>(Phi.getIncomingValueForBlock(RL.Latch));
+  Value *NextValue = Phi.getIncomingValueForBlock(RL.Latch);
+  LoopCounter C;
+  C.Phi = &Phi;
+  C.Start = Phi.getIncomingValueForBlock(RL.Preheader);
+  if (Phi.getType()->isPointerTy()) {
+    bool InBounds = false;
+    C.Step = pointerStep(Phi, NextValue, InBounds);
+    // An inbounds walk stays in one object: it never comes back to Start.
+    C.NoWrap = InBounds;
+    if (!C.Step || C.Step->isZero())
+      return std::nullopt;
+    return C;
+  }
+  if (!Phi.getType()->isIntegerTy())
+    return std::nullopt;
+  auto *Next = dyn_cast<BinaryOperator>(NextValue);
   if (!Next || Next->getOpcode() != Instruction::Add)
     return std::nullopt;
   Value *Other = Next->getOperand(0) == &Phi   ? Next->getOperand(1)
@@ -37,9 +67,6 @@ static std::optional<LoopCounter> matchCounter(PHINode &Phi,
   auto *Step = dyn_cast_or_null<ConstantInt>(Other);
   if (!Step || Step->isZero())
     return std::nullopt;
-  LoopCounter C;
-  C.Phi = &Phi;
-  C.Start = Phi.getIncomingValueForBlock(RL.Preheader);
   C.Step = Step;
   // A 64-bit counter moving by less than 2^32 per iteration would need more
   // than 2^32 iterations to come back to its start.

@@ -12,8 +12,10 @@
 ///  - a value computed before the loop and used inside it is pushed once,
 ///    when the loop exits, instead of once per iteration;
 ///  - a *counter* (an integer `%i = phi [Start, preheader], [%i + C,
-///    latch]`) is pushed once at the exit, then stepped back (`%i - C`) each
-///    time the reverse pass goes from the header back to the latch; a
+///    latch]`, or a pointer `%p = phi [Start, preheader], [gep %p, C,
+///    latch]` that walks memory by C bytes) is pushed once at the exit, then
+///    stepped back (`%i - C`) each time the reverse pass goes from the
+///    header back to the latch; a
 ///    counter that cannot wrap also tells the first iteration apart
 ///    (`%i == Start`), so the header needs no recorded predecessor.
 ///
@@ -40,6 +42,7 @@ namespace enzyme {
 struct LoopCounter {
   llvm::PHINode *Phi = nullptr;
   llvm::Value *Start = nullptr;
+  /// Added each iteration (bytes, for a pointer).
   llvm::ConstantInt *Step = nullptr;
   /// The counter never returns to Start (its increment cannot wrap).
   bool NoWrap = false;

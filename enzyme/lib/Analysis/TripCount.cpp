@@ -88,6 +88,11 @@ private:
   Value *combine(SCEVTypes Kind, Value *L, Value *R) {
     switch (Kind) {
     case scAddExpr:
+      // A pointer's expression adds integers to one pointer.
+      if (L->getType()->isPointerTy())
+        return B->CreatePtrAdd(L, R);
+      if (R->getType()->isPointerTy())
+        return B->CreatePtrAdd(R, L);
       return B->CreateAdd(L, R);
     case scMulExpr:
       return B->CreateMul(L, R);

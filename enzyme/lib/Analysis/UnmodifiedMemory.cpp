@@ -75,7 +75,15 @@ static bool mayModify(AAResults &AA, Instruction *W, const Value *Object,
 bool UnmodifiedMemory::isUnmodified(const LoadInst &Load) {
   if (!Load.isSimple())
     return false;
-  const Value *Object = getUnderlyingObject(Load.getPointerOperand(), 0);
+  // Through phis and selects too (a pointer that walks a table): every
+  // object the address may point into must be unmodified.
+  SmallVector<const Value *, 4> Objects;
+  getUnderlyingObjects(Load.getPointerOperand(), Objects);
+  return !Objects.empty() &&
+         all_of(Objects, [&](const Value *O) { return isUnmodified(O); });
+}
+
+bool UnmodifiedMemory::isUnmodified(const Value *Object) {
   // Memory the function allocates itself may be freed before the reverse
   // pass runs; argument and global memory outlives the call.
   if (auto *GV = dyn_cast<GlobalVariable>(Object)) {

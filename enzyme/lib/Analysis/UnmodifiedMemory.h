@@ -48,8 +48,8 @@ public:
       llvm::Function &F, llvm::AAResults &AA,
       llvm::function_ref<bool(const llvm::CallBase &)> OnlyWritesErrno);
 
-  /// \p Load reads memory (of an argument or a global) that no instruction
-  /// of the function may write or free.
+  /// \p Load reads memory (of an argument or a global, through any phis and
+  /// selects) that no instruction of the function may write or free.
   bool isUnmodified(const llvm::LoadInst &Load);
 
   /// The block \p Load reads, when the function allocates it once per call
@@ -72,6 +72,9 @@ private:
     llvm::SmallVector<llvm::CallInst *, 2> Frees;
   };
   const LocalBlock &localBlock(llvm::CallBase &Allocation);
+  /// An argument's or a global's memory (or memory a pointer loaded from
+  /// either points to) that nothing in the function may write.
+  bool isUnmodified(const llvm::Value *Object);
 
   llvm::AAResults &AA;
   llvm::SmallVector<llvm::Instruction *, 16> Writers;

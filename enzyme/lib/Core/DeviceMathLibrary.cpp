@@ -144,6 +144,12 @@ void keepDeviceMathCallable(Module &M) {
   }
 }
 
+bool isPureDeviceMath(const Function &F) {
+  return F.hasFnAttribute(KeptFromInliner) &&
+         none_of(F.args(),
+                 [](const Argument &A) { return A.getType()->isPointerTy(); });
+}
+
 void finishDeviceMath(Module &M) {
   if (!isCudaModule(M))
     return;
@@ -158,6 +164,14 @@ void finishDeviceMath(Module &M) {
     if (F.isDeclaration() || !F.getName().starts_with("__nv_"))
       continue;
     if (F.hasFnAttribute(KeptFromInliner)) {
+      // A derivative's copy of the primal may leave a result unused. Once
+      // inlined, the call's body could not be removed (its slow paths are
+      // calls LLVM cannot prove return), so it goes now.
+      if (isPureDeviceMath(F))
+        for (User *U : make_early_inc_range(F.users()))
+          if (auto *Call = dyn_cast<CallInst>(U);
+              Call && Call->getCalledFunction() == &F && Call->use_empty())
+            Call->eraseFromParent();
       F.removeFnAttr(KeptFromInliner);
       if (F.hasFnAttribute(WasInternal)) {
         F.removeFnAttr(WasInternal);

@@ -48,6 +48,11 @@ llvm::StringRef libmNameOfDeviceFunction(llvm::StringRef Name);
 /// `__nv_sin` rather than its NVVM body.
 void keepDeviceMathCallable(llvm::Module &M);
 
+/// Whether \p F is a libdevice function kept callable for AD whose result
+/// depends on its arguments only: it takes no pointers (unlike sincos or
+/// frexp) and reads nothing but libdevice's constant tables.
+bool isPureDeviceMath(const llvm::Function &F);
+
 /// After AD: links the libdevice functions derivatives added (below) and
 /// inlines libdevice into its callers, as clang would have.
 void finishDeviceMath(llvm::Module &M);

@@ -102,6 +102,12 @@ bool isCudaKernel(const Function &F) {
 }
 
 void markCudaKernel(Function &F) {
+  // The calling convention as well as the annotation: the NVPTX backend
+  // caches annotations by function address, and a function the engine
+  // created and erased may leave an entry there that a new kernel at the
+  // same address would inherit (it was then emitted as a .func, and its
+  // launch failed with "named symbol not found", now and then).
+  F.setCallingConv(CallingConv::PTX_Kernel);
   LLVMContext &Ctx = F.getContext();
   Metadata *Fields[] = {
       ValueAsMetadata::get(&F), MDString::get(Ctx, "kernel"),

@@ -82,6 +82,13 @@ private:
   /// Makes \p V available in the reverse block of \p UseBlock.
   void resolve(NeededValue V, llvm::BasicBlock *UseBlock, unsigned Depth = 0);
   bool isRecomputable(NeededValue V);
+  /// Finds the loops whose reverse does nothing (SkippedLoops).
+  void findSkippedLoops();
+  /// The skipped loop \p BB is in, or null.
+  const llvm::Loop *skippedLoopOf(const llvm::BasicBlock *BB) const;
+  /// The counter \p I is when it is a pointer counter, whose shadow the
+  /// reverse pass computes from the counter and its start.
+  const LoopCounter *shadowCounter(const llvm::Instruction &I) const;
   /// Keeps \p V in a slot while the reverse pass runs \p RL: pushed when
   /// the loop exits, read by the reverse of \p UseBlock.
   void keepInLoopSlot(NeededValue V, const ReversibleLoop &RL,
@@ -305,6 +312,12 @@ private:
   UnmodifiedMemory Unmodified;
   llvm::BasicBlock *ExitBlock = nullptr;
   DifferentiationFailure *Failure = nullptr;
+
+  /// Loops no derivative flows through and nothing of which the reverse
+  /// pass needs (a binary search for an index): the reverse pass goes from
+  /// their exits straight to their preheader, and the forward pass records
+  /// nothing of the way it went through them.
+  llvm::SmallPtrSet<const llvm::Loop *, 4> SkippedLoops;
 
   /// The plan.
   llvm::DenseMap<llvm::BasicBlock *, llvm::SetVector<NeededValue>> Batches;

@@ -182,6 +182,18 @@ Value *FunctionDifferentiator::materialize(NeededValue V, IRBuilder<> &B) {
   };
   if (!V.getInt())
     return B.Insert(Copy(nullptr), I->getName() + ".re");
+  // The shadow of a pointer counter walks the shadow as the counter walks
+  // the primal: as far from its start's shadow.
+  if (const LoopCounter *C = shadowCounter(*I)) {
+    Value *Walked = B.CreateSub(
+        B.CreatePtrToInt(primal(C->Phi), B.getInt64Ty()),
+        B.CreatePtrToInt(primal(C->Start), B.getInt64Ty()), "walked");
+    return mapLanes(B, Sig.Width, {shadow(C->Start)}, I->getType(),
+                    [&](ArrayRef<Value *> Lane) {
+                      return B.CreatePtrAdd(Lane[0], Walked,
+                                            I->getName() + ".shadow.re");
+                    });
+  }
   // A shadow: the same instruction on the shadow of its first operand, in
   // each direction. The primal's alias scopes do not hold for it.
   return mapLanes(B, Sig.Width, {shadow(I->getOperand(0))}, I->getType(),
@@ -777,14 +789,19 @@ void FunctionDifferentiator::branchToPredecessors(BasicBlock &BB,
       if (hasCounterSlot(*RL, C.Phi)) {
         AllocaInst *Slot = loopSlot(primalOf(C.Phi));
         Value *Current = EB.CreateLoad(C.Phi->getType(), Slot);
-        EB.CreateStore(EB.CreateSub(Current, C.Step), Slot);
+        EB.CreateStore(C.Phi->getType()->isPointerTy()
+                           ? EB.CreatePtrAdd(Current, EB.CreateNeg(C.Step))
+                           : EB.CreateSub(Current, C.Step),
+                       Slot);
       }
   };
   auto PropagateEdge = [&](BasicBlock *Pred, IRBuilder<> &EB) {
     for (auto [Phi, D] : PhiAdjoints)
       addAdjoint(Phi->getIncomingValueForBlock(Pred), D, EB);
     StepCountersBack(Pred, EB);
-    EB.CreateBr(RevBlocks[Pred]);
+    // Coming back to a skipped loop from its exit: on to before it.
+    const Loop *Skipped = skippedLoopOf(Pred);
+    EB.CreateBr(RevBlocks[Skipped ? Skipped->getLoopPreheader() : Pred]);
   };
 
   SmallVector<BasicBlock *, 4> Preds = uniquePredecessors(&BB);
@@ -918,6 +935,10 @@ bool FunctionDifferentiator::buildReverse() {
   }
 
   for (BasicBlock &BB : Prep) {
+    if (skippedLoopOf(&BB)) {
+      new UnreachableInst(Ctx, RevBlocks[&BB]);
+      continue;
+    }
     reverseBlock(BB);
     if (!Failure->Message.empty())
       return false;

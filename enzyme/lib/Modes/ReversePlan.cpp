@@ -18,6 +18,7 @@
 #include "Analysis/KnownFunctions.h"
 #include "Analysis/MemoryTypes.h"
 #include "Analysis/TripCount.h"
+#include "Core/DeviceMathLibrary.h"
 #include "Core/Diagnostics.h"
 #include "Core/GlobalShadows.h"
 #include "Core/GpuTarget.h"
@@ -45,13 +46,16 @@ using namespace llvm;
 namespace enzyme {
 
 /// Recomputation stops this deep, so that a long chain of cheap values costs
-/// a tape slot instead of an unbounded recomputation.
-static constexpr unsigned MaxRecomputeDepth = 6;
+/// a tape slot instead of an unbounded recomputation. GPU threads go deeper:
+/// what they record goes through slow local memory, and their index
+/// arithmetic is long (a row of a table at an index read from another).
+static constexpr unsigned MaxRecomputeDepth = 6, MaxGpuRecomputeDepth = 12;
 
 static cl::opt<bool> GpuRecomputesMath(
     "enzyme-gpu-recompute-math", cl::init(true), cl::Hidden,
-    cl::desc("In GPU device code, let the reverse pass recompute divisions "
-             "and pure math calls instead of recording them"));
+    cl::desc("In GPU device code, let the reverse pass recompute divisions, "
+             "pure math calls and longer chains of values instead of "
+             "recording them"));
 
 static cl::opt<bool> OpenMPPlainAdjoints(
     "enzyme-openmp-plain-adjoints", cl::init(true), cl::Hidden,
@@ -478,7 +482,7 @@ bool FunctionDifferentiator::isRecomputable(NeededValue V) {
     return false;
   if (V.getInt())
     return isa<GetElementPtrInst>(I) || isa<BitCastInst>(I) ||
-           isa<AddrSpaceCastInst>(I);
+           isa<AddrSpaceCastInst>(I) || shadowCounter(*I);
   switch (I->getOpcode()) {
   case Instruction::Add:
   case Instruction::Sub:
@@ -526,12 +530,24 @@ bool FunctionDifferentiator::isRecomputable(NeededValue V) {
     // Pure math (sin, exp, sqrt...) where arithmetic is cheaper than the
     // memory that would record it.
     auto &Call = cast<CallBase>(*I);
-    return RecomputesMath && Call.doesNotAccessMemory() &&
-           !Call.mayHaveSideEffects() && rules::findMathRule(Call);
+    if (!RecomputesMath || !rules::findMathRule(Call))
+      return false;
+    if (Function *Callee = Call.getCalledFunction();
+        Callee && isPureDeviceMath(*Callee))
+      return true;
+    return Call.doesNotAccessMemory() && !Call.mayHaveSideEffects();
   }
   default:
     return isa<CastInst>(I);
   }
+}
+
+const LoopCounter *
+FunctionDifferentiator::shadowCounter(const Instruction &I) const {
+  auto *Phi = dyn_cast<PHINode>(&I);
+  if (!Phi || !Phi->getType()->isPointerTy())
+    return nullptr;
+  return Loops.counter(Phi);
 }
 
 bool FunctionDifferentiator::isComputedOnce(Instruction *I) const {
@@ -549,9 +565,17 @@ void FunctionDifferentiator::resolve(NeededValue V, BasicBlock *UseBlock,
   auto *I = dyn_cast<Instruction>(Val);
   if (!I)
     return; // Arguments and constants are always available.
-  if (isRecomputable(V) && Depth < MaxRecomputeDepth) {
+  if (isRecomputable(V) &&
+      Depth < (RecomputesMath ? MaxGpuRecomputeDepth : MaxRecomputeDepth)) {
     if (Recomputed[UseBlock].count(V))
       return;
+    if (const LoopCounter *C = V.getInt() ? shadowCounter(*I) : nullptr) {
+      resolve(primalOf(C->Phi), UseBlock, Depth + 1);
+      resolve(primalOf(C->Start), UseBlock, Depth + 1);
+      resolve(shadowOf(C->Start), UseBlock, Depth + 1);
+      Recomputed[UseBlock].insert(V);
+      return;
+    }
     for (unsigned Op = 0; Op < I->getNumOperands(); ++Op) {
       bool ShadowOperand = V.getInt() && Op == 0;
       resolve(NeededValue(I->getOperand(Op), ShadowOperand), UseBlock,
@@ -625,7 +649,50 @@ FunctionDifferentiator::loopExitPushes(BasicBlock *BB) const {
   return Values;
 }
 
+/// Whether the reverse of \p I is empty: it carries no derivative, writes
+/// nothing and calls nothing.
+static bool hasEmptyReverse(const Instruction &I,
+                            const ActivityAnalysis &Activity) {
+  if (Activity.isActive(&I))
+    return false;
+  if (isa<PHINode>(I) || isa<BinaryOperator>(I) || isa<UnaryOperator>(I) ||
+      isa<CastInst>(I) || isa<CmpInst>(I) || isa<SelectInst>(I) ||
+      isa<GetElementPtrInst>(I) || isa<ExtractValueInst>(I) ||
+      isa<FreezeInst>(I) || isa<BranchInst>(I) || isa<SwitchInst>(I))
+    return true;
+  if (auto *Load = dyn_cast<LoadInst>(&I))
+    return Load->isSimple();
+  if (auto *Intrinsic = dyn_cast<IntrinsicInst>(&I))
+    return Intrinsic->isAssumeLikeIntrinsic();
+  return false;
+}
+
+void FunctionDifferentiator::findSkippedLoops() {
+  SmallVector<Loop *, 8> Worklist(LI.begin(), LI.end());
+  while (!Worklist.empty()) {
+    Loop *L = Worklist.pop_back_val();
+    bool Empty =
+        L->getLoopPreheader() && all_of(L->blocks(), [&](const BasicBlock *BB) {
+          return all_of(*BB, [&](const Instruction &I) {
+            return hasEmptyReverse(I, Activity);
+          });
+        });
+    if (Empty)
+      SkippedLoops.insert(L);
+    else
+      append_range(Worklist, L->getSubLoops());
+  }
+}
+
+const Loop *FunctionDifferentiator::skippedLoopOf(const BasicBlock *BB) const {
+  for (const Loop *L = LI.getLoopFor(BB); L; L = L->getParentLoop())
+    if (SkippedLoops.count(L))
+      return L;
+  return nullptr;
+}
+
 bool FunctionDifferentiator::plan() {
+  findSkippedLoops();
   for (Instruction &I : instructions(Prep)) {
     auto *Call = dyn_cast<CallBase>(&I);
     if (!Call || classifyCall(*Call) != CallKind::Deallocation)
@@ -643,6 +710,8 @@ bool FunctionDifferentiator::plan() {
 
   SmallVector<NeededValue, 8> Needs;
   for (BasicBlock &BB : Prep) {
+    if (skippedLoopOf(&BB))
+      continue;
     // The reverse of a block with several predecessors must know which one
     // the forward pass came from.
     if (hasMultiplePredecessors(&BB)) {

@@ -120,9 +120,13 @@ static Function *createGradientFunction(const DiffRequest &Request,
 static bool loadsCallerMemory(Function &F) {
   for (Instruction &I : instructions(F))
     if (auto *Load = dyn_cast<LoadInst>(&I)) {
-      const Value *Object = getUnderlyingObject(Load->getPointerOperand(), 0);
-      if (isa<Argument>(Object) || isa<GlobalVariable>(Object) ||
-          isa<LoadInst>(Object))
+      // Through phis and selects too: a pointer that walks an argument.
+      SmallVector<const Value *, 4> Objects;
+      getUnderlyingObjects(Load->getPointerOperand(), Objects);
+      if (any_of(Objects, [](const Value *Object) {
+            return isa<Argument>(Object) || isa<GlobalVariable>(Object) ||
+                   isa<LoadInst>(Object);
+          }))
         return true;
     }
   return false;

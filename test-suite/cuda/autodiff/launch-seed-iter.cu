@@ -8,13 +8,14 @@
 // RUN: %clangxx_enzyme -fenzyme -fcuda-emulate -O0 %s -o %t.O0 && %t.O0 | FileCheck %s
 // RUN: %clangxx_enzyme -fenzyme -fcuda-emulate -O2 %s -o %t.O2 && %t.O2 | FileCheck %s
 // RUN: %if gpu %{ %clangxx_enzyme -fenzyme -O2 %s -o %t.gpu && %t.gpu | FileCheck %s %}
-// The device compilation defines the two derivative kernels and their info.
+// The device compilation defines the two derivative kernels (the ptx_kernel
+// calling convention as well as the annotation) and their info.
 // RUN: %clangxx_enzyme -fenzyme -O2 --cuda-device-only -S -emit-llvm %s -o - | FileCheck %s --check-prefix=DEVICE
 // CHECK-NOT: FAIL
 // CHECK: all checks passed
 // DEVICE-DAG: @_enzyme_kernel_info__Z7collidePfS_ = weak_odr addrspace(1) global [2 x i64] [i64 {{[0-9]+}}, i64 3]
-// DEVICE-DAG: define {{.*}}void @_enzyme_kernel_augmented__Z7collidePfS_(ptr {{.*}}, ptr {{.*}}, ptr {{.*}}, ptr {{.*}}, ptr {{.*}})
-// DEVICE-DAG: define {{.*}}void @_enzyme_kernel_reverse__Z7collidePfS_(ptr {{.*}}, ptr {{.*}}, ptr {{.*}}, ptr {{.*}}, ptr {{.*}}, ptr {{.*}})
+// DEVICE-DAG: define {{.*}}ptx_kernel void @_enzyme_kernel_augmented__Z7collidePfS_(ptr {{.*}}, ptr {{.*}}, ptr {{.*}}, ptr {{.*}}, ptr {{.*}})
+// DEVICE-DAG: define {{.*}}ptx_kernel void @_enzyme_kernel_reverse__Z7collidePfS_(ptr {{.*}}, ptr {{.*}}, ptr {{.*}}, ptr {{.*}}, ptr {{.*}}, ptr {{.*}})
 // DEVICE-DAG: !{ptr @_enzyme_kernel_augmented__Z7collidePfS_, !"kernel", i32 1}
 // DEVICE-DAG: !{ptr @_enzyme_kernel_reverse__Z7collidePfS_, !"kernel", i32 1}
 // DEVICE-NOT: call {{.*}}@malloc

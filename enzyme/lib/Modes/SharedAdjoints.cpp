@@ -164,6 +164,9 @@ struct WarpPeerGroups::Group {
   /// Whether this lane's address is in its own local memory (null where it
   /// cannot be): such a lane adds plainly, and on its own.
   Value *IsLocal;
+  /// Whether this lane's address is in global memory (null where it is not
+  /// a generic address).
+  Value *IsGlobal;
   /// The whole warp adds into one address (the same in every lane).
   Value *Uniform;
   /// Some lanes share an address (the same in every lane).
@@ -208,8 +211,10 @@ static void findPeers(IRBuilder<> &B, Value *Base, bool MayBeLocal,
   G.Active = B.CreateIntrinsic(Intrinsic::nvvm_activemask, {}, {}, nullptr,
                                "active.lanes");
   Value *Key = B.CreatePtrToInt(Base, I64);
-  G.IsLocal = nullptr;
+  G.IsLocal = G.IsGlobal = nullptr;
   if (MayBeLocal) {
+    G.IsGlobal = B.CreateIntrinsic(Intrinsic::nvvm_isspacep_global, {}, {Base},
+                                   nullptr, "shadow.is.global");
     G.IsLocal = B.CreateIntrinsic(Intrinsic::nvvm_isspacep_local, {}, {Base},
                                   nullptr, "shadow.is.local");
     Key = B.CreateSelect(G.IsLocal, B.CreateZExt(G.Lane, I64), Key);
@@ -254,17 +259,37 @@ const WarpPeerGroups::Group &WarpPeerGroups::at(IRBuilder<> &B, Value *Base,
   return *G;
 }
 
-/// `*Ptr += D` by this lane alone: plainly into its local memory, atomically
-/// elsewhere.
-static void addByOneLane(IRBuilder<> &B, Type *Ty, Value *Ptr, Value *D,
-                         Align A, Value *IsLocal) {
-  if (!IsLocal) {
+/// The atomic addition through a generic address, through the global
+/// window where \p IsGlobal holds: a generic atomic is resolved at run time
+/// and returns the old value, an addition to global memory whose result is
+/// unused is a reduction.
+static void atomicAddInSpace(IRBuilder<> &B, Type *Ty, Value *Ptr, Value *D,
+                             Align A, Value *IsGlobal) {
+  if (!IsGlobal) {
     atomicAdd(B, Ty, Ptr, D, A);
     return;
   }
   ifThenElse(
-      B, IsLocal, [&] { plainAdd(B, Ty, Ptr, D, A); },
+      B, IsGlobal,
+      [&] {
+        Value *Global = B.CreateAddrSpaceCast(
+            Ptr, PointerType::get(B.getContext(), 1), "global.shadow");
+        atomicAdd(B, Ty, Global, D, A);
+      },
       [&] { atomicAdd(B, Ty, Ptr, D, A); });
+}
+
+/// `*Ptr += D` by this lane alone: plainly into its local memory, atomically
+/// elsewhere.
+static void addByOneLane(IRBuilder<> &B, Type *Ty, Value *Ptr, Value *D,
+                         Align A, const WarpPeerGroups::Group &G) {
+  if (!G.IsLocal) {
+    atomicAddInSpace(B, Ty, Ptr, D, A, G.IsGlobal);
+    return;
+  }
+  ifThenElse(
+      B, G.IsLocal, [&] { plainAdd(B, Ty, Ptr, D, A); },
+      [&] { atomicAddInSpace(B, Ty, Ptr, D, A, G.IsGlobal); });
 }
 
 /// The lanes of each address (its peers) sum their adjoints in a tree of
@@ -322,8 +347,7 @@ static void sumAmongPeers(IRBuilder<> &B, Type *Ty, Value *Ptr, Value *D,
 
   B.SetInsertPoint(Exit);
   ifThenElse(
-      B, G.IsFirst, [&] { addByOneLane(B, Ty, Ptr, Sum, A, G.IsLocal); },
-      [] {});
+      B, G.IsFirst, [&] { addByOneLane(B, Ty, Ptr, Sum, A, G); }, [] {});
   B.CreateBr(Next);
   if (AtEnd) {
     SplitBefore->eraseFromParent();
@@ -359,12 +383,12 @@ static void warpAggregatedAdd(IRBuilder<> &B, Type *Ty, Value *Ptr, Value *D,
                                    B.getInt32(Offset), B.getInt32(31)));
         ifThenElse(
             B, B.CreateICmpEQ(G.Lane, B.getInt32(0)),
-            [&] { atomicAdd(B, Ty, Ptr, Sum, A); }, [] {});
+            [&] { atomicAddInSpace(B, Ty, Ptr, Sum, A, G.IsGlobal); }, [] {});
       },
       [&] {
         ifThenElse(
             B, G.AnyShared, [&] { sumAmongPeers(B, Ty, Ptr, D, A, G); },
-            [&] { addByOneLane(B, Ty, Ptr, D, A, G.IsLocal); });
+            [&] { addByOneLane(B, Ty, Ptr, D, A, G); });
       });
   if (Peers)
     Peers->continueRun(Start, B.GetInsertBlock());
@@ -393,11 +417,12 @@ void accumulateAdjoint(IRBuilder<> &B, Type *Ty, Value *Ptr, Value *D,
     warpAggregatedAdd(B, Ty, Ptr, D, A, MayBeLocal, Peers);
     return;
   }
-  addByOneLane(B, Ty, Ptr, D, A,
-               MayBeLocal
-                   ? B.CreateIntrinsic(Intrinsic::nvvm_isspacep_local, {},
-                                       {Ptr}, nullptr, "shadow.is.local")
-                   : nullptr);
+  // (CUDA emulation comes here: it has no global window to tell apart.)
+  WarpPeerGroups::Group Alone{};
+  if (MayBeLocal)
+    Alone.IsLocal = B.CreateIntrinsic(Intrinsic::nvvm_isspacep_local, {}, {Ptr},
+                                      nullptr, "shadow.is.local");
+  addByOneLane(B, Ty, Ptr, D, A, Alone);
 }
 
 void accumulateAdjointUnless(IRBuilder<> &B, Type *Ty, Value *Ptr, Value *D,

@@ -18,9 +18,18 @@
 // CHECK:         call i32 @llvm.nvvm.shfl.sync.idx.i32(i32 %[[ACTIVE]],
 // CHECK:         call i32 @llvm.nvvm.vote.ballot.sync(i32 %[[ACTIVE]],
 // CHECK:         atomicrmw fadd ptr {{.*}} monotonic
+// An addition into global memory goes through the global window (PTX's
+// atom.global, which ptxas makes a reduction; a generic atomic returns the
+// old value); other generic addresses (shared memory) stay generic.
 // CHECK-LABEL: define internal void @_Z4rowsPKdPKi.grad(
+// CHECK:         call i1 @llvm.nvvm.isspacep.global(
 // CHECK:         call i32 @llvm.nvvm.match.any.sync.i64(
 // CHECK-NOT:     match.any
+// CHECK:         %[[GLOBAL:.*]] = addrspacecast ptr %{{.*}} to ptr addrspace(1)
+// CHECK-NEXT:    atomicrmw fadd ptr addrspace(1) %[[GLOBAL]]
+// CHECK-NEXT:    br
+// CHECK-NOT:     match.any
+// CHECK:         atomicrmw fadd ptr %
 // CHECK-COUNT-3: call i32 @llvm.nvvm.vote.ballot.sync(
 // CHECK-NOT:     match.any
 // CHECK:       ret void

@@ -20,6 +20,7 @@ struct cuda_dim3 {
 };
 
 enum {
+  cuda_memcpy_host_to_device = 1,
   cuda_memcpy_device_to_host = 2,
   /* The runtime tells host from device memory. */
   cuda_memcpy_default = 4
@@ -39,6 +40,8 @@ int cudaMemsetAsync(void *, int, size_t, void *);
 int cudaMemcpy(void *, const void *, size_t, int);
 int cudaMemcpyAsync(void *, const void *, size_t, int, void *);
 int cudaMemcpyFromSymbol(void *, const void *, size_t, size_t, int);
+int cudaMemcpyToSymbol(const void *, const void *, size_t, size_t, int);
+int cudaMemcpy2D(void *, size_t, const void *, size_t, size_t, size_t, int);
 int cudaStreamSynchronize(void *);
 int cudaDeviceSynchronize(void);
 int cudaGetLastError(void);

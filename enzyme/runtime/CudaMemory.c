@@ -25,7 +25,12 @@
  *                                   clears them (through host memory, so
  *                                   that any pair of host and device
  *                                   memory works), for the element type the
- *                                   engine found at the call.
+ *                                   engine found at the call;
+ *   cudaMemcpy2D                    the same, row by row;
+ *   cudaMemcpyToSymbol,             the same, where the shadow of the
+ *   cudaMemcpyFromSymbol            __device__ variable is the one the
+ *                                   program declared (enzyme_shadow), whose
+ *                                   host handle the engine passes.
  *
  * The copies of each element type are functions of their own, which the
  * engine calls in place of cudaMemcpy. These functions are differentiated
@@ -304,6 +309,259 @@ static void reverse_copy(enum contents what, void *ddst, void *dsrc, size_t n) {
     (void)dst, (void)src, (void)kind, (void)stream, (void)dstream;             \
     reverse_copy(NAME, ddst, dsrc, n);                                         \
   }
+
+/* cudaMemcpy2D: HEIGHT rows of WIDTH bytes, PITCH bytes apart. */
+
+static void *host_copy_2d(const void *from, size_t pitch, size_t width,
+                          size_t height) {
+  void *buffer = malloc(width * height ? width * height : 1);
+  if (!buffer)
+    fail("cudaMemcpy2D: out of host memory", 0);
+  int error = cudaMemcpy2D(buffer, width, from, pitch, width, height,
+                           cuda_memcpy_default);
+  if (error)
+    fail("cudaMemcpy2D: cannot read adjoints", error);
+  return buffer;
+}
+
+static void write_back_2d(void *to, size_t pitch, const void *buffer,
+                          size_t width, size_t height) {
+  int error = cudaMemcpy2D(to, pitch, buffer, width, width, height,
+                           cuda_memcpy_default);
+  if (error)
+    fail("cudaMemcpy2D: cannot write adjoints", error);
+}
+
+/* INTO[i] += MOVED[i] for the N bytes of WHAT. */
+static void add_adjoints(enum contents what, void *into, const void *moved,
+                         size_t n) {
+  if (what == floats)
+    for (size_t i = 0; i < n / sizeof(float); ++i)
+      ((float *)into)[i] += ((const float *)moved)[i];
+  else
+    for (size_t i = 0; i < n / sizeof(double); ++i)
+      ((double *)into)[i] += ((const double *)moved)[i];
+}
+
+static void fail_untyped(const char *call) {
+  struct message m;
+  m.length = 0;
+  append(&m, "enzyme: in the derivative of ");
+  append(&m, call);
+  append(&m, ": nothing in the program says whether the memory it copies "
+             "holds float, double, integer or pointer values, so the "
+             "adjoints cannot be moved back; access the memory with its "
+             "type in the differentiated code, or copy through a typed "
+             "pointer (see docs/cuda.md)\n");
+  write_and_abort(&m);
+}
+
+static int augment_copy_2d(enum contents what, void *dst, void *ddst,
+                           size_t dpitch, const void *src, const void *dsrc,
+                           size_t spitch, size_t width, size_t height,
+                           int kind) {
+  int error = cudaMemcpy2D(dst, dpitch, src, spitch, width, height, kind);
+  if (error || what != pointers || !ddst || !dsrc)
+    return error;
+  if ((error = cudaMemcpy2D(ddst, dpitch, dsrc, spitch, width, height, kind)))
+    fail("cudaMemcpy2D: cannot copy the shadows of the pointers it copies",
+         error);
+  return 0;
+}
+
+static void reverse_copy_2d(enum contents what, void *ddst, size_t dpitch,
+                            void *dsrc, size_t spitch, size_t width,
+                            size_t height) {
+  if (what == integers || what == pointers)
+    return;
+  if (what == untyped) {
+    if (ddst || dsrc)
+      fail_untyped("cudaMemcpy2D");
+    return;
+  }
+  if (!ddst)
+    return;
+  wait_for_device("cudaMemcpy2D: a kernel before it failed");
+  size_t n = width * height;
+  char *moved = host_copy_2d(ddst, dpitch, width, height);
+  if (dsrc) {
+    char *into = host_copy_2d(dsrc, spitch, width, height);
+    add_adjoints(what, into, moved, n);
+    write_back_2d(dsrc, spitch, into, width, height);
+    free(into);
+  }
+  for (size_t i = 0; i < n; ++i)
+    moved[i] = 0;
+  write_back_2d(ddst, dpitch, moved, width, height);
+  free(moved);
+}
+
+/* cudaMemcpyToSymbol and cudaMemcpyFromSymbol: N bytes at OFFSET in the
+ * __device__ variable whose host handle is SYMBOL (its shadow's: DSYMBOL). */
+
+static void *symbol_copy(const void *symbol, size_t n, size_t offset) {
+  void *buffer = malloc(n ? n : 1);
+  if (!buffer)
+    fail("cudaMemcpyToSymbol: out of host memory", 0);
+  int error = cudaMemcpyFromSymbol(buffer, symbol, n, offset,
+                                   cuda_memcpy_device_to_host);
+  if (error)
+    fail("cudaMemcpyToSymbol: cannot read the adjoints of the variable", error);
+  return buffer;
+}
+
+static void symbol_write_back(const void *symbol, const void *buffer, size_t n,
+                              size_t offset) {
+  int error =
+      cudaMemcpyToSymbol(symbol, buffer, n, offset, cuda_memcpy_host_to_device);
+  if (error)
+    fail("cudaMemcpyToSymbol: cannot write the adjoints of the variable",
+         error);
+}
+
+static int augment_to_symbol(enum contents what, const void *symbol,
+                             const void *dsymbol, const void *src,
+                             const void *dsrc, size_t n, size_t offset,
+                             int kind) {
+  int error = cudaMemcpyToSymbol(symbol, src, n, offset, kind);
+  if (error)
+    return error;
+  // Values that carry derivatives would lose them in a variable without a
+  // shadow.
+  if (dsrc && !dsymbol && what != integers && what != pointers)
+    fail("cudaMemcpyToSymbol: the values it copies carry derivatives, but "
+         "the __device__ variable it copies them into has no shadow; "
+         "declare one with __attribute__((enzyme_shadow(name))) (see "
+         "docs/cuda.md)",
+         0);
+  if (what == pointers && dsymbol && dsrc &&
+      (error = cudaMemcpyToSymbol(dsymbol, dsrc, n, offset, kind)))
+    fail("cudaMemcpyToSymbol: cannot copy the shadows of the pointers it "
+         "copies",
+         error);
+  return 0;
+}
+
+static void reverse_to_symbol(enum contents what, const void *dsymbol,
+                              void *dsrc, size_t n, size_t offset) {
+  if (what == integers || what == pointers)
+    return;
+  if (what == untyped) {
+    if (dsymbol || dsrc)
+      fail_untyped("cudaMemcpyToSymbol");
+    return;
+  }
+  if (!dsymbol)
+    return;
+  wait_for_device("cudaMemcpyToSymbol: a kernel before it failed");
+  char *moved = symbol_copy(dsymbol, n, offset);
+  if (dsrc) {
+    char *into = host_copy(dsrc, n);
+    add_adjoints(what, into, moved, n);
+    write_back(dsrc, into, n);
+    free(into);
+  }
+  for (size_t i = 0; i < n; ++i)
+    moved[i] = 0;
+  symbol_write_back(dsymbol, moved, n, offset);
+  free(moved);
+}
+
+static int augment_from_symbol(enum contents what, void *dst, void *ddst,
+                               const void *symbol, const void *dsymbol,
+                               size_t n, size_t offset, int kind) {
+  int error = cudaMemcpyFromSymbol(dst, symbol, n, offset, kind);
+  if (error || what != pointers || !ddst || !dsymbol)
+    return error;
+  if ((error = cudaMemcpyFromSymbol(ddst, dsymbol, n, offset, kind)))
+    fail("cudaMemcpyFromSymbol: cannot copy the shadows of the pointers it "
+         "copies",
+         error);
+  return 0;
+}
+
+static void reverse_from_symbol(enum contents what, void *ddst,
+                                const void *dsymbol, size_t n, size_t offset) {
+  if (what == integers || what == pointers)
+    return;
+  if (what == untyped) {
+    if (ddst || dsymbol)
+      fail_untyped("cudaMemcpyFromSymbol");
+    return;
+  }
+  if (!ddst)
+    return;
+  wait_for_device("cudaMemcpyFromSymbol: a kernel before it failed");
+  char *moved = host_copy(ddst, n);
+  if (dsymbol) {
+    char *into = symbol_copy(dsymbol, n, offset);
+    add_adjoints(what, into, moved, n);
+    symbol_write_back(dsymbol, into, n, offset);
+    free(into);
+  }
+  for (size_t i = 0; i < n; ++i)
+    moved[i] = 0;
+  write_back(ddst, moved, n);
+  free(moved);
+}
+
+#define CUDA_OTHER_COPIES_OF(NAME)                                             \
+  int __enzyme_rt_cuda_memcpy_2d_##NAME(                                       \
+      void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,  \
+      size_t height, int kind) {                                               \
+    return cudaMemcpy2D(dst, dpitch, src, spitch, width, height, kind);        \
+  }                                                                            \
+  int __enzyme_rt_cuda_memcpy_2d_##NAME##_augment(                             \
+      void *dst, void *ddst, size_t dpitch, const void *src, void *dsrc,       \
+      size_t spitch, size_t width, size_t height, int kind) {                  \
+    return augment_copy_2d(NAME, dst, ddst, dpitch, src, dsrc, spitch, width,  \
+                           height, kind);                                      \
+  }                                                                            \
+  void __enzyme_rt_cuda_memcpy_2d_##NAME##_reverse(                            \
+      void *dst, void *ddst, size_t dpitch, const void *src, void *dsrc,       \
+      size_t spitch, size_t width, size_t height, int kind) {                  \
+    (void)dst, (void)src, (void)kind;                                          \
+    reverse_copy_2d(NAME, ddst, dpitch, dsrc, spitch, width, height);          \
+  }                                                                            \
+  int __enzyme_rt_cuda_memcpy_to_symbol_##NAME(const void *symbol,             \
+                                               const void *src, size_t n,      \
+                                               size_t offset, int kind) {      \
+    return cudaMemcpyToSymbol(symbol, src, n, offset, kind);                   \
+  }                                                                            \
+  int __enzyme_rt_cuda_memcpy_to_symbol_##NAME##_augment(                      \
+      const void *symbol, const void *dsymbol, const void *src, void *dsrc,    \
+      size_t n, size_t offset, int kind) {                                     \
+    return augment_to_symbol(NAME, symbol, dsymbol, src, dsrc, n, offset,      \
+                             kind);                                            \
+  }                                                                            \
+  void __enzyme_rt_cuda_memcpy_to_symbol_##NAME##_reverse(                     \
+      const void *symbol, const void *dsymbol, const void *src, void *dsrc,    \
+      size_t n, size_t offset, int kind) {                                     \
+    (void)symbol, (void)src, (void)kind;                                       \
+    reverse_to_symbol(NAME, dsymbol, dsrc, n, offset);                         \
+  }                                                                            \
+  int __enzyme_rt_cuda_memcpy_from_symbol_##NAME(                              \
+      void *dst, const void *symbol, size_t n, size_t offset, int kind) {      \
+    return cudaMemcpyFromSymbol(dst, symbol, n, offset, kind);                 \
+  }                                                                            \
+  int __enzyme_rt_cuda_memcpy_from_symbol_##NAME##_augment(                    \
+      void *dst, void *ddst, const void *symbol, const void *dsymbol,          \
+      size_t n, size_t offset, int kind) {                                     \
+    return augment_from_symbol(NAME, dst, ddst, symbol, dsymbol, n, offset,    \
+                               kind);                                          \
+  }                                                                            \
+  void __enzyme_rt_cuda_memcpy_from_symbol_##NAME##_reverse(                   \
+      void *dst, void *ddst, const void *symbol, const void *dsymbol,          \
+      size_t n, size_t offset, int kind) {                                     \
+    (void)dst, (void)symbol, (void)kind;                                       \
+    reverse_from_symbol(NAME, ddst, dsymbol, n, offset);                       \
+  }
+
+CUDA_OTHER_COPIES_OF(floats)
+CUDA_OTHER_COPIES_OF(doubles)
+CUDA_OTHER_COPIES_OF(integers)
+CUDA_OTHER_COPIES_OF(pointers)
+CUDA_OTHER_COPIES_OF(untyped)
 
 /* The untyped ones differentiate cudaMemcpy and cudaMemcpyAsync themselves. */
 CUDA_MEMCPY_OF(floats)

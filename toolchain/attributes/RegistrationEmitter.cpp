@@ -83,6 +83,9 @@ struct Registration {
   SourceLocation Loc;
 };
 
+/// The prefix of a global's shadow registration (compared by address).
+constexpr const char *ShadowGlobalPrefix = "__enzyme_shadow_global";
+
 /// Which compilations of a CUDA program a function or variable exists in.
 enum Side : unsigned { HostSide = 1, DeviceSide = 2 };
 
@@ -232,7 +235,7 @@ void RegistrationBuilder::collect(const AttributeRecord &R) {
     add({"__enzyme_inactive_global", {R.Subject}, "", R.Loc});
     return;
   case RecordKind::ShadowGlobal:
-    add({"__enzyme_shadow_global", {R.Subject, R.Target}, "", R.Loc});
+    add({ShadowGlobalPrefix, {R.Subject, R.Target}, "", R.Loc});
     return;
   case RecordKind::Augment:
   case RecordKind::Gradient:
@@ -263,13 +266,23 @@ void RegistrationBuilder::add(Registration R) {
     }
 
   // In CUDA, register only in the compilations that have the subject, and
-  // there everything it names must exist too.
+  // there everything it names must exist too. The shadow of a __device__
+  // variable is registered in host code as well, between the two host-side
+  // handles: the derivatives of cudaMemcpyToSymbol and cudaMemcpyFromSymbol
+  // copy through the shadow's.
   const LangOptions &LangOpts = Ctx.getLangOpts();
   unsigned Here = LangOpts.CUDAIsDevice ? DeviceSide : HostSide;
-  if (!(sidesOf(R.Decls.front()) & Here))
+  auto SidesOf = [&](const Decl *D) {
+    unsigned Sides = sidesOf(D);
+    if (R.Prefix == ShadowGlobalPrefix && isa<VarDecl>(D) &&
+        (D->hasAttr<CUDADeviceAttr>() || D->hasAttr<CUDAConstantAttr>()))
+      Sides |= HostSide;
+    return Sides;
+  };
+  if (!(SidesOf(R.Decls.front()) & Here))
     return;
   for (NamedDecl *D : ArrayRef(R.Decls).drop_front())
-    if (!(sidesOf(D) & Here)) {
+    if (!(SidesOf(D) & Here)) {
       error(Diags, R.Loc,
             "%0 is not available in %select{host|device}1 code, where %2 "
             "is; give both the same __host__/__device__ attributes")

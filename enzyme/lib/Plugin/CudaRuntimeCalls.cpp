@@ -51,8 +51,33 @@ static StringRef gradientPrefixOf(StringRef Callee) {
       .Case("cudaMemsetAsync", "__enzyme_rt_cuda_memset_async")
       .Case("cudaMemcpy", "__enzyme_rt_cuda_memcpy_untyped")
       .Case("cudaMemcpyAsync", "__enzyme_rt_cuda_memcpy_async_untyped")
+      .Case("cudaMemcpy2D", "__enzyme_rt_cuda_memcpy_2d_untyped")
+      .Case("cudaMemcpyToSymbol", "__enzyme_rt_cuda_memcpy_to_symbol_untyped")
+      .Case("cudaMemcpyFromSymbol",
+            "__enzyme_rt_cuda_memcpy_from_symbol_untyped")
       .Default("");
 }
+
+namespace {
+/// A runtime call that copies memory, and where its operands are.
+struct CopyCall {
+  StringRef Name;
+  unsigned NumArgs, Dst, Src;
+  /// The byte count's operand, or none (cudaMemcpy2D's rows).
+  std::optional<unsigned> Length;
+  /// The run-time's copies of each kind of contents start so.
+  StringRef TypedPrefix;
+};
+} // namespace
+
+static const CopyCall CopyCalls[] = {
+    {"cudaMemcpy", 4, 0, 1, 2, "__enzyme_rt_cuda_memcpy_"},
+    {"cudaMemcpyAsync", 5, 0, 1, 2, "__enzyme_rt_cuda_memcpy_async_"},
+    {"cudaMemcpy2D", 7, 0, 2, std::nullopt, "__enzyme_rt_cuda_memcpy_2d_"},
+    {"cudaMemcpyToSymbol", 5, 0, 1, 2, "__enzyme_rt_cuda_memcpy_to_symbol_"},
+    {"cudaMemcpyFromSymbol", 5, 0, 1, 2,
+     "__enzyme_rt_cuda_memcpy_from_symbol_"},
+};
 
 /// What holds the pointer \p P: the variable it was loaded from, or the
 /// object itself (two loads of one variable give the same storage).
@@ -160,14 +185,36 @@ static constexpr StringLiteral InactiveRuntimeCalls[] = {
     "cudaOccupancyMaxActiveBlocksPerMultiprocessor",
 };
 
-/// What \p Copy, a cudaMemcpy or cudaMemcpyAsync in \p F, copies: the
-/// suffix of the run-time's copy for it ("floats", "doubles", "integers",
-/// "pointers"), or empty when nothing types it.
-static StringRef copiedContents(CallBase &Copy, Function &F) {
-  Value *Dst = Copy.getArgOperand(0), *Src = Copy.getArgOperand(1);
+/// The type of the scalars a global holds when they are all of one kind (a
+/// `__device__` array of doubles, as its host handle declares it), or null.
+static Type *globalScalarType(const Value *P) {
+  auto *GV = dyn_cast<GlobalVariable>(getUnderlyingObject(P));
+  if (!GV)
+    return nullptr;
+  Type *T = GV->getValueType();
+  while (isa<ArrayType>(T) || isa<VectorType>(T))
+    T = isa<ArrayType>(T) ? T->getArrayElementType()
+                          : cast<VectorType>(T)->getElementType();
+  return T->isFloatingPointTy() || T->isIntegerTy() ? T : nullptr;
+}
+
+/// What \p Copy, a call of \p Kind in \p F, copies: the suffix of the
+/// run-time's copy for it ("floats", "doubles", "integers", "pointers"), or
+/// empty when nothing types it.
+static StringRef copiedContents(CallBase &Copy, const CopyCall &Kind,
+                                Function &F) {
+  Value *Dst = Copy.getArgOperand(Kind.Dst),
+        *Src = Copy.getArgOperand(Kind.Src);
+  for (Value *Symbol : {Dst, Src})
+    if (Type *T = globalScalarType(Symbol))
+      return T->isFloatTy()     ? "floats"
+             : T->isDoubleTy()  ? "doubles"
+             : T->isIntegerTy() ? "integers"
+                                : "";
   std::optional<uint64_t> Length;
-  if (auto *C = dyn_cast<ConstantInt>(Copy.getArgOperand(2)))
-    Length = C->getZExtValue();
+  if (Kind.Length)
+    if (auto *C = dyn_cast<ConstantInt>(Copy.getArgOperand(*Kind.Length)))
+      Length = C->getZExtValue();
   CopyLayout Layout = analyzeCopyLayout(Dst, Src, F, &F, Length, &Copy);
   Type *FloatTy = inferFloatElementType(Dst, Src, &Copy);
   if (!FloatTy && !Layout.HasPointers)
@@ -216,17 +263,15 @@ void prepareCudaRuntimeCalls(Module &M, ArrayRef<Function *> Reached) {
     Function *Callee = Call->getCalledFunction();
     if (Registered.count(Callee))
       continue;
-    bool Sync = Callee->getName() == "cudaMemcpy" && Call->arg_size() == 4;
-    bool Async =
-        Callee->getName() == "cudaMemcpyAsync" && Call->arg_size() == 5;
-    if (Sync || Async)
-      if (StringRef Contents = copiedContents(*Call, *Caller);
+    unsigned NumArgs = Call->arg_size();
+    const CopyCall *Kind = find_if(CopyCalls, [&](const CopyCall &K) {
+      return Callee->getName() == K.Name && NumArgs == K.NumArgs;
+    });
+    if (Kind != std::end(CopyCalls))
+      if (StringRef Contents = copiedContents(*Call, *Kind, *Caller);
           !Contents.empty()) {
         Function *Copy =
-            getRuntimeFunction(M, ((Async ? "__enzyme_rt_cuda_memcpy_async_"
-                                          : "__enzyme_rt_cuda_memcpy_") +
-                                   Contents)
-                                      .str());
+            getRuntimeFunction(M, (Kind->TypedPrefix + Contents).str());
         if (Copy->getFunctionType() == Call->getFunctionType()) {
           Call->setCalledFunction(Copy);
           Callee = Copy;

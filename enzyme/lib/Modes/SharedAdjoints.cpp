@@ -171,9 +171,17 @@ struct WarpPeerGroups::Group {
   Value *Uniform;
   /// Some lanes share an address (the same in every lane).
   Value *AnyShared;
-  /// This lane's peers, its rank among them, the peers above it, and
-  /// whether it is the lowest.
-  Value *Peers, *Rank, *Higher, *IsFirst;
+  /// This lane's peers, and whether it is the lowest of them.
+  Value *Peers, *IsFirst;
+  /// The rounds of the tree in which the peers of each address sum their
+  /// adjoints (five take any group of a warp to its lowest lane). Which
+  /// lane gives its sum to which depends on the group alone, not on what is
+  /// summed: found once, for every addition of the run. In round R, a lane
+  /// where Takes[R] holds adds the sum of lane From[R]; Any[R] (the same in
+  /// every lane) says whether any lane takes, and when not, no later round
+  /// has any either.
+  static constexpr unsigned Rounds = 5;
+  Value *Takes[Rounds], *From[Rounds], *Any[Rounds];
 };
 
 WarpPeerGroups::WarpPeerGroups() = default;
@@ -196,6 +204,38 @@ void WarpPeerGroups::continueRun(BasicBlock *From, BasicBlock *To) {
     return;
   Place P = placeOf(From);
   Places[To] = Place{P.Run, P.Position + 1};
+}
+
+namespace {
+/// Where control flow emitted at a builder's insertion point ends: the
+/// block that continues after it, from the instruction it was before.
+struct SplitPoint {
+  BasicBlock *Tail;
+  Instruction *Before;
+  bool AtEnd;
+};
+} // namespace
+
+/// Splits the builder's block at its insertion point, leaving the builder at
+/// the end of the first half (which has no terminator yet).
+static SplitPoint splitAtInsertPoint(IRBuilder<> &B) {
+  BasicBlock *Head = B.GetInsertBlock();
+  bool AtEnd = B.GetInsertPoint() == Head->end();
+  Instruction *Before = AtEnd ? B.CreateUnreachable() : &*B.GetInsertPoint();
+  BasicBlock *Tail = SplitBlock(Head, Before);
+  Head->getTerminator()->eraseFromParent();
+  B.SetInsertPoint(Head);
+  return {Tail, Before, AtEnd};
+}
+
+/// Puts the builder where \p S was split, in the block after it.
+static void continueAfter(IRBuilder<> &B, const SplitPoint &S) {
+  if (S.AtEnd) {
+    S.Before->eraseFromParent();
+    B.SetInsertPoint(S.Tail);
+  } else {
+    B.SetInsertPoint(S.Before);
+  }
 }
 
 /// Finds this lane's peers among the active lanes: those whose \p Base is
@@ -229,13 +269,31 @@ static void findPeers(IRBuilder<> &B, Value *Base, bool MayBeLocal,
       B.CreateSub(B.CreateShl(B.getInt64(1), Lane64), B.getInt64(1)), I32);
   Value *UpToSelf = B.CreateTrunc(
       B.CreateSub(B.CreateShl(B.getInt64(2), Lane64), B.getInt64(1)), I32);
-  G.Rank = B.CreateUnaryIntrinsic(Intrinsic::ctpop, B.CreateAnd(G.Peers, Below),
-                                  nullptr, "rank");
-  G.Higher = B.CreateAnd(G.Peers, B.CreateNot(UpToSelf), "higher.peers");
-  G.AnyShared =
-      B.CreateIntrinsic(Intrinsic::nvvm_vote_any_sync, {},
-                        {G.Active, B.CreateICmpNE(G.Higher, B.getInt32(0))},
-                        nullptr, "any.shared");
+  Value *Round = B.CreateUnaryIntrinsic(
+      Intrinsic::ctpop, B.CreateAnd(G.Peers, Below), nullptr, "rank");
+  Value *Left = B.CreateAnd(G.Peers, B.CreateNot(UpToSelf), "higher.peers");
+  // The rounds of the tree. Each round, a lane with a peer above it that
+  // still holds a sum takes the nearest one's; the lanes of odd rank gave
+  // theirs away. (Found where no lane shares too: skipping them there
+  // saved nothing measurable, and cost the lanes that share.)
+  constexpr unsigned Rounds = WarpPeerGroups::Group::Rounds;
+  for (unsigned R = 0; R < Rounds; ++R) {
+    G.Takes[R] = B.CreateICmpNE(Left, B.getInt32(0), "takes");
+    G.Any[R] = B.CreateIntrinsic(Intrinsic::nvvm_vote_any_sync, {},
+                                 {G.Active, G.Takes[R]}, nullptr, "any.takes");
+    G.From[R] = B.CreateSelect(
+        G.Takes[R], B.CreateBinaryIntrinsic(Intrinsic::cttz, Left, B.getTrue()),
+        G.Lane, "takes.from");
+    if (R + 1 == Rounds)
+      break;
+    Value *Stays =
+        B.CreateICmpEQ(B.CreateAnd(Round, B.getInt32(1)), B.getInt32(0));
+    Value *Staying = B.CreateIntrinsic(Intrinsic::nvvm_vote_ballot_sync, {},
+                                       {G.Active, Stays});
+    Left = B.CreateAnd(Left, Staying);
+    Round = B.CreateLShr(Round, B.getInt32(1));
+  }
+  G.AnyShared = G.Any[0];
   G.IsFirst = B.CreateICmpEQ(
       G.Lane, B.CreateBinaryIntrinsic(Intrinsic::cttz, G.Peers, B.getFalse()),
       "first.peer");
@@ -292,69 +350,40 @@ static void addByOneLane(IRBuilder<> &B, Type *Ty, Value *Ptr, Value *D,
       [&] { atomicAddInSpace(B, Ty, Ptr, D, A, G.IsGlobal); });
 }
 
-/// The lanes of each address (its peers) sum their adjoints in a tree of
-/// shuffles and the lowest of them adds. The tree takes as many rounds as
-/// the largest group needs; the loop's condition is a vote, so the lanes
-/// run it together.
+/// The lanes of each address (its peers) sum their adjoints in the group's
+/// rounds of shuffles and the lowest of them adds. The rounds stop at the
+/// first where no lane takes (a branch the lanes take together).
 static void sumAmongPeers(IRBuilder<> &B, Type *Ty, Value *Ptr, Value *D,
                           Align A, const WarpPeerGroups::Group &G) {
   Function &F = *B.GetInsertBlock()->getParent();
   LLVMContext &Ctx = F.getContext();
-  Type *I32 = B.getInt32Ty();
   BasicBlock *Entry = B.GetInsertBlock();
-  bool AtEnd = B.GetInsertPoint() == Entry->end();
-  Instruction *SplitBefore =
-      AtEnd ? B.CreateUnreachable() : &*B.GetInsertPoint();
-  BasicBlock *Next = SplitBlock(Entry, SplitBefore);
-  Entry->getTerminator()->eraseFromParent();
-  auto *Header = BasicBlock::Create(Ctx, "peers.round", &F, Next);
-  auto *Body = BasicBlock::Create(Ctx, "peers.add", &F, Next);
-  auto *Exit = BasicBlock::Create(Ctx, "peers.done", &F, Next);
+  SplitPoint After = splitAtInsertPoint(B);
+  auto *Done = BasicBlock::Create(Ctx, "peers.done", &F, After.Tail);
+  B.SetInsertPoint(Done);
+  PHINode *Total =
+      B.CreatePHI(Ty, WarpPeerGroups::Group::Rounds + 1, "peers.sum");
+
   B.SetInsertPoint(Entry);
-  B.CreateBr(Header);
-
-  B.SetInsertPoint(Header);
-  PHINode *Sum = B.CreatePHI(Ty, 2, "peers.sum");
-  PHINode *Left = B.CreatePHI(I32, 2, "peers.left");
-  PHINode *Round = B.CreatePHI(I32, 2, "peers.rank");
-  Sum->addIncoming(D, Entry);
-  Left->addIncoming(G.Higher, Entry);
-  Round->addIncoming(G.Rank, Entry);
-  Value *HasLeft = B.CreateICmpNE(Left, B.getInt32(0));
-  Value *AnyLeft =
-      B.CreateIntrinsic(Intrinsic::nvvm_vote_any_sync, {}, {G.Active, HasLeft});
-  B.CreateCondBr(AnyLeft, Body, Exit);
-
-  B.SetInsertPoint(Body);
-  // Every lane shuffles (a shuffle needs all the lanes it names); a lane
-  // with a peer left adds the sum of the nearest one above it.
-  Value *From = B.CreateSelect(
-      HasLeft, B.CreateBinaryIntrinsic(Intrinsic::cttz, Left, B.getTrue()),
-      G.Lane);
-  Value *Theirs = emitWarpShuffle(B, ShuffleMode::Index, G.Active, Sum, From,
-                                  B.getInt32(31));
-  Value *Added = B.CreateSelect(HasLeft, B.CreateFAdd(Sum, Theirs), Sum);
-  // Lanes of odd rank gave their sum away this round: their peers forget
-  // them.
-  Value *Stays =
-      B.CreateICmpEQ(B.CreateAnd(Round, B.getInt32(1)), B.getInt32(0));
-  Value *Staying = B.CreateIntrinsic(Intrinsic::nvvm_vote_ballot_sync, {},
-                                     {G.Active, Stays});
-  Sum->addIncoming(Added, Body);
-  Left->addIncoming(B.CreateAnd(Left, Staying), Body);
-  Round->addIncoming(B.CreateLShr(Round, B.getInt32(1)), Body);
-  B.CreateBr(Header);
-
-  B.SetInsertPoint(Exit);
-  ifThenElse(
-      B, G.IsFirst, [&] { addByOneLane(B, Ty, Ptr, Sum, A, G); }, [] {});
-  B.CreateBr(Next);
-  if (AtEnd) {
-    SplitBefore->eraseFromParent();
-    B.SetInsertPoint(Next);
-  } else {
-    B.SetInsertPoint(SplitBefore);
+  Value *Sum = D;
+  for (unsigned R = 0; R < WarpPeerGroups::Group::Rounds; ++R) {
+    auto *Add = BasicBlock::Create(Ctx, "peers.add", &F, Done);
+    Total->addIncoming(Sum, B.GetInsertBlock());
+    B.CreateCondBr(G.Any[R], Add, Done);
+    B.SetInsertPoint(Add);
+    // Every lane shuffles (a shuffle needs all the lanes it names).
+    Value *Theirs = emitWarpShuffle(B, ShuffleMode::Index, G.Active, Sum,
+                                    G.From[R], B.getInt32(31));
+    Sum = B.CreateSelect(G.Takes[R], B.CreateFAdd(Sum, Theirs), Sum);
   }
+  Total->addIncoming(Sum, B.GetInsertBlock());
+  B.CreateBr(Done);
+
+  B.SetInsertPoint(Done);
+  ifThenElse(
+      B, G.IsFirst, [&] { addByOneLane(B, Ty, Ptr, Total, A, G); }, [] {});
+  B.CreateBr(After.Tail);
+  continueAfter(B, After);
 }
 
 /// The atomic addition of a scalar in CUDA device code, by the lanes of a

@@ -767,6 +767,18 @@ bool FunctionDifferentiator::plan() {
           // (Core/KernelLaunches.h): the stub, or what it does once inlined.
           std::optional<std::string> Kernel =
               kernelNameOfStub(Callee->getName());
+          // With relocatable device code, a kernel's stub and device code
+          // are in the file that defines it, not in the one that launches
+          // it.
+          if (Kernel && Callee->isDeclaration())
+            return fail(Call,
+                        "cannot differentiate the launch of kernel '" +
+                            displayName(*Kernel) +
+                            "': it is defined in another CUDA file "
+                            "(relocatable device code, -fgpu-rdc), and "
+                            "derivative kernels are made in the file that "
+                            "launches a kernel; define the kernel in the "
+                            "file whose host code launches it (docs/cuda.md)");
           if (Kernel || Callee->getName() == "__cudaPopCallConfiguration" ||
               Callee->getName() == "cudaLaunchKernel")
             return fail(

@@ -225,6 +225,30 @@ static void write_back(void *to, const void *buffer, size_t n) {
     fail("cudaMemcpy: cannot write adjoints", error);
 }
 
+/* INTO[i] += MOVED[i] for the N bytes of WHAT. */
+static void add_adjoints(enum contents what, void *into, const void *moved,
+                         size_t n) {
+  if (what == floats)
+    for (size_t i = 0; i < n / sizeof(float); ++i)
+      ((float *)into)[i] += ((const float *)moved)[i];
+  else
+    for (size_t i = 0; i < n / sizeof(double); ++i)
+      ((double *)into)[i] += ((const double *)moved)[i];
+}
+
+static void fail_untyped(const char *call) {
+  struct message m;
+  m.length = 0;
+  append(&m, "enzyme: in the derivative of ");
+  append(&m, call);
+  append(&m, ": nothing in the program says whether the memory it copies "
+             "holds float, double, integer or pointer values, so the "
+             "adjoints cannot be moved back; access the memory with its "
+             "type in the differentiated code, or copy through a typed "
+             "pointer (see docs/cuda.md)\n");
+  write_and_abort(&m);
+}
+
 /* The forward copy; shadow memory mirrors the pointers it holds, so a copy
  * of pointers copies their shadows too. */
 static int augment_copy(enum contents what, void *dst, void *ddst,
@@ -248,12 +272,7 @@ static void reverse_copy(enum contents what, void *ddst, void *dsrc, size_t n) {
     return;
   if (what == untyped) {
     if (ddst || dsrc)
-      fail("cudaMemcpy: nothing in the program says whether the memory it "
-           "copies holds float, double, integer or pointer values, so the "
-           "adjoints cannot be moved back; access the memory with its type "
-           "in the differentiated code, or copy through a typed pointer "
-           "(see docs/cuda.md)",
-           0);
+      fail_untyped("cudaMemcpy");
     return;
   }
   if (!ddst)
@@ -262,12 +281,7 @@ static void reverse_copy(enum contents what, void *ddst, void *dsrc, size_t n) {
   char *moved = host_copy(ddst, n);
   if (dsrc) {
     char *into = host_copy(dsrc, n);
-    if (what == floats)
-      for (size_t i = 0; i < n / sizeof(float); ++i)
-        ((float *)into)[i] += ((float *)moved)[i];
-    else
-      for (size_t i = 0; i < n / sizeof(double); ++i)
-        ((double *)into)[i] += ((double *)moved)[i];
+    add_adjoints(what, into, moved, n);
     write_back(dsrc, into, n);
     free(into);
   }
@@ -330,30 +344,6 @@ static void write_back_2d(void *to, size_t pitch, const void *buffer,
                            cuda_memcpy_default);
   if (error)
     fail("cudaMemcpy2D: cannot write adjoints", error);
-}
-
-/* INTO[i] += MOVED[i] for the N bytes of WHAT. */
-static void add_adjoints(enum contents what, void *into, const void *moved,
-                         size_t n) {
-  if (what == floats)
-    for (size_t i = 0; i < n / sizeof(float); ++i)
-      ((float *)into)[i] += ((const float *)moved)[i];
-  else
-    for (size_t i = 0; i < n / sizeof(double); ++i)
-      ((double *)into)[i] += ((const double *)moved)[i];
-}
-
-static void fail_untyped(const char *call) {
-  struct message m;
-  m.length = 0;
-  append(&m, "enzyme: in the derivative of ");
-  append(&m, call);
-  append(&m, ": nothing in the program says whether the memory it copies "
-             "holds float, double, integer or pointer values, so the "
-             "adjoints cannot be moved back; access the memory with its "
-             "type in the differentiated code, or copy through a typed "
-             "pointer (see docs/cuda.md)\n");
-  write_and_abort(&m);
 }
 
 static int augment_copy_2d(enum contents what, void *dst, void *ddst,

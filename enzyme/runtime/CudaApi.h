@@ -41,6 +41,10 @@ int cudaMemcpy(void *, const void *, size_t, int);
 int cudaMemcpyAsync(void *, const void *, size_t, int, void *);
 int cudaMemcpyFromSymbol(void *, const void *, size_t, size_t, int);
 int cudaMemcpyToSymbol(const void *, const void *, size_t, size_t, int);
+int cudaMemcpyToSymbolAsync(const void *, const void *, size_t, size_t, int,
+                            void *);
+int cudaMemcpyFromSymbolAsync(void *, const void *, size_t, size_t, int,
+                              void *);
 int cudaMemcpy2D(void *, size_t, const void *, size_t, size_t, size_t, int);
 int cudaStreamSynchronize(void *);
 int cudaDeviceSynchronize(void);

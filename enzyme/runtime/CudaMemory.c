@@ -27,8 +27,8 @@
  *                                   memory works), for the element type the
  *                                   engine found at the call;
  *   cudaMemcpy2D                    the same, row by row;
- *   cudaMemcpyToSymbol,             the same, where the shadow of the
- *   cudaMemcpyFromSymbol            __device__ variable is the one the
+ *   cudaMemcpy{To,From}Symbol       the same, where the shadow of the
+ *   (and their Async forms)         __device__ variable is the one the
  *                                   program declared (enzyme_shadow), whose
  *                                   host handle the engine passes.
  *
@@ -409,11 +409,24 @@ static void symbol_write_back(const void *symbol, const void *buffer, size_t n,
          error);
 }
 
+/* The forward copies run on STREAM where ASYNC says so. */
+static int to_symbol(const void *symbol, const void *src, size_t n,
+                     size_t offset, int kind, int async, void *stream) {
+  return async ? cudaMemcpyToSymbolAsync(symbol, src, n, offset, kind, stream)
+               : cudaMemcpyToSymbol(symbol, src, n, offset, kind);
+}
+
+static int from_symbol(void *dst, const void *symbol, size_t n, size_t offset,
+                       int kind, int async, void *stream) {
+  return async ? cudaMemcpyFromSymbolAsync(dst, symbol, n, offset, kind, stream)
+               : cudaMemcpyFromSymbol(dst, symbol, n, offset, kind);
+}
+
 static int augment_to_symbol(enum contents what, const void *symbol,
                              const void *dsymbol, const void *src,
                              const void *dsrc, size_t n, size_t offset,
-                             int kind) {
-  int error = cudaMemcpyToSymbol(symbol, src, n, offset, kind);
+                             int kind, int async, void *stream) {
+  int error = to_symbol(symbol, src, n, offset, kind, async, stream);
   if (error)
     return error;
   // Values that carry derivatives would lose them in a variable without a
@@ -425,7 +438,7 @@ static int augment_to_symbol(enum contents what, const void *symbol,
          "docs/cuda.md)",
          0);
   if (what == pointers && dsymbol && dsrc &&
-      (error = cudaMemcpyToSymbol(dsymbol, dsrc, n, offset, kind)))
+      (error = to_symbol(dsymbol, dsrc, n, offset, kind, async, stream)))
     fail("cudaMemcpyToSymbol: cannot copy the shadows of the pointers it "
          "copies",
          error);
@@ -459,11 +472,12 @@ static void reverse_to_symbol(enum contents what, const void *dsymbol,
 
 static int augment_from_symbol(enum contents what, void *dst, void *ddst,
                                const void *symbol, const void *dsymbol,
-                               size_t n, size_t offset, int kind) {
-  int error = cudaMemcpyFromSymbol(dst, symbol, n, offset, kind);
+                               size_t n, size_t offset, int kind, int async,
+                               void *stream) {
+  int error = from_symbol(dst, symbol, n, offset, kind, async, stream);
   if (error || what != pointers || !ddst || !dsymbol)
     return error;
-  if ((error = cudaMemcpyFromSymbol(ddst, dsymbol, n, offset, kind)))
+  if ((error = from_symbol(ddst, dsymbol, n, offset, kind, async, stream)))
     fail("cudaMemcpyFromSymbol: cannot copy the shadows of the pointers it "
          "copies",
          error);
@@ -522,7 +536,7 @@ static void reverse_from_symbol(enum contents what, void *ddst,
       const void *symbol, const void *dsymbol, const void *src, void *dsrc,    \
       size_t n, size_t offset, int kind) {                                     \
     return augment_to_symbol(NAME, symbol, dsymbol, src, dsrc, n, offset,      \
-                             kind);                                            \
+                             kind, 0, 0);                                      \
   }                                                                            \
   void __enzyme_rt_cuda_memcpy_to_symbol_##NAME##_reverse(                     \
       const void *symbol, const void *dsymbol, const void *src, void *dsrc,    \
@@ -538,12 +552,48 @@ static void reverse_from_symbol(enum contents what, void *ddst,
       void *dst, void *ddst, const void *symbol, const void *dsymbol,          \
       size_t n, size_t offset, int kind) {                                     \
     return augment_from_symbol(NAME, dst, ddst, symbol, dsymbol, n, offset,    \
-                               kind);                                          \
+                               kind, 0, 0);                                    \
   }                                                                            \
   void __enzyme_rt_cuda_memcpy_from_symbol_##NAME##_reverse(                   \
       void *dst, void *ddst, const void *symbol, const void *dsymbol,          \
       size_t n, size_t offset, int kind) {                                     \
     (void)dst, (void)symbol, (void)kind;                                       \
+    reverse_from_symbol(NAME, ddst, dsymbol, n, offset);                       \
+  }                                                                            \
+  int __enzyme_rt_cuda_memcpy_to_symbol_async_##NAME(                          \
+      const void *symbol, const void *src, size_t n, size_t offset, int kind,  \
+      void *stream) {                                                          \
+    return cudaMemcpyToSymbolAsync(symbol, src, n, offset, kind, stream);      \
+  }                                                                            \
+  int __enzyme_rt_cuda_memcpy_to_symbol_async_##NAME##_augment(                \
+      const void *symbol, const void *dsymbol, const void *src, void *dsrc,    \
+      size_t n, size_t offset, int kind, void *stream, void *dstream) {        \
+    (void)dstream;                                                             \
+    return augment_to_symbol(NAME, symbol, dsymbol, src, dsrc, n, offset,      \
+                             kind, 1, stream);                                 \
+  }                                                                            \
+  void __enzyme_rt_cuda_memcpy_to_symbol_async_##NAME##_reverse(               \
+      const void *symbol, const void *dsymbol, const void *src, void *dsrc,    \
+      size_t n, size_t offset, int kind, void *stream, void *dstream) {        \
+    (void)symbol, (void)src, (void)kind, (void)stream, (void)dstream;          \
+    reverse_to_symbol(NAME, dsymbol, dsrc, n, offset);                         \
+  }                                                                            \
+  int __enzyme_rt_cuda_memcpy_from_symbol_async_##NAME(                        \
+      void *dst, const void *symbol, size_t n, size_t offset, int kind,        \
+      void *stream) {                                                          \
+    return cudaMemcpyFromSymbolAsync(dst, symbol, n, offset, kind, stream);    \
+  }                                                                            \
+  int __enzyme_rt_cuda_memcpy_from_symbol_async_##NAME##_augment(              \
+      void *dst, void *ddst, const void *symbol, const void *dsymbol,          \
+      size_t n, size_t offset, int kind, void *stream, void *dstream) {        \
+    (void)dstream;                                                             \
+    return augment_from_symbol(NAME, dst, ddst, symbol, dsymbol, n, offset,    \
+                               kind, 1, stream);                               \
+  }                                                                            \
+  void __enzyme_rt_cuda_memcpy_from_symbol_async_##NAME##_reverse(             \
+      void *dst, void *ddst, const void *symbol, const void *dsymbol,          \
+      size_t n, size_t offset, int kind, void *stream, void *dstream) {        \
+    (void)dst, (void)symbol, (void)kind, (void)stream, (void)dstream;          \
     reverse_from_symbol(NAME, ddst, dsymbol, n, offset);                       \
   }
 

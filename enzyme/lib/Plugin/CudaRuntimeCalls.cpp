@@ -55,6 +55,10 @@ static StringRef gradientPrefixOf(StringRef Callee) {
       .Case("cudaMemcpyToSymbol", "__enzyme_rt_cuda_memcpy_to_symbol_untyped")
       .Case("cudaMemcpyFromSymbol",
             "__enzyme_rt_cuda_memcpy_from_symbol_untyped")
+      .Case("cudaMemcpyToSymbolAsync",
+            "__enzyme_rt_cuda_memcpy_to_symbol_async_untyped")
+      .Case("cudaMemcpyFromSymbolAsync",
+            "__enzyme_rt_cuda_memcpy_from_symbol_async_untyped")
       .Default("");
 }
 
@@ -77,6 +81,10 @@ static const CopyCall CopyCalls[] = {
     {"cudaMemcpyToSymbol", 5, 0, 1, 2, "__enzyme_rt_cuda_memcpy_to_symbol_"},
     {"cudaMemcpyFromSymbol", 5, 0, 1, 2,
      "__enzyme_rt_cuda_memcpy_from_symbol_"},
+    {"cudaMemcpyToSymbolAsync", 6, 0, 1, 2,
+     "__enzyme_rt_cuda_memcpy_to_symbol_async_"},
+    {"cudaMemcpyFromSymbolAsync", 6, 0, 1, 2,
+     "__enzyme_rt_cuda_memcpy_from_symbol_async_"},
 };
 
 /// What holds the pointer \p P: the variable it was loaded from, or the

@@ -1,5 +1,6 @@
 // Differentiated host code that copies to and from __device__ variables
-// (cudaMemcpyToSymbol, cudaMemcpyFromSymbol, at an offset too) and between
+// (cudaMemcpyToSymbol, cudaMemcpyFromSymbol, their Async forms, at an
+// offset too) and between
 // pitched 2D buffers (cudaMemcpy2D, both ways), around kernel launches,
 // with nothing but __enzyme_autodiff. A __device__ variable's adjoints live
 // in the shadow the program declares for it (enzyme_shadow), which both
@@ -48,11 +49,12 @@ __global__ void total(const double *M) {
 }
 
 // A host matrix (rows of Cols) goes to pitched device memory and back; the
-// coefficients go to Coef in two copies (the last at an offset); the
-// result comes back from Total.
+// coefficients go to Coef in two copies (the last at an offset, on a
+// stream); the result comes back from Total, twice.
 double loss(const double *Host, const double *C) {
   cudaMemcpyToSymbol(Coef, C, 3 * sizeof(double));
-  cudaMemcpyToSymbol(Coef, C + 3, sizeof(double), 3 * sizeof(double));
+  cudaMemcpyToSymbolAsync(Coef, C + 3, sizeof(double), 3 * sizeof(double),
+                          cudaMemcpyHostToDevice, 0);
   double *M;
   cudaMalloc(&M, Rows * Pitch * sizeof(double));
   cudaMemset(M, 0, Rows * Pitch * sizeof(double));
@@ -64,10 +66,13 @@ double loss(const double *Host, const double *C) {
   cudaMemcpy2D(Back, Cols * sizeof(double), M + Pitch, Pitch * sizeof(double),
                Cols * sizeof(double), 3, cudaMemcpyDeviceToHost);
   total<<<1, 1>>>(M);
-  double T;
+  double T, T2;
   cudaMemcpyFromSymbol(&T, Total, sizeof(double));
+  cudaMemcpyFromSymbolAsync(&T2, Total, sizeof(double), 0,
+                            cudaMemcpyDeviceToHost, 0);
+  cudaStreamSynchronize(0);
   cudaFree(M);
-  double S = T;
+  double S = 0.5 * (T + T2);
   for (int I = 0; I < 3 * Cols; ++I)
     S += Back[I];
   return S;

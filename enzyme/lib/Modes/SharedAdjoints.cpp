@@ -139,9 +139,10 @@ static void ifThenElse(IRBuilder<> &B, Value *Cond, function_ref<void()> Then,
 
 static cl::opt<bool> WarpAggregatedAtomics(
     "enzyme-warp-aggregated-atomics", cl::init(true), cl::Hidden,
-    cl::desc("Let a warp whose lanes add adjoints into one address sum them "
-             "first (CUDA device code); enzyme-clang turns it off under CUDA "
-             "emulation, whose __activemask does not see divergence"));
+    cl::desc("Let the lanes of a warp that add adjoints into one address "
+             "sum them first, one lane adding (CUDA device code); "
+             "enzyme-clang turns it off under CUDA emulation, whose "
+             "__activemask does not see divergence"));
 
 /// The SM version of \p F's target ("sm_75" is 75), or 0.
 static unsigned smVersion(const Function &F) {

@@ -84,13 +84,6 @@ if os.path.exists(os.path.join(kokkos_include, "Kokkos_Core.hpp")):
     config.substitutions.append(
         ("%kokkos_flags",
          "-I" + kokkos_include + " -ltrilinos_kokkoscore -ldl"))
-    # A program built with AddressSanitizer (a RUN line's, or all of them in
-    # `scripts/test --sanitize`): the library deletes shadow records that the
-    # engine allocated with calloc, which glibc's operator delete frees
-    # alike (docs/kokkos.md).
-    config.substitutions.append(
-        ("%kokkos_asan",
-         "ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:alloc_dealloc_mismatch=0"))
 # Trilinos' Sacado (libtrilinos-sacado-dev) for the Kokkos benchmark's
 # comparison. Its Kokkos support includes Teuchos (libtrilinos-teuchos-dev),
 # which Debian builds with MPI: mpi.h comes from OpenMPI's mpicc.

@@ -37,6 +37,7 @@
  *===----------------------------------------------------------------------===*/
 
 #include "Message.h"
+#include "ShadowRelease.h"
 
 typedef __UINTPTR_TYPE__ uintptr_t;
 
@@ -49,7 +50,6 @@ int open(const char *, int, ...);
 long read(int, void *, size_t);
 int close(int);
 void *realloc(void *, size_t);
-void free(void *);
 
 #define SCRATCH_PROT_READ_WRITE 3
 #define SCRATCH_MAP_PRIVATE_ANONYMOUS_NORESERVE (0x02 | 0x20 | 0x4000)
@@ -299,8 +299,9 @@ void *__enzyme_rt_scratch_if_null(void *shadow, void *p, unsigned lane) {
  * primal (a call without derivatives, std::string's, which the shadow
  * string does not follow) leaves the shadow pointing at the shadow's
  * inline storage, a local of the derivative. Nothing of the stack is the
- * allocator's; 8 MiB above this frame covers a thread's default stack. */
-void __enzyme_rt_free_shadow(void *shadow) {
+ * allocator's; 8 MiB above this frame covers a thread's default stack.
+ * FAMILY and ALIGN: how the primal is freed (ShadowRelease.h). */
+void __enzyme_rt_free_shadow(void *shadow, int family, size_t align) {
   uintptr_t a = (uintptr_t)shadow;
   struct scratch_state *s = state();
   int scratch = 0;
@@ -313,7 +314,7 @@ void __enzyme_rt_free_shadow(void *shadow) {
   uintptr_t frame = (uintptr_t)__builtin_frame_address(0);
   int stack = a >= frame && a - frame < ((uintptr_t)8 << 20);
   if (!scratch && !stack)
-    free(shadow);
+    release_shadow(shadow, family, align);
 }
 
 void __enzyme_rt_scratch_begin(void) {

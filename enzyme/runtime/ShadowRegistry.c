@@ -18,7 +18,8 @@
  *    (__enzyme_rt_shadow_made);
  *  - the reverse of a `free` of a block whose allocation is elsewhere hands
  *    its shadow over (__enzyme_rt_shadow_freed): a recorded shadow is freed
- *    when the sweep ends, any other one is left to its owner;
+ *    when the sweep ends, as the program freed its primal (free, or
+ *    operator delete: ShadowRelease.h), any other one is left to its owner;
  *  - a sweep (a gradient, or the reverse half of split mode) brackets its
  *    reverse pass with __enzyme_rt_sweep_begin / __enzyme_rt_sweep_end.
  *
@@ -30,12 +31,12 @@
  *
  *===----------------------------------------------------------------------===*/
 
-typedef __SIZE_TYPE__ size_t;
+#include "ShadowRelease.h"
+
 typedef __UINTPTR_TYPE__ uintptr_t;
 
 void *calloc(size_t, size_t);
 void *realloc(void *, size_t);
-void free(void *);
 void abort(void);
 
 #define TOMBSTONE ((void *)1)
@@ -49,9 +50,14 @@ struct shadow_set {
 };
 __thread struct shadow_set __enzyme_rt_made;
 
-/* Shadows to free when the current sweep ends. */
+/* Shadows to free when the current sweep ends, and how. */
+struct freed_shadow {
+  void *shadow;
+  int family;
+  size_t align;
+};
 struct shadow_list {
-  void **items;
+  struct freed_shadow *items;
   size_t count, capacity;
 };
 __thread struct shadow_list __enzyme_rt_later;
@@ -108,7 +114,7 @@ void __enzyme_rt_shadow_made(void *shadow) {
   ++s->used;
 }
 
-void __enzyme_rt_shadow_freed(void *shadow) {
+void __enzyme_rt_shadow_freed(void *shadow, int family, size_t align) {
   struct shadow_set *s = &__enzyme_rt_made;
   if (!shadow || !s->capacity)
     return;
@@ -119,13 +125,15 @@ void __enzyme_rt_shadow_freed(void *shadow) {
       struct shadow_list *l = &__enzyme_rt_later;
       if (l->count == l->capacity) {
         size_t capacity = l->capacity ? 2 * l->capacity : 64;
-        void **items = realloc(l->items, capacity * sizeof(void *));
+        struct freed_shadow *items =
+            realloc(l->items, capacity * sizeof(struct freed_shadow));
         if (!items)
           abort();
         l->items = items;
         l->capacity = capacity;
       }
-      l->items[l->count++] = shadow;
+      struct freed_shadow freed = {shadow, family, align};
+      l->items[l->count++] = freed;
       return;
     }
     i = (i + 1) & (s->capacity - 1);
@@ -142,7 +150,7 @@ size_t __enzyme_rt_sweep_begin(void) { return __enzyme_rt_later.count; }
 void __enzyme_rt_sweep_end(size_t mark, int forget) {
   struct shadow_list *l = &__enzyme_rt_later;
   for (size_t i = mark; i < l->count; ++i)
-    free(l->items[i]);
+    release_shadow(l->items[i].shadow, l->items[i].family, l->items[i].align);
   l->count = mark;
   struct shadow_set *s = &__enzyme_rt_made;
   if (forget && mark == 0 && s->used) {

@@ -9,16 +9,15 @@
 // central finite differences, the reverse against forward mode, at -O0 and
 // -O2, and once
 // under AddressSanitizer with leak checks (shadow Views are freed after the
-// reverse pass; the library deletes a shadow record that the engine
-// allocated with calloc, which glibc's operator delete frees alike, hence
-// alloc_dealloc_mismatch=0).
+// reverse pass) and its allocator checks: the library deletes shadow
+// records, which the engine allocates with the program's operator new.
 // REQUIRES: kokkos
 // RUN: %clangxx_enzyme -fenzyme -O0 -g %s -o %t %kokkos_flags
-// RUN: env %kokkos_asan %t
+// RUN: %t
 // RUN: %clangxx_enzyme -fenzyme -O2 %s -o %t2 %kokkos_flags
-// RUN: env %kokkos_asan %t2
+// RUN: %t2
 // RUN: %clangxx_enzyme -fenzyme -O2 -g -fsanitize=address %s -o %t3 %kokkos_flags
-// RUN: env %kokkos_asan %t3
+// RUN: %t3
 #include <Kokkos_Core.hpp>
 #include <cmath>
 #include <cstdio>

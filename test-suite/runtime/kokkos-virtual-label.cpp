@@ -8,9 +8,9 @@
 // REQUIRES: kokkos
 // RUN: %clangxx_host -O2 -c %S/Inputs/kokkos-elsewhere.cpp -o %t-elsewhere.o
 // RUN: %clangxx_enzyme -fenzyme -O2 %s %t-elsewhere.o -o %t %kokkos_flags
-// RUN: env %kokkos_asan %t | FileCheck %s
+// RUN: %t | FileCheck %s
 // RUN: %clangxx_enzyme -fenzyme -O0 %s %t-elsewhere.o -o %t0 %kokkos_flags
-// RUN: env %kokkos_asan %t0 | FileCheck %s
+// RUN: %t0 | FileCheck %s
 // CHECK: 2 4 6 8
 #include <Kokkos_Core.hpp>
 #include <cstdio>

@@ -102,6 +102,25 @@ bool isDeallocationCall(const CallBase &Call) {
   return F && F->hasFnAttribute("enzyme_deallocation");
 }
 
+AllocatorFamily allocatorFamily(const CallBase &Call) {
+  // operator new (_Znw), new[] (_Zna), delete (_Zdl) and delete[] (_Zda),
+  // in all their forms.
+  StringRef Name = calleeName(Call);
+  if (Name.starts_with("_Znw") || Name.starts_with("_Zdl"))
+    return AllocatorFamily::New;
+  if (Name.starts_with("_Zna") || Name.starts_with("_Zda"))
+    return AllocatorFamily::NewArray;
+  return AllocatorFamily::Malloc;
+}
+
+std::optional<unsigned> deallocationAlignmentOperand(const CallBase &Call) {
+  // operator delete(void*[, size_t], std::align_val_t[, nothrow_t]).
+  StringRef Name = calleeName(Call);
+  if (!Name.starts_with("_Zd") || !Name.contains("St11align_val_t"))
+    return std::nullopt;
+  return Name.starts_with("_ZdlPvm") || Name.starts_with("_ZdaPvm") ? 2 : 1;
+}
+
 /// C++ runtime functions that move no derivative: they write no
 /// floating-point value into memory the program later reads, and return
 /// none. Matched on the Itanium-mangled names libstdc++ exports (the

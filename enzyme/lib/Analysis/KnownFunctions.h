@@ -38,6 +38,18 @@ bool isReallocCall(const llvm::CallBase &Call);
 bool isFreshAllocationCall(const llvm::CallBase &Call);
 /// free, operator delete / delete[] (sized and unsized).
 bool isDeallocationCall(const llvm::CallBase &Call);
+
+/// Which deallocator frees a block: the C library's `free` (malloc,
+/// calloc, realloc, aligned_alloc, and the allocators users mark, whose
+/// blocks' shadows the engine makes with calloc), operator delete, or
+/// operator delete[]. Aligned forms take their alignment too.
+enum class AllocatorFamily { Malloc = 0, New = 1, NewArray = 2 };
+/// The family of the allocation or deallocation call \p Call.
+AllocatorFamily allocatorFamily(const llvm::CallBase &Call);
+/// The operand of an aligned operator delete / delete[] that holds the
+/// alignment, if \p Call is one.
+std::optional<unsigned>
+deallocationAlignmentOperand(const llvm::CallBase &Call);
 /// Calls that never carry derivatives and need nothing in the reverse pass:
 /// I/O, timing, debug and lifetime intrinsics, and functions the user marked
 /// inactive (`enzyme_inactive` attribute).

@@ -80,11 +80,42 @@ Value *createStackShadowOfLocal(IRBuilder<> &B, Value *Local, Value *Bytes,
   return sameResidue(B, Block, Local, Mod, Name);
 }
 
-Value *createZeroedShadowMemory(IRBuilder<> &B, Value *Bytes,
-                                Value *Alignment) {
+/// operator new or new[] of \p Family (aligned when \p Alignment is
+/// given): the shadow of a block that the program allocated with it.
+static Value *emitOperatorNew(IRBuilder<> &B, Value *Bytes, Value *Alignment,
+                              AllocatorFamily Family) {
+  Module &M = *B.GetInsertBlock()->getModule();
+  Type *I64 = B.getInt64Ty();
+  bool Array = Family == AllocatorFamily::NewArray;
+  if (!Alignment)
+    return B.CreateCall(
+        M.getOrInsertFunction(Array ? "_Znam" : "_Znwm", B.getPtrTy(), I64),
+        {Bytes}, "shadow.mem");
+  return B.CreateCall(M.getOrInsertFunction(Array ? "_ZnamSt11align_val_t"
+                                                  : "_ZnwmSt11align_val_t",
+                                            B.getPtrTy(), I64, I64),
+                      {Bytes, B.CreateZExtOrTrunc(Alignment, I64)},
+                      "shadow.mem");
+}
+
+/// Device code allocates every shadow with malloc.
+static AllocatorFamily shadowFamily(IRBuilder<> &B, AllocatorFamily Family) {
+  return isGpuModule(*B.GetInsertBlock()->getModule()) ? AllocatorFamily::Malloc
+                                                       : Family;
+}
+
+Value *createZeroedShadowMemory(IRBuilder<> &B, Value *Bytes, Value *Alignment,
+                                AllocatorFamily Family) {
+  Bytes = B.CreateZExtOrTrunc(Bytes, B.getInt64Ty());
+  auto *Known = dyn_cast_or_null<ConstantInt>(Alignment);
+  if (shadowFamily(B, Family) != AllocatorFamily::Malloc) {
+    Value *Block = emitOperatorNew(B, Bytes, Alignment, Family);
+    B.CreateMemSet(Block, B.getInt8(0), Bytes,
+                   Known ? MaybeAlign(Known->getZExtValue()) : MaybeAlign());
+    return Block;
+  }
   // malloc's alignment on the 64-bit targets the engine runs on.
   constexpr uint64_t CallocAlign = 16;
-  auto *Known = dyn_cast_or_null<ConstantInt>(Alignment);
   if (!Alignment || (Known && Known->getZExtValue() <= CallocAlign))
     return emitCalloc(B, B.getInt64(1), Bytes, "shadow.mem");
   // aligned_alloc wants a size that is a multiple of the alignment.
@@ -93,8 +124,7 @@ Value *createZeroedShadowMemory(IRBuilder<> &B, Value *Bytes,
       Intrinsic::umax, B.CreateZExtOrTrunc(Alignment, B.getInt64Ty()),
       B.getInt64(CallocAlign));
   Value *Size =
-      B.CreateAnd(B.CreateAdd(B.CreateZExtOrTrunc(Bytes, B.getInt64Ty()),
-                              B.CreateSub(Align, B.getInt64(1))),
+      B.CreateAnd(B.CreateAdd(Bytes, B.CreateSub(Align, B.getInt64(1))),
                   B.CreateNeg(Align));
   FunctionCallee AlignedAlloc = M.getOrInsertFunction(
       "aligned_alloc", B.getPtrTy(), B.getInt64Ty(), B.getInt64Ty());
@@ -102,6 +132,36 @@ Value *createZeroedShadowMemory(IRBuilder<> &B, Value *Bytes,
   B.CreateMemSet(Block, B.getInt8(0), Size,
                  Known ? MaybeAlign(Known->getZExtValue()) : MaybeAlign());
   return Block;
+}
+
+void freeShadowMemory(IRBuilder<> &B, Value *Shadow, AllocatorFamily Family,
+                      Value *Alignment) {
+  Family = shadowFamily(B, Family);
+  if (Family == AllocatorFamily::Malloc)
+    return emitFree(B, Shadow);
+  Module &M = *B.GetInsertBlock()->getModule();
+  bool Array = Family == AllocatorFamily::NewArray;
+  if (!Alignment) {
+    B.CreateCall(M.getOrInsertFunction(Array ? "_ZdaPv" : "_ZdlPv",
+                                       B.getVoidTy(), B.getPtrTy()),
+                 {Shadow});
+    return;
+  }
+  B.CreateCall(M.getOrInsertFunction(
+                   Array ? "_ZdaPvSt11align_val_t" : "_ZdlPvSt11align_val_t",
+                   B.getVoidTy(), B.getPtrTy(), B.getInt64Ty()),
+               {Shadow, B.CreateZExtOrTrunc(Alignment, B.getInt64Ty())});
+}
+
+std::pair<Value *, Value *> shadowReleaseArguments(IRBuilder<> &B,
+                                                   AllocatorFamily Family,
+                                                   Value *Alignment) {
+  Family = shadowFamily(B, Family);
+  // runtime/ShadowRelease.h numbers the families alike.
+  Value *Code = B.getInt32(static_cast<unsigned>(Family));
+  if (Family == AllocatorFamily::Malloc || !Alignment)
+    return {Code, B.getInt64(0)};
+  return {Code, B.CreateZExtOrTrunc(Alignment, B.getInt64Ty())};
 }
 
 Function *getShadowRealloc(Module &M) {
@@ -131,10 +191,13 @@ void recordEscapingShadow(IRBuilder<> &B, Value *Shadow) {
     B.CreateCall(getRuntimeFunction(M, "__enzyme_rt_shadow_made"), {Shadow});
 }
 
-void handOverShadow(IRBuilder<> &B, Value *Shadow) {
+void handOverShadow(IRBuilder<> &B, Value *Shadow, AllocatorFamily Family,
+                    Value *Alignment) {
   Module &M = *B.GetInsertBlock()->getModule();
-  if (canLinkRuntime(M))
-    B.CreateCall(getRuntimeFunction(M, HandOverName), {Shadow});
+  if (!canLinkRuntime(M))
+    return;
+  auto [Code, Align] = shadowReleaseArguments(B, Family, Alignment);
+  B.CreateCall(getRuntimeFunction(M, HandOverName), {Shadow, Code, Align});
 }
 
 bool handsOverShadows(const Function &Reverse) {

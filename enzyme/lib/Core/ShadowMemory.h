@@ -15,6 +15,8 @@
 #ifndef ENZYME_CORE_SHADOWMEMORY_H
 #define ENZYME_CORE_SHADOWMEMORY_H
 
+#include "Analysis/KnownFunctions.h"
+
 #include "llvm/IR/IRBuilder.h"
 
 namespace llvm {
@@ -24,12 +26,27 @@ class Module;
 
 namespace enzyme {
 
-/// A zeroed shadow allocation of \p Bytes bytes (calloc), aligned to
-/// \p Alignment (an i64, as the primal's allocator was asked) when that is
-/// given and may exceed what calloc guarantees: the accesses that the
-/// primal code marks aligned (vmovapd) are made to the shadow too.
-llvm::Value *createZeroedShadowMemory(llvm::IRBuilder<> &B, llvm::Value *Bytes,
-                                      llvm::Value *Alignment = nullptr);
+/// A zeroed shadow allocation of \p Bytes bytes, aligned to \p Alignment
+/// (an i64, as the primal's allocator was asked) when that is given: the
+/// accesses that the primal code marks aligned (vmovapd) are made to the
+/// shadow too. The shadow of a block from operator new (\p Family) comes
+/// from the same operator new, so that code which deletes an object it was
+/// handed (a library's) deletes a shadow correctly; other shadows come
+/// from calloc (aligned_alloc beyond its alignment). Device code: malloc.
+llvm::Value *
+createZeroedShadowMemory(llvm::IRBuilder<> &B, llvm::Value *Bytes,
+                         llvm::Value *Alignment = nullptr,
+                         AllocatorFamily Family = AllocatorFamily::Malloc);
+/// Frees \p Shadow, made by createZeroedShadowMemory for \p Family and
+/// \p Alignment.
+void freeShadowMemory(llvm::IRBuilder<> &B, llvm::Value *Shadow,
+                      AllocatorFamily Family, llvm::Value *Alignment);
+/// The arguments that tell the run-time how to free a shadow (ShadowRelease.h
+/// in runtime/): the family (i32) and the alignment of an aligned operator
+/// delete, or 0 (i64).
+std::pair<llvm::Value *, llvm::Value *>
+shadowReleaseArguments(llvm::IRBuilder<> &B, AllocatorFamily Family,
+                       llvm::Value *Alignment);
 
 /// The zeroed heap shadow of the local \p Local (\p Bytes bytes, aligned
 /// to \p A): its address has the same remainder as the local's modulo 64
@@ -64,8 +81,10 @@ llvm::Function *getShadowRealloc(llvm::Module &M);
 void recordEscapingShadow(llvm::IRBuilder<> &B, llvm::Value *Shadow);
 
 /// The reverse of freeing a block allocated elsewhere: its shadow \p Shadow
-/// is freed when the sweep ends if the engine made it.
-void handOverShadow(llvm::IRBuilder<> &B, llvm::Value *Shadow);
+/// is freed when the sweep ends if the engine made it, by the deallocator
+/// of \p Family (with \p Alignment, for an aligned operator delete).
+void handOverShadow(llvm::IRBuilder<> &B, llvm::Value *Shadow,
+                    AllocatorFamily Family, llvm::Value *Alignment);
 
 /// \p Reverse (a reverse function), or a function it calls, hands shadows
 /// over: the sweep that calls it must be bracketed.

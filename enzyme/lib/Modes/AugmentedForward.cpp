@@ -108,7 +108,7 @@ Value *FunctionDifferentiator::createAllocationShadow(CallBase &Call,
   if (std::optional<unsigned> Op = allocationAlignmentOperand(Call))
     Alignment = AugCall->getArgOperand(*Op);
   return PerLane({}, [&](ArrayRef<Value *>) {
-    return createZeroedShadowMemory(B, Bytes, Alignment);
+    return createZeroedShadowMemory(B, Bytes, Alignment, allocatorFamily(Call));
   });
 }
 

@@ -305,11 +305,15 @@ bool FunctionDifferentiator::reverseCall(CallBase &Call, IRBuilder<> &B) {
   // before the free still uses its shadow, so it is handed over, to be
   // freed when the sweep ends (Core/ShadowMemory.h).
   auto HandOverFreedShadow = [&] {
-    if (freesBlockAllocatedElsewhere(Call))
-      forEachLane(B, Sig.Width, {shadow(Call.getArgOperand(0))},
-                  [&](ArrayRef<Value *> Lane, unsigned) {
-                    handOverShadow(B, Lane[0]);
-                  });
+    if (!freesBlockAllocatedElsewhere(Call))
+      return;
+    Value *Alignment = nullptr;
+    if (std::optional<unsigned> Op = deallocationAlignmentOperand(Call))
+      Alignment = primal(Call.getArgOperand(*Op));
+    forEachLane(B, Sig.Width, {shadow(Call.getArgOperand(0))},
+                [&](ArrayRef<Value *> Lane, unsigned) {
+                  handOverShadow(B, Lane[0], allocatorFamily(Call), Alignment);
+                });
   };
   // The reverse pass of a GPU thread reads what other threads' reverse
   // passes wrote (shared memory's adjoints) where the forward pass read
@@ -360,10 +364,18 @@ bool FunctionDifferentiator::reverseCall(CallBase &Call, IRBuilder<> &B) {
           });
       HandOverFreedShadow();
     }
-    if (FreedAllocations.count(&Call))
-      forEachLane(
-          B, Sig.Width, {shadow(&Call)},
-          [&](ArrayRef<Value *> Lane, unsigned) { emitFree(B, Lane[0]); });
+    if (FreedAllocations.count(&Call)) {
+      // As createZeroedShadowMemory made it.
+      AllocatorFamily Family = allocatorFamily(Call);
+      Value *Alignment = nullptr;
+      if (std::optional<unsigned> Op = allocationAlignmentOperand(Call);
+          Op && Family != AllocatorFamily::Malloc)
+        Alignment = primal(Call.getArgOperand(*Op));
+      forEachLane(B, Sig.Width, {shadow(&Call)},
+                  [&](ArrayRef<Value *> Lane, unsigned) {
+                    freeShadowMemory(B, Lane[0], Family, Alignment);
+                  });
+    }
     return true;
   }
   case CallKind::MemoryTransfer:

@@ -293,7 +293,8 @@ void TangentBuilder::differentiateAllocation(CallBase &Call, IRBuilder<> &B) {
         std::optional<unsigned> AlignOp = allocationAlignmentOperand(Call);
         return createZeroedShadowMemory(
             B, OutCall->getArgOperand(allocationSizeOperand(Call)),
-            AlignOp ? OutCall->getArgOperand(*AlignOp) : nullptr);
+            AlignOp ? OutCall->getArgOperand(*AlignOp) : nullptr,
+            allocatorFamily(Call));
       }));
 }
 
@@ -303,14 +304,19 @@ void TangentBuilder::differentiateDeallocation(CallBase &Call, IRBuilder<> &B) {
     return;
   // A scratch shadow (of a block that code without derivatives allocated)
   // is the run-time's: freed only where it is not one.
+  // The shadow goes as the primal goes (free, or operator delete).
   bool Runtime = canLinkRuntime(*Prep.getParent());
+  AllocatorFamily Family = allocatorFamily(Call);
+  Value *Alignment = nullptr;
+  if (std::optional<unsigned> Op = deallocationAlignmentOperand(Call))
+    Alignment = primal(Call.getArgOperand(*Op));
   forEachLane(B, {tangent(Ptr)}, [&](ArrayRef<Value *> L) {
-    if (Runtime)
-      B.CreateCall(
-          getRuntimeFunction(*Prep.getParent(), "__enzyme_rt_free_shadow"),
-          {L[0]});
-    else
-      emitFree(B, L[0]);
+    if (!Runtime)
+      return freeShadowMemory(B, L[0], Family, Alignment);
+    auto [Code, Align] = shadowReleaseArguments(B, Family, Alignment);
+    B.CreateCall(
+        getRuntimeFunction(*Prep.getParent(), "__enzyme_rt_free_shadow"),
+        {L[0], Code, Align});
   });
 }
 

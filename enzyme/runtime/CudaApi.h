@@ -33,6 +33,7 @@ int cudaLaunchKernel(const void *, struct cuda_dim3, struct cuda_dim3, void **,
 int cudaMalloc(void **, size_t);
 int cudaMallocAsync(void **, size_t, void *);
 int cudaMallocManaged(void **, size_t, unsigned);
+int cudaMallocPitch(void **, size_t *, size_t, size_t);
 int cudaFree(void *);
 int cudaFreeAsync(void *, void *);
 int cudaMemset(void *, int, size_t);
@@ -46,6 +47,8 @@ int cudaMemcpyToSymbolAsync(const void *, const void *, size_t, size_t, int,
 int cudaMemcpyFromSymbolAsync(void *, const void *, size_t, size_t, int,
                               void *);
 int cudaMemcpy2D(void *, size_t, const void *, size_t, size_t, size_t, int);
+int cudaMemcpy2DAsync(void *, size_t, const void *, size_t, size_t, size_t, int,
+                      void *);
 int cudaStreamSynchronize(void *);
 int cudaDeviceSynchronize(void);
 int cudaGetLastError(void);

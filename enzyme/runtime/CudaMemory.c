@@ -15,6 +15,7 @@
  *
  *   cudaMalloc, cudaMallocManaged  the shadow is a zeroed block of the
  *                                   same kind and size;
+ *   cudaMallocPitch                 the same, with the primal's pitch;
  *   cudaFree                        the blocks are freed by the reverse
  *                                   of their allocation, after the reverse
  *                                   of their uses;
@@ -26,7 +27,7 @@
  *                                   that any pair of host and device
  *                                   memory works), for the element type the
  *                                   engine found at the call;
- *   cudaMemcpy2D                    the same, row by row;
+ *   cudaMemcpy2D, cudaMemcpy2DAsync the same as cudaMemcpy, row by row;
  *   cudaMemcpy{To,From}Symbol       the same, where the shadow of the
  *   (and their Async forms)         __device__ variable is the one the
  *                                   program declared (enzyme_shadow), whose
@@ -44,6 +45,19 @@ __attribute__((noreturn, cold)) static void fail(const char *what, int error) {
   struct message m;
   m.length = 0;
   append(&m, "enzyme: in the derivative of ");
+  append(&m, what);
+  append_cuda_error(&m, error);
+  append(&m, "\n");
+  write_and_abort(&m);
+}
+
+__attribute__((noreturn, cold)) static void
+fail_in(const char *call, const char *what, int error) {
+  struct message m;
+  m.length = 0;
+  append(&m, "enzyme: in the derivative of ");
+  append(&m, call);
+  append(&m, ": ");
   append(&m, what);
   append_cuda_error(&m, error);
   append(&m, "\n");
@@ -149,6 +163,29 @@ void __enzyme_rt_cuda_malloc_managed_reverse(void **p, void **dp, size_t n,
   release(tape);
 }
 
+/* cudaMallocPitch: the shadow has the primal's pitch, so that one pitch
+ * serves both in every 2D copy. The pitch is an integer: its shadow (the
+ * ABI gives the pointer one) is null or unused. */
+struct allocation __enzyme_rt_cuda_malloc_pitch_augment(void **p, void **dp,
+                                                        size_t *pitch,
+                                                        size_t *dpitch,
+                                                        size_t width,
+                                                        size_t height) {
+  (void)dpitch;
+  int error = cudaMallocPitch(p, pitch, width, height);
+  if (!error && dp &&
+      ((error = cudaMalloc(dp, *pitch * height)) ||
+       (error = cudaMemset(*dp, 0, *pitch * height))))
+    fail("cudaMallocPitch: cannot allocate the shadow in device memory", error);
+  return record(error ? 0 : *p, !error && dp ? *dp : 0, error);
+}
+void __enzyme_rt_cuda_malloc_pitch_reverse(void **p, void **dp, size_t *pitch,
+                                           size_t *dpitch, size_t width,
+                                           size_t height, struct block *tape) {
+  (void)p, (void)dp, (void)pitch, (void)dpitch, (void)width, (void)height;
+  release(tape);
+}
+
 int __enzyme_rt_cuda_free_augment(void *p, void *dp) {
   (void)dp;
   if (!p)
@@ -173,10 +210,10 @@ int __enzyme_rt_cuda_memset_augment(void *p, void *dp, int value, size_t n) {
 /* The reverse kernels before may run on a stream that does not wait for
  * the legacy default stream's copies (cudaStreamNonBlocking): wait for
  * every stream first. */
-static void wait_for_device(const char *what) {
+static void wait_for_device(const char *call) {
   int error = cudaDeviceSynchronize();
   if (error)
-    fail(what, error);
+    fail_in(call, "a kernel before it failed", error);
 }
 
 void __enzyme_rt_cuda_memset_reverse(void *p, void *dp, int value, size_t n) {
@@ -184,7 +221,7 @@ void __enzyme_rt_cuda_memset_reverse(void *p, void *dp, int value, size_t n) {
   int error;
   if (!dp)
     return;
-  wait_for_device("cudaMemset: a kernel before it failed");
+  wait_for_device("cudaMemset");
   if ((error = cudaMemset(dp, 0, n)))
     fail("cudaMemset: cannot clear the adjoints it overwrote", error);
 }
@@ -205,24 +242,93 @@ void __enzyme_rt_cuda_memset_async_reverse(void *p, void *dp, int value,
   __enzyme_rt_cuda_memset_reverse(p, dp, value, n);
 }
 
-/* cudaMemcpy and cudaMemcpyAsync, by what the bytes hold. */
+/* The copies, by what the bytes hold. */
 
 enum contents { floats, doubles, integers, pointers, untyped };
 
-static void *host_copy(const void *from, size_t n) {
-  void *buffer = malloc(n ? n : 1);
+/* Where a copy's bytes (or their adjoints) are: WIDTH bytes at ADDRESS
+ * (in memory); HEIGHT rows of WIDTH bytes, PITCH bytes apart (in rows); or
+ * WIDTH bytes at OFFSET in the __device__ variable whose host handle is
+ * ADDRESS. A null ADDRESS: no shadow. */
+enum region_kind { in_memory, in_rows, in_variable };
+struct region {
+  enum region_kind kind;
+  void *address;
+  size_t width, height, pitch, offset;
+};
+
+static struct region linear_region(const void *address, size_t n) {
+  struct region r = {in_memory, (void *)address, n, 1, n, 0};
+  return r;
+}
+static struct region pitched_region(const void *address, size_t pitch,
+                                    size_t width, size_t height) {
+  struct region r = {in_rows, (void *)address, width, height, pitch, 0};
+  return r;
+}
+static struct region symbol_region(const void *symbol, size_t n,
+                                   size_t offset) {
+  struct region r = {in_variable, (void *)symbol, n, 1, n, offset};
+  return r;
+}
+/* R with another address (its shadow's). */
+static struct region at(struct region r, const void *address) {
+  r.address = (void *)address;
+  return r;
+}
+static size_t region_bytes(struct region r) { return r.width * r.height; }
+
+/* Copies SRC to DST (a variable from or to memory, or rows to rows, or
+ * memory to memory), on STREAM where ASYNC says so. */
+static int copy_region(struct region dst, struct region src, int kind,
+                       int async, void *stream) {
+  size_t n = region_bytes(dst);
+  if (dst.kind == in_variable)
+    return async ? cudaMemcpyToSymbolAsync(dst.address, src.address, n,
+                                           dst.offset, kind, stream)
+                 : cudaMemcpyToSymbol(dst.address, src.address, n, dst.offset,
+                                      kind);
+  if (src.kind == in_variable)
+    return async ? cudaMemcpyFromSymbolAsync(dst.address, src.address, n,
+                                             src.offset, kind, stream)
+                 : cudaMemcpyFromSymbol(dst.address, src.address, n, src.offset,
+                                        kind);
+  if (dst.kind == in_rows || src.kind == in_rows)
+    return async ? cudaMemcpy2DAsync(dst.address, dst.pitch, src.address,
+                                     src.pitch, dst.width, dst.height, kind,
+                                     stream)
+                 : cudaMemcpy2D(dst.address, dst.pitch, src.address, src.pitch,
+                                dst.width, dst.height, kind);
+  return async ? cudaMemcpyAsync(dst.address, src.address, n, kind, stream)
+               : cudaMemcpy(dst.address, src.address, n, kind);
+}
+
+/* The host buffer that holds R's bytes, rows packed. */
+static struct region host_region(void *buffer, struct region r) {
+  return r.kind == in_rows ? pitched_region(buffer, r.width, r.width, r.height)
+                           : linear_region(buffer, region_bytes(r));
+}
+
+/* R's adjoints, read into host memory. */
+static char *read_adjoints(const char *call, struct region r) {
+  size_t n = region_bytes(r);
+  char *buffer = malloc(n ? n : 1);
   if (!buffer)
-    fail("cudaMemcpy: out of host memory", 0);
-  int error = cudaMemcpy(buffer, from, n, cuda_memcpy_default);
+    fail_in(call, "out of host memory", 0);
+  int kind =
+      r.kind == in_variable ? cuda_memcpy_device_to_host : cuda_memcpy_default;
+  int error = copy_region(host_region(buffer, r), r, kind, 0, 0);
   if (error)
-    fail("cudaMemcpy: cannot read adjoints", error);
+    fail_in(call, "cannot read adjoints", error);
   return buffer;
 }
 
-static void write_back(void *to, const void *buffer, size_t n) {
-  int error = cudaMemcpy(to, buffer, n, cuda_memcpy_default);
+static void write_adjoints(const char *call, struct region r, char *buffer) {
+  int kind =
+      r.kind == in_variable ? cuda_memcpy_host_to_device : cuda_memcpy_default;
+  int error = copy_region(r, host_region(buffer, r), kind, 0, 0);
   if (error)
-    fail("cudaMemcpy: cannot write adjoints", error);
+    fail_in(call, "cannot write adjoints", error);
 }
 
 /* INTO[i] += MOVED[i] for the N bytes of WHAT. */
@@ -249,45 +355,55 @@ static void fail_untyped(const char *call) {
   write_and_abort(&m);
 }
 
-/* The forward copy; shadow memory mirrors the pointers it holds, so a copy
- * of pointers copies their shadows too. */
-static int augment_copy(enum contents what, void *dst, void *ddst,
-                        const void *src, const void *dsrc, size_t n, int kind,
-                        int async, void *stream) {
-  int error = async ? cudaMemcpyAsync(dst, src, n, kind, stream)
-                    : cudaMemcpy(dst, src, n, kind);
-  if (error || what != pointers || !ddst || !dsrc)
+/* The forward copy of CALL from SRC to DST; shadow memory mirrors the
+ * pointers it holds, so a copy of pointers copies their shadows (DSRC to
+ * DDST, the same regions at the shadows' addresses) too. */
+static int augment_copy(const char *call, enum contents what, struct region dst,
+                        const void *ddst, struct region src, const void *dsrc,
+                        int kind, int async, void *stream) {
+  int error = copy_region(dst, src, kind, async, stream);
+  if (error)
     return error;
-  if ((error = async ? cudaMemcpyAsync(ddst, dsrc, n, kind, stream)
-                     : cudaMemcpy(ddst, dsrc, n, kind)))
-    fail("cudaMemcpy: cannot copy the shadows of the pointers it copies",
-         error);
+  // Values that carry derivatives would lose them in a __device__ variable
+  // without a shadow.
+  if (dst.kind == in_variable && dsrc && !ddst && what != integers &&
+      what != pointers)
+    fail_in(call,
+            "the values it copies carry derivatives, but the __device__ "
+            "variable it copies them into has no shadow; declare one with "
+            "__attribute__((enzyme_shadow(name))) (see docs/cuda.md)",
+            0);
+  if (what == pointers && ddst && dsrc &&
+      (error = copy_region(at(dst, ddst), at(src, dsrc), kind, async, stream)))
+    fail_in(call, "cannot copy the shadows of the pointers it copies", error);
   return 0;
 }
 
-/* The reverse: the destination's adjoints are added to the source's and
- * cleared (integers and pointers carry none). */
-static void reverse_copy(enum contents what, void *ddst, void *dsrc, size_t n) {
+/* The reverse: the adjoints of the destination's shadow DDST are added to
+ * the source's, DSRC, and cleared (integers and pointers carry none). */
+static void reverse_copy(const char *call, enum contents what,
+                         struct region ddst, struct region dsrc) {
   if (what == integers || what == pointers)
     return;
   if (what == untyped) {
-    if (ddst || dsrc)
-      fail_untyped("cudaMemcpy");
+    if (ddst.address || dsrc.address)
+      fail_untyped(call);
     return;
   }
-  if (!ddst)
+  if (!ddst.address)
     return;
-  wait_for_device("cudaMemcpy: a kernel before it failed");
-  char *moved = host_copy(ddst, n);
-  if (dsrc) {
-    char *into = host_copy(dsrc, n);
+  wait_for_device(call);
+  size_t n = region_bytes(ddst);
+  char *moved = read_adjoints(call, ddst);
+  if (dsrc.address) {
+    char *into = read_adjoints(call, dsrc);
     add_adjoints(what, into, moved, n);
-    write_back(dsrc, into, n);
+    write_adjoints(call, dsrc, into);
     free(into);
   }
   for (size_t i = 0; i < n; ++i)
     moved[i] = 0;
-  write_back(ddst, moved, n);
+  write_adjoints(call, ddst, moved);
   free(moved);
 }
 
@@ -299,13 +415,15 @@ static void reverse_copy(enum contents what, void *ddst, void *dsrc, size_t n) {
   int __enzyme_rt_cuda_memcpy_##NAME##_augment(void *dst, void *ddst,          \
                                                const void *src, void *dsrc,    \
                                                size_t n, int kind) {           \
-    return augment_copy(NAME, dst, ddst, src, dsrc, n, kind, 0, 0);            \
+    return augment_copy("cudaMemcpy", NAME, linear_region(dst, n), ddst,       \
+                        linear_region(src, n), dsrc, kind, 0, 0);              \
   }                                                                            \
   void __enzyme_rt_cuda_memcpy_##NAME##_reverse(void *dst, void *ddst,         \
                                                 const void *src, void *dsrc,   \
                                                 size_t n, int kind) {          \
     (void)dst, (void)src, (void)kind;                                          \
-    reverse_copy(NAME, ddst, dsrc, n);                                         \
+    reverse_copy("cudaMemcpy", NAME, linear_region(ddst, n),                   \
+                 linear_region(dsrc, n));                                      \
   }                                                                            \
   int __enzyme_rt_cuda_memcpy_async_##NAME(void *dst, const void *src,         \
                                            size_t n, int kind, void *stream) { \
@@ -315,199 +433,16 @@ static void reverse_copy(enum contents what, void *ddst, void *dsrc, size_t n) {
       void *dst, void *ddst, const void *src, void *dsrc, size_t n, int kind,  \
       void *stream, void *dstream) {                                           \
     (void)dstream;                                                             \
-    return augment_copy(NAME, dst, ddst, src, dsrc, n, kind, 1, stream);       \
+    return augment_copy("cudaMemcpyAsync", NAME, linear_region(dst, n), ddst,  \
+                        linear_region(src, n), dsrc, kind, 1, stream);         \
   }                                                                            \
   void __enzyme_rt_cuda_memcpy_async_##NAME##_reverse(                         \
       void *dst, void *ddst, const void *src, void *dsrc, size_t n, int kind,  \
       void *stream, void *dstream) {                                           \
     (void)dst, (void)src, (void)kind, (void)stream, (void)dstream;             \
-    reverse_copy(NAME, ddst, dsrc, n);                                         \
+    reverse_copy("cudaMemcpyAsync", NAME, linear_region(ddst, n),              \
+                 linear_region(dsrc, n));                                      \
   }
-
-/* cudaMemcpy2D: HEIGHT rows of WIDTH bytes, PITCH bytes apart. */
-
-static void *host_copy_2d(const void *from, size_t pitch, size_t width,
-                          size_t height) {
-  void *buffer = malloc(width * height ? width * height : 1);
-  if (!buffer)
-    fail("cudaMemcpy2D: out of host memory", 0);
-  int error = cudaMemcpy2D(buffer, width, from, pitch, width, height,
-                           cuda_memcpy_default);
-  if (error)
-    fail("cudaMemcpy2D: cannot read adjoints", error);
-  return buffer;
-}
-
-static void write_back_2d(void *to, size_t pitch, const void *buffer,
-                          size_t width, size_t height) {
-  int error = cudaMemcpy2D(to, pitch, buffer, width, width, height,
-                           cuda_memcpy_default);
-  if (error)
-    fail("cudaMemcpy2D: cannot write adjoints", error);
-}
-
-static int augment_copy_2d(enum contents what, void *dst, void *ddst,
-                           size_t dpitch, const void *src, const void *dsrc,
-                           size_t spitch, size_t width, size_t height,
-                           int kind) {
-  int error = cudaMemcpy2D(dst, dpitch, src, spitch, width, height, kind);
-  if (error || what != pointers || !ddst || !dsrc)
-    return error;
-  if ((error = cudaMemcpy2D(ddst, dpitch, dsrc, spitch, width, height, kind)))
-    fail("cudaMemcpy2D: cannot copy the shadows of the pointers it copies",
-         error);
-  return 0;
-}
-
-static void reverse_copy_2d(enum contents what, void *ddst, size_t dpitch,
-                            void *dsrc, size_t spitch, size_t width,
-                            size_t height) {
-  if (what == integers || what == pointers)
-    return;
-  if (what == untyped) {
-    if (ddst || dsrc)
-      fail_untyped("cudaMemcpy2D");
-    return;
-  }
-  if (!ddst)
-    return;
-  wait_for_device("cudaMemcpy2D: a kernel before it failed");
-  size_t n = width * height;
-  char *moved = host_copy_2d(ddst, dpitch, width, height);
-  if (dsrc) {
-    char *into = host_copy_2d(dsrc, spitch, width, height);
-    add_adjoints(what, into, moved, n);
-    write_back_2d(dsrc, spitch, into, width, height);
-    free(into);
-  }
-  for (size_t i = 0; i < n; ++i)
-    moved[i] = 0;
-  write_back_2d(ddst, dpitch, moved, width, height);
-  free(moved);
-}
-
-/* cudaMemcpyToSymbol and cudaMemcpyFromSymbol: N bytes at OFFSET in the
- * __device__ variable whose host handle is SYMBOL (its shadow's: DSYMBOL). */
-
-static void *symbol_copy(const void *symbol, size_t n, size_t offset) {
-  void *buffer = malloc(n ? n : 1);
-  if (!buffer)
-    fail("cudaMemcpyToSymbol: out of host memory", 0);
-  int error = cudaMemcpyFromSymbol(buffer, symbol, n, offset,
-                                   cuda_memcpy_device_to_host);
-  if (error)
-    fail("cudaMemcpyToSymbol: cannot read the adjoints of the variable", error);
-  return buffer;
-}
-
-static void symbol_write_back(const void *symbol, const void *buffer, size_t n,
-                              size_t offset) {
-  int error =
-      cudaMemcpyToSymbol(symbol, buffer, n, offset, cuda_memcpy_host_to_device);
-  if (error)
-    fail("cudaMemcpyToSymbol: cannot write the adjoints of the variable",
-         error);
-}
-
-/* The forward copies run on STREAM where ASYNC says so. */
-static int to_symbol(const void *symbol, const void *src, size_t n,
-                     size_t offset, int kind, int async, void *stream) {
-  return async ? cudaMemcpyToSymbolAsync(symbol, src, n, offset, kind, stream)
-               : cudaMemcpyToSymbol(symbol, src, n, offset, kind);
-}
-
-static int from_symbol(void *dst, const void *symbol, size_t n, size_t offset,
-                       int kind, int async, void *stream) {
-  return async ? cudaMemcpyFromSymbolAsync(dst, symbol, n, offset, kind, stream)
-               : cudaMemcpyFromSymbol(dst, symbol, n, offset, kind);
-}
-
-static int augment_to_symbol(enum contents what, const void *symbol,
-                             const void *dsymbol, const void *src,
-                             const void *dsrc, size_t n, size_t offset,
-                             int kind, int async, void *stream) {
-  int error = to_symbol(symbol, src, n, offset, kind, async, stream);
-  if (error)
-    return error;
-  // Values that carry derivatives would lose them in a variable without a
-  // shadow.
-  if (dsrc && !dsymbol && what != integers && what != pointers)
-    fail("cudaMemcpyToSymbol: the values it copies carry derivatives, but "
-         "the __device__ variable it copies them into has no shadow; "
-         "declare one with __attribute__((enzyme_shadow(name))) (see "
-         "docs/cuda.md)",
-         0);
-  if (what == pointers && dsymbol && dsrc &&
-      (error = to_symbol(dsymbol, dsrc, n, offset, kind, async, stream)))
-    fail("cudaMemcpyToSymbol: cannot copy the shadows of the pointers it "
-         "copies",
-         error);
-  return 0;
-}
-
-static void reverse_to_symbol(enum contents what, const void *dsymbol,
-                              void *dsrc, size_t n, size_t offset) {
-  if (what == integers || what == pointers)
-    return;
-  if (what == untyped) {
-    if (dsymbol || dsrc)
-      fail_untyped("cudaMemcpyToSymbol");
-    return;
-  }
-  if (!dsymbol)
-    return;
-  wait_for_device("cudaMemcpyToSymbol: a kernel before it failed");
-  char *moved = symbol_copy(dsymbol, n, offset);
-  if (dsrc) {
-    char *into = host_copy(dsrc, n);
-    add_adjoints(what, into, moved, n);
-    write_back(dsrc, into, n);
-    free(into);
-  }
-  for (size_t i = 0; i < n; ++i)
-    moved[i] = 0;
-  symbol_write_back(dsymbol, moved, n, offset);
-  free(moved);
-}
-
-static int augment_from_symbol(enum contents what, void *dst, void *ddst,
-                               const void *symbol, const void *dsymbol,
-                               size_t n, size_t offset, int kind, int async,
-                               void *stream) {
-  int error = from_symbol(dst, symbol, n, offset, kind, async, stream);
-  if (error || what != pointers || !ddst || !dsymbol)
-    return error;
-  if ((error = from_symbol(ddst, dsymbol, n, offset, kind, async, stream)))
-    fail("cudaMemcpyFromSymbol: cannot copy the shadows of the pointers it "
-         "copies",
-         error);
-  return 0;
-}
-
-static void reverse_from_symbol(enum contents what, void *ddst,
-                                const void *dsymbol, size_t n, size_t offset) {
-  if (what == integers || what == pointers)
-    return;
-  if (what == untyped) {
-    if (ddst || dsymbol)
-      fail_untyped("cudaMemcpyFromSymbol");
-    return;
-  }
-  if (!ddst)
-    return;
-  wait_for_device("cudaMemcpyFromSymbol: a kernel before it failed");
-  char *moved = host_copy(ddst, n);
-  if (dsymbol) {
-    char *into = symbol_copy(dsymbol, n, offset);
-    add_adjoints(what, into, moved, n);
-    symbol_write_back(dsymbol, into, n, offset);
-    free(into);
-  }
-  for (size_t i = 0; i < n; ++i)
-    moved[i] = 0;
-  write_back(ddst, moved, n);
-  free(moved);
-}
 
 #define CUDA_OTHER_COPIES_OF(NAME)                                             \
   int __enzyme_rt_cuda_memcpy_2d_##NAME(                                       \
@@ -518,14 +453,42 @@ static void reverse_from_symbol(enum contents what, void *ddst,
   int __enzyme_rt_cuda_memcpy_2d_##NAME##_augment(                             \
       void *dst, void *ddst, size_t dpitch, const void *src, void *dsrc,       \
       size_t spitch, size_t width, size_t height, int kind) {                  \
-    return augment_copy_2d(NAME, dst, ddst, dpitch, src, dsrc, spitch, width,  \
-                           height, kind);                                      \
+    return augment_copy(                                                       \
+        "cudaMemcpy2D", NAME, pitched_region(dst, dpitch, width, height),      \
+        ddst, pitched_region(src, spitch, width, height), dsrc, kind, 0, 0);   \
   }                                                                            \
   void __enzyme_rt_cuda_memcpy_2d_##NAME##_reverse(                            \
       void *dst, void *ddst, size_t dpitch, const void *src, void *dsrc,       \
       size_t spitch, size_t width, size_t height, int kind) {                  \
     (void)dst, (void)src, (void)kind;                                          \
-    reverse_copy_2d(NAME, ddst, dpitch, dsrc, spitch, width, height);          \
+    reverse_copy("cudaMemcpy2D", NAME,                                         \
+                 pitched_region(ddst, dpitch, width, height),                  \
+                 pitched_region(dsrc, spitch, width, height));                 \
+  }                                                                            \
+  int __enzyme_rt_cuda_memcpy_2d_async_##NAME(                                 \
+      void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,  \
+      size_t height, int kind, void *stream) {                                 \
+    return cudaMemcpy2DAsync(dst, dpitch, src, spitch, width, height, kind,    \
+                             stream);                                          \
+  }                                                                            \
+  int __enzyme_rt_cuda_memcpy_2d_async_##NAME##_augment(                       \
+      void *dst, void *ddst, size_t dpitch, const void *src, void *dsrc,       \
+      size_t spitch, size_t width, size_t height, int kind, void *stream,      \
+      void *dstream) {                                                         \
+    (void)dstream;                                                             \
+    return augment_copy("cudaMemcpy2DAsync", NAME,                             \
+                        pitched_region(dst, dpitch, width, height), ddst,      \
+                        pitched_region(src, spitch, width, height), dsrc,      \
+                        kind, 1, stream);                                      \
+  }                                                                            \
+  void __enzyme_rt_cuda_memcpy_2d_async_##NAME##_reverse(                      \
+      void *dst, void *ddst, size_t dpitch, const void *src, void *dsrc,       \
+      size_t spitch, size_t width, size_t height, int kind, void *stream,      \
+      void *dstream) {                                                         \
+    (void)dst, (void)src, (void)kind, (void)stream, (void)dstream;             \
+    reverse_copy("cudaMemcpy2DAsync", NAME,                                    \
+                 pitched_region(ddst, dpitch, width, height),                  \
+                 pitched_region(dsrc, spitch, width, height));                 \
   }                                                                            \
   int __enzyme_rt_cuda_memcpy_to_symbol_##NAME(const void *symbol,             \
                                                const void *src, size_t n,      \
@@ -535,14 +498,16 @@ static void reverse_from_symbol(enum contents what, void *ddst,
   int __enzyme_rt_cuda_memcpy_to_symbol_##NAME##_augment(                      \
       const void *symbol, const void *dsymbol, const void *src, void *dsrc,    \
       size_t n, size_t offset, int kind) {                                     \
-    return augment_to_symbol(NAME, symbol, dsymbol, src, dsrc, n, offset,      \
-                             kind, 0, 0);                                      \
+    return augment_copy("cudaMemcpyToSymbol", NAME,                            \
+                        symbol_region(symbol, n, offset), dsymbol,             \
+                        linear_region(src, n), dsrc, kind, 0, 0);              \
   }                                                                            \
   void __enzyme_rt_cuda_memcpy_to_symbol_##NAME##_reverse(                     \
       const void *symbol, const void *dsymbol, const void *src, void *dsrc,    \
       size_t n, size_t offset, int kind) {                                     \
     (void)symbol, (void)src, (void)kind;                                       \
-    reverse_to_symbol(NAME, dsymbol, dsrc, n, offset);                         \
+    reverse_copy("cudaMemcpyToSymbol", NAME,                                   \
+                 symbol_region(dsymbol, n, offset), linear_region(dsrc, n));   \
   }                                                                            \
   int __enzyme_rt_cuda_memcpy_from_symbol_##NAME(                              \
       void *dst, const void *symbol, size_t n, size_t offset, int kind) {      \
@@ -551,14 +516,16 @@ static void reverse_from_symbol(enum contents what, void *ddst,
   int __enzyme_rt_cuda_memcpy_from_symbol_##NAME##_augment(                    \
       void *dst, void *ddst, const void *symbol, const void *dsymbol,          \
       size_t n, size_t offset, int kind) {                                     \
-    return augment_from_symbol(NAME, dst, ddst, symbol, dsymbol, n, offset,    \
-                               kind, 0, 0);                                    \
+    return augment_copy("cudaMemcpyFromSymbol", NAME, linear_region(dst, n),   \
+                        ddst, symbol_region(symbol, n, offset), dsymbol, kind, \
+                        0, 0);                                                 \
   }                                                                            \
   void __enzyme_rt_cuda_memcpy_from_symbol_##NAME##_reverse(                   \
       void *dst, void *ddst, const void *symbol, const void *dsymbol,          \
       size_t n, size_t offset, int kind) {                                     \
     (void)dst, (void)symbol, (void)kind;                                       \
-    reverse_from_symbol(NAME, ddst, dsymbol, n, offset);                       \
+    reverse_copy("cudaMemcpyFromSymbol", NAME, linear_region(ddst, n),         \
+                 symbol_region(dsymbol, n, offset));                           \
   }                                                                            \
   int __enzyme_rt_cuda_memcpy_to_symbol_async_##NAME(                          \
       const void *symbol, const void *src, size_t n, size_t offset, int kind,  \
@@ -569,14 +536,16 @@ static void reverse_from_symbol(enum contents what, void *ddst,
       const void *symbol, const void *dsymbol, const void *src, void *dsrc,    \
       size_t n, size_t offset, int kind, void *stream, void *dstream) {        \
     (void)dstream;                                                             \
-    return augment_to_symbol(NAME, symbol, dsymbol, src, dsrc, n, offset,      \
-                             kind, 1, stream);                                 \
+    return augment_copy("cudaMemcpyToSymbolAsync", NAME,                       \
+                        symbol_region(symbol, n, offset), dsymbol,             \
+                        linear_region(src, n), dsrc, kind, 1, stream);         \
   }                                                                            \
   void __enzyme_rt_cuda_memcpy_to_symbol_async_##NAME##_reverse(               \
       const void *symbol, const void *dsymbol, const void *src, void *dsrc,    \
       size_t n, size_t offset, int kind, void *stream, void *dstream) {        \
     (void)symbol, (void)src, (void)kind, (void)stream, (void)dstream;          \
-    reverse_to_symbol(NAME, dsymbol, dsrc, n, offset);                         \
+    reverse_copy("cudaMemcpyToSymbol", NAME,                                   \
+                 symbol_region(dsymbol, n, offset), linear_region(dsrc, n));   \
   }                                                                            \
   int __enzyme_rt_cuda_memcpy_from_symbol_async_##NAME(                        \
       void *dst, const void *symbol, size_t n, size_t offset, int kind,        \
@@ -587,14 +556,16 @@ static void reverse_from_symbol(enum contents what, void *ddst,
       void *dst, void *ddst, const void *symbol, const void *dsymbol,          \
       size_t n, size_t offset, int kind, void *stream, void *dstream) {        \
     (void)dstream;                                                             \
-    return augment_from_symbol(NAME, dst, ddst, symbol, dsymbol, n, offset,    \
-                               kind, 1, stream);                               \
+    return augment_copy(                                                       \
+        "cudaMemcpyFromSymbolAsync", NAME, linear_region(dst, n), ddst,        \
+        symbol_region(symbol, n, offset), dsymbol, kind, 1, stream);           \
   }                                                                            \
   void __enzyme_rt_cuda_memcpy_from_symbol_async_##NAME##_reverse(             \
       void *dst, void *ddst, const void *symbol, const void *dsymbol,          \
       size_t n, size_t offset, int kind, void *stream, void *dstream) {        \
     (void)dst, (void)symbol, (void)kind, (void)stream, (void)dstream;          \
-    reverse_from_symbol(NAME, ddst, dsymbol, n, offset);                       \
+    reverse_copy("cudaMemcpyFromSymbol", NAME, linear_region(ddst, n),         \
+                 symbol_region(dsymbol, n, offset));                           \
   }
 
 CUDA_OTHER_COPIES_OF(floats)

@@ -46,12 +46,14 @@ static StringRef gradientPrefixOf(StringRef Callee) {
   return StringSwitch<StringRef>(Callee)
       .Case("cudaMalloc", "__enzyme_rt_cuda_malloc")
       .Case("cudaMallocManaged", "__enzyme_rt_cuda_malloc_managed")
+      .Case("cudaMallocPitch", "__enzyme_rt_cuda_malloc_pitch")
       .Case("cudaFree", "__enzyme_rt_cuda_free")
       .Case("cudaMemset", "__enzyme_rt_cuda_memset")
       .Case("cudaMemsetAsync", "__enzyme_rt_cuda_memset_async")
       .Case("cudaMemcpy", "__enzyme_rt_cuda_memcpy_untyped")
       .Case("cudaMemcpyAsync", "__enzyme_rt_cuda_memcpy_async_untyped")
       .Case("cudaMemcpy2D", "__enzyme_rt_cuda_memcpy_2d_untyped")
+      .Case("cudaMemcpy2DAsync", "__enzyme_rt_cuda_memcpy_2d_async_untyped")
       .Case("cudaMemcpyToSymbol", "__enzyme_rt_cuda_memcpy_to_symbol_untyped")
       .Case("cudaMemcpyFromSymbol",
             "__enzyme_rt_cuda_memcpy_from_symbol_untyped")
@@ -78,6 +80,8 @@ static const CopyCall CopyCalls[] = {
     {"cudaMemcpy", 4, 0, 1, 2, "__enzyme_rt_cuda_memcpy_"},
     {"cudaMemcpyAsync", 5, 0, 1, 2, "__enzyme_rt_cuda_memcpy_async_"},
     {"cudaMemcpy2D", 7, 0, 2, std::nullopt, "__enzyme_rt_cuda_memcpy_2d_"},
+    {"cudaMemcpy2DAsync", 8, 0, 2, std::nullopt,
+     "__enzyme_rt_cuda_memcpy_2d_async_"},
     {"cudaMemcpyToSymbol", 5, 0, 1, 2, "__enzyme_rt_cuda_memcpy_to_symbol_"},
     {"cudaMemcpyFromSymbol", 5, 0, 1, 2,
      "__enzyme_rt_cuda_memcpy_from_symbol_"},

@@ -1,7 +1,8 @@
 // Differentiated host code that copies to and from __device__ variables
 // (cudaMemcpyToSymbol, cudaMemcpyFromSymbol, their Async forms, at an
 // offset too) and between
-// pitched 2D buffers (cudaMemcpy2D, both ways), around kernel launches,
+// pitched 2D buffers (cudaMallocPitch; cudaMemcpy2D and cudaMemcpy2DAsync),
+// around kernel launches,
 // with nothing but __enzyme_autodiff. A __device__ variable's adjoints live
 // in the shadow the program declares for it (enzyme_shadow), which both
 // compilations know. Checked against analytic gradients at -O0 and -O2.
@@ -21,7 +22,7 @@
 extern double __enzyme_autodiff(void *, ...);
 int enzyme_dup, enzyme_const;
 
-constexpr int Rows = 5, Cols = 7, Pitch = 9; // doubles per padded row
+constexpr int Rows = 5, Cols = 7;
 
 #ifdef NO_SHADOW
 __device__ double Coef[4];
@@ -33,14 +34,14 @@ __device__ double TotalShadow;
 __attribute__((enzyme_shadow(TotalShadow))) __device__ double Total;
 
 // Each element of a pitched matrix through a quadratic whose coefficients
-// are in Coef; the row sums into Total.
-__global__ void polish(double *M) {
+// are in Coef; the row sums into Total. Pitch: doubles per padded row.
+__global__ void polish(double *M, int Pitch) {
   int R = blockIdx.x, C = threadIdx.x;
   double *X = M + R * Pitch + C;
   *X = Coef[0] * *X * *X + Coef[1] * *X + Coef[2] + Coef[3] * R;
 }
 
-__global__ void total(const double *M) {
+__global__ void total(const double *M, int Pitch) {
   double S = 0;
   for (int R = 0; R < Rows; ++R)
     for (int C = 0; C < Cols; ++C)
@@ -48,7 +49,8 @@ __global__ void total(const double *M) {
   Total = S;
 }
 
-// A host matrix (rows of Cols) goes to pitched device memory and back; the
+// A host matrix (rows of Cols) goes to pitched device memory (rows padded
+// by cudaMallocPitch: 256 bytes under emulation) and back; the
 // coefficients go to Coef in two copies (the last at an offset, on a
 // stream); the result comes back from Total, twice.
 double loss(const double *Host, const double *C) {
@@ -56,16 +58,18 @@ double loss(const double *Host, const double *C) {
   cudaMemcpyToSymbolAsync(Coef, C + 3, sizeof(double), 3 * sizeof(double),
                           cudaMemcpyHostToDevice, 0);
   double *M;
-  cudaMalloc(&M, Rows * Pitch * sizeof(double));
-  cudaMemset(M, 0, Rows * Pitch * sizeof(double));
-  cudaMemcpy2D(M, Pitch * sizeof(double), Host, Cols * sizeof(double),
+  size_t PitchBytes;
+  cudaMallocPitch((void **)&M, &PitchBytes, Cols * sizeof(double), Rows);
+  int Pitch = PitchBytes / sizeof(double);
+  cudaMemset(M, 0, Rows * PitchBytes);
+  cudaMemcpy2D(M, PitchBytes, Host, Cols * sizeof(double),
                Cols * sizeof(double), Rows, cudaMemcpyHostToDevice);
-  polish<<<Rows, Cols>>>(M);
-  // Rows 1..3 come back to the host, 2D again, and count twice.
+  polish<<<Rows, Cols>>>(M, Pitch);
+  // Rows 1..3 come back to the host, 2D again (on a stream), and count twice.
   double Back[3 * Cols];
-  cudaMemcpy2D(Back, Cols * sizeof(double), M + Pitch, Pitch * sizeof(double),
-               Cols * sizeof(double), 3, cudaMemcpyDeviceToHost);
-  total<<<1, 1>>>(M);
+  cudaMemcpy2DAsync(Back, Cols * sizeof(double), M + Pitch, PitchBytes,
+                    Cols * sizeof(double), 3, cudaMemcpyDeviceToHost, 0);
+  total<<<1, 1>>>(M, Pitch);
   double T, T2;
   cudaMemcpyFromSymbol(&T, Total, sizeof(double));
   cudaMemcpyFromSymbolAsync(&T2, Total, sizeof(double), 0,

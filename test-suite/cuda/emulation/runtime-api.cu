@@ -1,5 +1,6 @@
 // The CUDA runtime API as programs use it: cudaLaunchKernel, streams and
-// events, every copy kind, __device__ and __constant__ variables
+// events, every copy kind (2D and pitched allocations too), __device__ and
+// __constant__ variables
 // through symbols, device properties and function attributes.
 // REQUIRES: cuda-emulation
 // RUN: %clangxx_enzyme -fcuda-emulate -O0 %s -o %t.O0 && %t.O0 | FileCheck %s
@@ -90,6 +91,17 @@ int main() {
     std::memcpy(Rows[R], "abcde", 5);
   CUDA_CHECK(cudaMemcpy2D(Pitched, 8, Rows, 5, 5, 3, cudaMemcpyHostToHost));
   check("2-D copy", std::memcmp(Pitched[2], "abcde...", 8) == 0);
+  // Pitched device rows: the pitch holds a row, and a round trip through
+  // them (2D copies, one on a stream) gives the rows back.
+  char *Device = nullptr, RowsBack[3][5] = {};
+  size_t Pitch = 0;
+  CUDA_CHECK(cudaMallocPitch((void **)&Device, &Pitch, 5, 3));
+  CUDA_CHECK(cudaMemcpy2D(Device, Pitch, Rows, 5, 5, 3, cudaMemcpyHostToDevice));
+  CUDA_CHECK(cudaMemcpy2DAsync(RowsBack, 5, Device, Pitch, 5, 3,
+                               cudaMemcpyDeviceToHost, 0));
+  CUDA_CHECK(cudaStreamSynchronize(0));
+  check("pitched rows", Pitch >= 5 && std::memcmp(RowsBack, Rows, 15) == 0);
+  CUDA_CHECK(cudaFree(Device));
 
   cudaDeviceProp Prop;
   CUDA_CHECK(cudaGetDeviceProperties(&Prop, 0));

@@ -193,6 +193,19 @@ cudaError_t cudaMalloc(void **DevPtr, size_t Size) {
 cudaError_t cudaMallocManaged(void **DevPtr, size_t Size, unsigned) {
   return allocate(DevPtr, Size);
 }
+// Rows padded to 256 bytes, as a GPU pads them (to its texture alignment),
+// so that programs which confuse the pitch with the width fail here too.
+cudaError_t cudaMallocPitch(void **DevPtr, size_t *Pitch, size_t Width,
+                            size_t Height) {
+  constexpr size_t RowAlignment = 256;
+  if (!Pitch)
+    return setError(cudaErrorInvalidValue);
+  size_t Padded = (Width + RowAlignment - 1) / RowAlignment * RowAlignment;
+  cudaError_t Error = allocate(DevPtr, Padded * Height);
+  if (Error == cudaSuccess)
+    *Pitch = Padded;
+  return Error;
+}
 cudaError_t cudaMallocHost(void **Ptr, size_t Size) {
   return allocate(Ptr, Size);
 }
@@ -227,6 +240,11 @@ cudaError_t cudaMemcpy2D(void *Dst, size_t DstPitch, const void *Src,
     std::memmove(static_cast<char *>(Dst) + Row * DstPitch,
                  static_cast<const char *>(Src) + Row * SrcPitch, Width);
   return setError(cudaSuccess);
+}
+cudaError_t cudaMemcpy2DAsync(void *Dst, size_t DstPitch, const void *Src,
+                              size_t SrcPitch, size_t Width, size_t Height,
+                              cudaMemcpyKind Kind, cudaStream_t) {
+  return cudaMemcpy2D(Dst, DstPitch, Src, SrcPitch, Width, Height, Kind);
 }
 cudaError_t cudaMemset(void *DevPtr, int Value, size_t Count) {
   if (Count && !DevPtr)

@@ -2,7 +2,8 @@
 ; a worksharing loop `y[i] = *a * x[i]` and a critical update
 ; `*s += y[0] * y[0]`). The fork becomes a call of a region function whose
 ; augmented half forks a team running the outlined body's augmented
-; function, each thread with its own tape kept in the region's record, and
+; function, each thread with its own tape kept in the region's record (its
+; storage taken from, and given back to, the thread's kept storage), and
 ; whose reverse half forks a team of the same size running the body's
 ; reverse function; the threads share the forking thread's scratch shadows.
 ; There, adjoints of shared memory are added atomically,
@@ -43,13 +44,18 @@
 ; CHECK-LABEL: define internal void @scale.omp_outlined.enzyme.region.aug.task(
 ; CHECK: call void @__enzyme_rt_omp_thread_begin(ptr %[[R:[0-9]+]])
 ; CHECK-NEXT: %[[TAPE:[a-z0-9]+]] = call ptr @calloc(
-; CHECK-NEXT: call void @scale.omp_outlined.aug({{.*}}, ptr %[[TAPE]])
+; The tape starts with the storage this thread's earlier tapes left.
+; CHECK-NEXT: %[[KEPT:[0-9]+]] = call { ptr, i64 } @__enzyme_rt_tape_take()
+; CHECK: call void @scale.omp_outlined.aug({{.*}}, ptr %[[TAPE]])
 ; CHECK-NEXT: call void @__enzyme_rt_omp_keep_tape(ptr %[[R]], ptr %[[TAPE]])
 
 ; CHECK-LABEL: define internal void @scale.omp_outlined.enzyme.region.rev.task(
 ; CHECK: %[[T:[0-9]+]] = call ptr @__enzyme_rt_omp_thread_tape(
 ; CHECK-NEXT: call void @scale.omp_outlined.rev({{.*}}, ptr %[[T]])
 ; CHECK-NEXT: call void @__enzyme_rt_omp_thread_end()
+; Its storage is kept for the thread's next tapes; the header is freed.
+; CHECK: call void @__enzyme_rt_tape_give(ptr %{{.*}}, i64 %{{.*}})
+; CHECK-NEXT: call void @free(ptr %[[T]])
 
 ; ModuleID = 'ir.c'
 source_filename = "ir.c"

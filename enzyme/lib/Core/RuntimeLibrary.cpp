@@ -30,6 +30,7 @@
 #include "RbTree.inc"
 #include "ScratchShadows.inc"
 #include "ShadowRegistry.inc"
+#include "TapeStorage.inc"
 #include "UntypedCopyReport.inc"
 
 using namespace llvm;
@@ -92,7 +93,7 @@ static const RuntimeSource RuntimeSources[] = {
     {CudaMemoryIR, true},         {RbTreeIR, true},
     {ScratchShadowsIR, false},    {OpenMPRegionsIR, false},
     {MpiRulesIR, false},          {KokkosRulesIR, false},
-    {MisalignedAtomicsIR, false}};
+    {MisalignedAtomicsIR, false}, {TapeStorageIR, false}};
 
 /// The IR of run-time source \p Source, ready to link into \p M.
 static std::unique_ptr<Module> parseRuntime(Module &M,

@@ -8,6 +8,7 @@
 #include "Core/GpuTarget.h"
 #include "Core/LibcCalls.h"
 #include "Core/ReusableFunctions.h"
+#include "Core/RuntimeLibrary.h"
 
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/IntrinsicInst.h"
@@ -24,9 +25,6 @@ using namespace llvm;
 namespace enzyme {
 
 static constexpr uint64_t InitialCapacity = 4096;
-/// Larger tapes are freed rather than kept for the next gradient: memory a
-/// program no longer needs should not stay held by a thread.
-static constexpr uint64_t MaxReusableBytes = 256ULL << 20;
 
 TapeBuilder::TapeBuilder(Module &M, unsigned Level) : M(M) {
   LLVMContext &Ctx = M.getContext();
@@ -103,22 +101,6 @@ static Value *heapPart(IRBuilder<> &B, Value *Data) {
   return B.CreateSelect(IsLocal, Constant::getNullValue(Data->getType()), Data);
 }
 
-/// `{ptr data, i64 capacity}`, thread-local: the storage of the last tape
-/// this thread destroyed, kept for its next gradient so that repeated
-/// gradients neither grow a fresh buffer nor fault its pages in again.
-GlobalVariable *TapeBuilder::getOrCreateReusableStorage() const {
-  if (GlobalVariable *GV = M.getGlobalVariable("enzyme.tape.reusable", true))
-    return GV;
-  LLVMContext &Ctx = M.getContext();
-  auto *Ty =
-      StructType::get(PointerType::getUnqual(Ctx), Type::getInt64Ty(Ctx));
-  auto *GV = new GlobalVariable(
-      M, Ty, /*isConstant=*/false, GlobalValue::InternalLinkage,
-      Constant::getNullValue(Ty), "enzyme.tape.reusable");
-  GV->setThreadLocalMode(GlobalValue::InitialExecTLSModel);
-  return GV;
-}
-
 Value *TapeBuilder::createTape(IRBuilder<> &B,
                                std::optional<uint64_t> Bound) const {
   Function *F = B.GetInsertBlock()->getParent();
@@ -137,49 +119,13 @@ Value *TapeBuilder::createTape(IRBuilder<> &B,
         B.CreateStore(B.getInt64(Bytes), B.CreateStructGEP(TapeTy, Tape, 2)));
     return Tape;
   }
-  if (!ReuseStorage || !canReuseStorage(M))
-    return Tape;
-  // Take the thread's reusable storage, if any.
-  Type *I64 = B.getInt64Ty();
-  GlobalVariable *Reusable = getOrCreateReusableStorage();
-  Value *Storage = B.CreateThreadLocalAddress(Reusable);
-  Type *StorageTy = Reusable->getValueType();
-  Value *DataPtr = B.CreateStructGEP(StorageTy, Storage, 0);
-  Value *CapPtr = B.CreateStructGEP(StorageTy, Storage, 1);
-  header(B.CreateStore(B.CreateLoad(B.getPtrTy(), DataPtr),
-                       B.CreateStructGEP(TapeTy, Tape, 0)));
-  header(B.CreateStore(B.CreateLoad(I64, CapPtr),
-                       B.CreateStructGEP(TapeTy, Tape, 2)));
-  B.CreateStore(Constant::getNullValue(B.getPtrTy()), DataPtr);
-  B.CreateStore(B.getInt64(0), CapPtr);
+  if (poolsStorage())
+    takeKeptStorage(B, Tape);
   return Tape;
 }
 
 void TapeBuilder::destroyTape(IRBuilder<> &B, Value *Tape) const {
-  Value *Data =
-      header(B.CreateLoad(B.getPtrTy(), B.CreateStructGEP(TapeTy, Tape, 0)));
-  if (!ReuseStorage || !canReuseStorage(M)) {
-    emitFree(B, heapPart(B, Data));
-    return;
-  }
-  // Keep the storage for the thread's next gradient unless it is very large
-  // (the storage slot is empty: the tape took it).
-  Value *Cap =
-      header(B.CreateLoad(B.getInt64Ty(), B.CreateStructGEP(TapeTy, Tape, 2)));
-  GlobalVariable *Reusable = getOrCreateReusableStorage();
-  Value *Storage = B.CreateThreadLocalAddress(Reusable);
-  Type *StorageTy = Reusable->getValueType();
-  Value *Keep = B.CreateICmpULE(Cap, B.getInt64(MaxReusableBytes));
-  Value *OldData =
-      B.CreateLoad(B.getPtrTy(), B.CreateStructGEP(StorageTy, Storage, 0));
-  // A nested gradient may have refilled the slot meanwhile: free that one.
-  emitFree(B, B.CreateSelect(Keep, OldData, Data));
-  B.CreateStore(B.CreateSelect(Keep, Data, OldData),
-                B.CreateStructGEP(StorageTy, Storage, 0));
-  Value *OldCap =
-      B.CreateLoad(B.getInt64Ty(), B.CreateStructGEP(StorageTy, Storage, 1));
-  B.CreateStore(B.CreateSelect(Keep, Cap, OldCap),
-                B.CreateStructGEP(StorageTy, Storage, 1));
+  giveOrFreeStorage(B, Tape);
 }
 
 uint64_t TapeBuilder::packedSize(ArrayRef<Type *> Types) const {
@@ -222,14 +168,44 @@ AllocaInst *TapeBuilder::createFixedTape(Function &F, uint64_t Bytes,
   return Buffer;
 }
 
+/// On CPUs, a tape starts with storage that the thread's earlier tapes
+/// left (runtime/TapeStorage.c), so that repeated gradients neither grow
+/// fresh buffers nor fault their pages in again; its storage goes back
+/// there. Not for tapes that a higher-order derivative differentiates in
+/// turn (ReuseStorage), nor where the run-time does not link.
+bool TapeBuilder::poolsStorage() const {
+  return ReuseStorage && canReuseStorage(M) && canLinkRuntime(M);
+}
+
+void TapeBuilder::takeKeptStorage(IRBuilder<> &B, Value *Tape) const {
+  Value *Storage =
+      B.CreateCall(getRuntimeFunction(M, "__enzyme_rt_tape_take"), {});
+  header(B.CreateStore(B.CreateExtractValue(Storage, 0),
+                       B.CreateStructGEP(TapeTy, Tape, 0)));
+  header(B.CreateStore(B.CreateExtractValue(Storage, 1),
+                       B.CreateStructGEP(TapeTy, Tape, 2)));
+}
+
+void TapeBuilder::giveOrFreeStorage(IRBuilder<> &B, Value *Tape) const {
+  Value *Data =
+      header(B.CreateLoad(B.getPtrTy(), B.CreateStructGEP(TapeTy, Tape, 0)));
+  if (!poolsStorage())
+    return emitFree(B, heapPart(B, Data));
+  Value *Cap =
+      header(B.CreateLoad(B.getInt64Ty(), B.CreateStructGEP(TapeTy, Tape, 2)));
+  B.CreateCall(getRuntimeFunction(M, "__enzyme_rt_tape_give"), {Data, Cap});
+}
+
 Value *TapeBuilder::createHeapTape(IRBuilder<> &B) const {
   uint64_t Bytes = M.getDataLayout().getTypeAllocSize(TapeTy);
-  return emitCalloc(B, B.getInt64(1), B.getInt64(Bytes), "tape");
+  Value *Tape = emitCalloc(B, B.getInt64(1), B.getInt64(Bytes), "tape");
+  if (poolsStorage())
+    takeKeptStorage(B, Tape);
+  return Tape;
 }
 
 void TapeBuilder::destroyHeapTape(IRBuilder<> &B, Value *Tape) const {
-  emitFree(B, header(B.CreateLoad(B.getPtrTy(),
-                                  B.CreateStructGEP(TapeTy, Tape, 0))));
+  giveOrFreeStorage(B, Tape);
   emitFree(B, Tape);
 }
 

@@ -38,21 +38,24 @@ public:
 
   llvm::StructType *getTapeType() const { return TapeTy; }
 
-  /// Whether createTape/destroyTape keep storage per thread (on CPUs).
+  /// Whether tapes keep their storage per thread (on CPUs), for the
+  /// thread's next tapes (runtime/TapeStorage.c).
   void reuseStorage(bool Reuse) { ReuseStorage = Reuse; }
 
   /// Emits an empty tape in an alloca at \p B's insertion point; on CPUs it
-  /// starts with the storage the thread's previous tape left, on CUDA GPUs
+  /// starts with storage the thread's earlier tapes left, on CUDA GPUs
   /// in local memory (\p Bound bytes when it never receives more and that
   /// is not too much).
   llvm::Value *createTape(llvm::IRBuilder<> &B,
                           std::optional<uint64_t> Bound = std::nullopt) const;
   /// Frees the tape's storage, or keeps it for the thread's next tape.
   void destroyTape(llvm::IRBuilder<> &B, llvm::Value *Tape) const;
-  /// An empty tape whose header lives on the heap, for split mode, where
-  /// the tape outlives the call that made it.
+  /// An empty tape whose header lives on the heap, for split mode and
+  /// parallel regions, where the tape outlives the call that made it; on
+  /// CPUs its storage is what the thread's earlier heap tapes left.
   llvm::Value *createHeapTape(llvm::IRBuilder<> &B) const;
-  /// Frees a heap tape's storage and header.
+  /// Frees a heap tape's header, and its storage or keeps it for the
+  /// thread's next heap tapes.
   void destroyHeapTape(llvm::IRBuilder<> &B, llvm::Value *Tape) const;
 
   /// Pushes \p Values as one batch; a \p Reserved push skips the capacity
@@ -98,12 +101,14 @@ private:
   llvm::Instruction *header(llvm::Instruction *I) const;
   llvm::Instruction *data(llvm::Instruction *I) const;
   llvm::Function *getOrCreateGrowFunction() const;
-  llvm::GlobalVariable *getOrCreateReusableStorage() const;
 
   llvm::Module &M;
   llvm::StructType *TapeTy;
   llvm::MDNode *HeaderScopes, *DataScopes, *AllScopes;
   bool ReuseStorage = true;
+  bool poolsStorage() const;
+  void takeKeptStorage(llvm::IRBuilder<> &B, llvm::Value *Tape) const;
+  void giveOrFreeStorage(llvm::IRBuilder<> &B, llvm::Value *Tape) const;
 };
 
 } // namespace enzyme

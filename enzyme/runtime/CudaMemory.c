@@ -41,16 +41,6 @@
 
 #include "CudaApi.h"
 
-__attribute__((noreturn, cold)) static void fail(const char *what, int error) {
-  struct message m;
-  m.length = 0;
-  append(&m, "enzyme: in the derivative of ");
-  append(&m, what);
-  append_cuda_error(&m, error);
-  append(&m, "\n");
-  write_and_abort(&m);
-}
-
 __attribute__((noreturn, cold)) static void
 fail_in(const char *call, const char *what, int error) {
   struct message m;
@@ -104,7 +94,7 @@ static struct allocation record(void *primal, void *shadow, int result) {
     return a;
   a.tape = malloc(sizeof *a.tape);
   if (!a.tape)
-    fail("cudaMalloc: out of host memory", 0);
+    fail_in("cudaMalloc", "out of host memory", 0);
   a.tape->primal = primal;
   a.tape->shadow = shadow;
   a.tape->freed = 0;
@@ -137,7 +127,7 @@ struct allocation __enzyme_rt_cuda_malloc_augment(void **p, void **dp,
   int error = cudaMalloc(p, n);
   if (!error && dp &&
       ((error = cudaMalloc(dp, n)) || (error = cudaMemset(*dp, 0, n))))
-    fail("cudaMalloc: cannot allocate the shadow in device memory", error);
+    fail_in("cudaMalloc", "cannot allocate the shadow in device memory", error);
   return record(error ? 0 : *p, !error && dp ? *dp : 0, error);
 }
 void __enzyme_rt_cuda_malloc_reverse(void **p, void **dp, size_t n,
@@ -153,7 +143,7 @@ struct allocation __enzyme_rt_cuda_malloc_managed_augment(void **p, void **dp,
   if (!error && dp &&
       ((error = cudaMallocManaged(dp, n, flags)) ||
        (error = cudaMemset(*dp, 0, n))))
-    fail("cudaMallocManaged: cannot allocate the shadow", error);
+    fail_in("cudaMallocManaged", "cannot allocate the shadow", error);
   return record(error ? 0 : *p, !error && dp ? *dp : 0, error);
 }
 void __enzyme_rt_cuda_malloc_managed_reverse(void **p, void **dp, size_t n,
@@ -176,7 +166,8 @@ struct allocation __enzyme_rt_cuda_malloc_pitch_augment(void **p, void **dp,
   if (!error && dp &&
       ((error = cudaMalloc(dp, *pitch * height)) ||
        (error = cudaMemset(*dp, 0, *pitch * height))))
-    fail("cudaMallocPitch: cannot allocate the shadow in device memory", error);
+    fail_in("cudaMallocPitch", "cannot allocate the shadow in device memory",
+            error);
   return record(error ? 0 : *p, !error && dp ? *dp : 0, error);
 }
 void __enzyme_rt_cuda_malloc_pitch_reverse(void **p, void **dp, size_t *pitch,
@@ -223,7 +214,7 @@ void __enzyme_rt_cuda_memset_reverse(void *p, void *dp, int value, size_t n) {
     return;
   wait_for_device("cudaMemset");
   if ((error = cudaMemset(dp, 0, n)))
-    fail("cudaMemset: cannot clear the adjoints it overwrote", error);
+    fail_in("cudaMemset", "cannot clear the adjoints it overwrote", error);
 }
 
 /* cudaMemsetAsync: the same, the forward copy on the program's stream. */

@@ -59,6 +59,8 @@ static void free_pool(void *pool) {
   free(p->blocks);
   p->blocks = 0;
   p->count = p->slots = p->bytes = 0;
+  /* A later destructor that destroys tapes registers the pool again. */
+  p->registered = 0;
 }
 
 static void create_key(void) {

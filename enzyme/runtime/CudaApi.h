@@ -38,6 +38,8 @@ int cudaFree(void *);
 int cudaFreeAsync(void *, void *);
 int cudaMemset(void *, int, size_t);
 int cudaMemsetAsync(void *, int, size_t, void *);
+int cudaMemset2D(void *, size_t, int, size_t, size_t);
+int cudaMemset2DAsync(void *, size_t, int, size_t, size_t, void *);
 int cudaMemcpy(void *, const void *, size_t, int);
 int cudaMemcpyAsync(void *, const void *, size_t, int, void *);
 int cudaMemcpyFromSymbol(void *, const void *, size_t, size_t, int);

@@ -20,7 +20,7 @@
  *                                   of their allocation, after the reverse
  *                                   of their uses;
  *   cudaMemset, cudaMemsetAsync     the reverse pass clears the adjoints
- *                                   of the bytes it overwrote;
+ *   (and their 2D forms)            of the bytes it overwrote;
  *   cudaMemcpy, cudaMemcpyAsync     the reverse pass adds the adjoints of
  *                                   the destination to the source's and
  *                                   clears them (through host memory, so
@@ -231,6 +231,41 @@ void __enzyme_rt_cuda_memset_async_reverse(void *p, void *dp, int value,
                                            void *dstream) {
   (void)stream, (void)dstream;
   __enzyme_rt_cuda_memset_reverse(p, dp, value, n);
+}
+
+/* cudaMemset2D and cudaMemset2DAsync: HEIGHT rows of WIDTH bytes, PITCH
+ * bytes apart; the reverse clears the same rows of the shadow. */
+
+int __enzyme_rt_cuda_memset_2d_augment(void *p, void *dp, size_t pitch,
+                                       int value, size_t width, size_t height) {
+  (void)dp;
+  return cudaMemset2D(p, pitch, value, width, height);
+}
+void __enzyme_rt_cuda_memset_2d_reverse(void *p, void *dp, size_t pitch,
+                                        int value, size_t width,
+                                        size_t height) {
+  (void)p, (void)value;
+  int error;
+  if (!dp)
+    return;
+  wait_for_device("cudaMemset2D");
+  if ((error = cudaMemset2D(dp, pitch, 0, width, height)))
+    fail_in("cudaMemset2D", "cannot clear the adjoints it overwrote", error);
+}
+
+int __enzyme_rt_cuda_memset_2d_async_augment(void *p, void *dp, size_t pitch,
+                                             int value, size_t width,
+                                             size_t height, void *stream,
+                                             void *dstream) {
+  (void)dp, (void)dstream;
+  return cudaMemset2DAsync(p, pitch, value, width, height, stream);
+}
+void __enzyme_rt_cuda_memset_2d_async_reverse(void *p, void *dp, size_t pitch,
+                                              int value, size_t width,
+                                              size_t height, void *stream,
+                                              void *dstream) {
+  (void)stream, (void)dstream;
+  __enzyme_rt_cuda_memset_2d_reverse(p, dp, pitch, value, width, height);
 }
 
 /* The copies, by what the bytes hold. */

@@ -50,6 +50,8 @@ static StringRef gradientPrefixOf(StringRef Callee) {
       .Case("cudaFree", "__enzyme_rt_cuda_free")
       .Case("cudaMemset", "__enzyme_rt_cuda_memset")
       .Case("cudaMemsetAsync", "__enzyme_rt_cuda_memset_async")
+      .Case("cudaMemset2D", "__enzyme_rt_cuda_memset_2d")
+      .Case("cudaMemset2DAsync", "__enzyme_rt_cuda_memset_2d_async")
       .Case("cudaMemcpy", "__enzyme_rt_cuda_memcpy_untyped")
       .Case("cudaMemcpyAsync", "__enzyme_rt_cuda_memcpy_async_untyped")
       .Case("cudaMemcpy2D", "__enzyme_rt_cuda_memcpy_2d_untyped")

@@ -101,6 +101,13 @@ int main() {
                                cudaMemcpyDeviceToHost, 0));
   CUDA_CHECK(cudaStreamSynchronize(0));
   check("pitched rows", Pitch >= 5 && std::memcmp(RowsBack, Rows, 15) == 0);
+  CUDA_CHECK(cudaMemset2D(Device, Pitch, 'z', 2, 3));
+  CUDA_CHECK(cudaMemset2DAsync(Device + Pitch, Pitch, 'y', 1, 1, 0));
+  CUDA_CHECK(cudaMemcpy2D(RowsBack, 5, Device, Pitch, 5, 3,
+                          cudaMemcpyDeviceToHost));
+  check("2-D memsets", std::memcmp(RowsBack[0], "zzcde", 5) == 0 &&
+                           std::memcmp(RowsBack[1], "yzcde", 5) == 0 &&
+                           std::memcmp(RowsBack[2], "zzcde", 5) == 0);
   CUDA_CHECK(cudaFree(Device));
 
   cudaDeviceProp Prop;

@@ -256,6 +256,20 @@ cudaError_t cudaMemsetAsync(void *DevPtr, int Value, size_t Count,
                             cudaStream_t) {
   return cudaMemset(DevPtr, Value, Count);
 }
+cudaError_t cudaMemset2D(void *DevPtr, size_t Pitch, int Value, size_t Width,
+                         size_t Height) {
+  if (Width > Pitch)
+    return setError(cudaErrorInvalidPitchValue);
+  if (Width && Height && !DevPtr)
+    return setError(cudaErrorInvalidValue);
+  for (size_t Row = 0; Row < Height; ++Row)
+    std::memset(static_cast<char *>(DevPtr) + Row * Pitch, Value, Width);
+  return setError(cudaSuccess);
+}
+cudaError_t cudaMemset2DAsync(void *DevPtr, size_t Pitch, int Value,
+                              size_t Width, size_t Height, cudaStream_t) {
+  return cudaMemset2D(DevPtr, Pitch, Value, Width, Height);
+}
 
 cudaError_t cudaMemcpyToSymbol(const void *Symbol, const void *Src,
                                size_t Count, size_t Offset,

@@ -372,7 +372,10 @@ std::string returnedWithoutShadow(const Function &F) {
          "this function allocates";
 }
 
-std::string describeStoreThroughIntegerAddress(const Value &Ptr) {
+/// \p Ptr points into memory at an address computed from an integer (a
+/// local that AddressSanitizer moved into its frame), which the engine
+/// cannot give a shadow.
+static bool isIntegerComputedAddress(const Value &Ptr) {
   const Value *Object = getUnderlyingObject(&Ptr);
   auto IsIntegerAddress = [](const Value *V) {
     // A pointer read back as an integer from memory is one the engine
@@ -380,23 +383,46 @@ std::string describeStoreThroughIntegerAddress(const Value &Ptr) {
     const auto *Cast = dyn_cast<IntToPtrInst>(V);
     return Cast && !isa<LoadInst>(Cast->getOperand(0));
   };
-  bool Integer = IsIntegerAddress(Object);
   if (const auto *Phi = dyn_cast<PHINode>(Object))
-    Integer = any_of(Phi->incoming_values(), [&](const Value *In) {
+    return any_of(Phi->incoming_values(), [&](const Value *In) {
       return IsIntegerAddress(getUnderlyingObject(In));
     });
   if (const auto *Select = dyn_cast<SelectInst>(Object))
-    Integer = IsIntegerAddress(getUnderlyingObject(Select->getTrueValue())) ||
-              IsIntegerAddress(getUnderlyingObject(Select->getFalseValue()));
-  if (!Integer)
+    return IsIntegerAddress(getUnderlyingObject(Select->getTrueValue())) ||
+           IsIntegerAddress(getUnderlyingObject(Select->getFalseValue()));
+  return IsIntegerAddress(Object);
+}
+
+static constexpr const char *InstrumentedHint =
+    ". If the code is instrumented (-fsanitize=address moves locals to such "
+    "addresses) and the request waits for the link (as requests that reach "
+    "kernel launches do), build without the sanitizer or call the function "
+    "directly so that the request is completed at compile time";
+
+std::string describeStoreThroughIntegerAddress(const Value &Ptr) {
+  if (!isIntegerComputedAddress(Ptr))
     return "";
-  return "a value that carries a derivative is stored through an address "
-         "computed from an integer, which the engine cannot give a shadow; "
-         "its derivative would be lost. If the code is instrumented "
-         "(-fsanitize=address moves locals to such addresses) and the "
-         "request waits for the link, build without the sanitizer or call "
-         "the function directly so that the request is completed at "
-         "compile time";
+  return std::string("a value that carries a derivative is stored through "
+                     "an address computed from an integer, which the engine "
+                     "cannot give a shadow; its derivative would be lost") +
+         InstrumentedHint;
+}
+
+std::string describeAddressFromInteger(const Value &Ptr) {
+  // The address itself, or a pointer loaded from such memory (whose shadow
+  // would have been stored beside it).
+  const Value *Object = getUnderlyingObject(&Ptr);
+  bool Loaded = false;
+  if (const auto *Load = dyn_cast<LoadInst>(Object))
+    Loaded = isIntegerComputedAddress(*Load->getPointerOperand());
+  if (!Loaded && !isIntegerComputedAddress(Ptr))
+    return "";
+  return std::string("a call that moves derivatives is passed a pointer ") +
+         (Loaded ? "read from memory at an address computed from an integer"
+                 : "to memory at an address computed from an integer") +
+         ", which the engine cannot give a shadow; the derivatives it moves "
+         "there would be lost" +
+         InstrumentedHint;
 }
 
 std::string describeDerivativeStoredWithoutShadow(const Value &Ptr) {

@@ -90,6 +90,10 @@ std::string describeUntypedBitsStored(const llvm::Value &Source);
 /// engine cannot know which memory it is, and dropping the derivative would
 /// be silently wrong. Empty otherwise.
 std::string describeStoreThroughIntegerAddress(const llvm::Value &Ptr);
+/// Why a call that moves derivatives cannot be given a shadow for its
+/// pointer argument \p Ptr: it points to memory at an address computed from
+/// an integer, or was loaded from such memory. Empty if neither.
+std::string describeAddressFromInteger(const llvm::Value &Ptr);
 
 /// The error for a value with a derivative stored through \p Ptr, a
 /// pointer without a shadow (memory without derivatives: an enzyme_const

@@ -805,6 +805,20 @@ bool FunctionDifferentiator::plan() {
         }
       }
       if (auto *Call = dyn_cast<CallBase>(&I)) {
+        // A call that moves derivatives between its pointer arguments
+        // (a copy, a custom gradient) where one of them has no shadow
+        // because it is an address computed from an integer (a local that
+        // AddressSanitizer moved into its frame), or a pointer loaded from
+        // one: what it moves there would be lost.
+        if (classifyCall(*Call) != CallKind::Inactive &&
+            any_of(Call->args(), [&](const Use &U) {
+              return U->getType()->isPointerTy() && Activity.isShadowed(U);
+            }))
+          for (const Use &U : Call->args())
+            if (U->getType()->isPointerTy() && !Activity.isShadowed(U))
+              if (std::string Why = describeAddressFromInteger(*U);
+                  !Why.empty())
+                return fail(Call, Why);
         if (classifyWarpShuffle(*Call) && Activity.isActive(Call))
           if (std::string Why = describeUndifferentiableShuffle(*Call);
               !Why.empty())

@@ -122,13 +122,23 @@ static void release(struct block *b) {
   free(b);
 }
 
+/* After the program's allocation of *P by CALL (ERROR its result): a zeroed
+ * shadow of BYTES bytes in *DP, where the call has one (managed memory with
+ * FLAGS where MANAGED says so, else device memory), and the record of both. */
+static struct allocation with_shadow(const char *call, int error, void **p,
+                                     void **dp, size_t bytes, int managed,
+                                     unsigned flags) {
+  if (!error && dp &&
+      ((error = managed ? cudaMallocManaged(dp, bytes, flags)
+                        : cudaMalloc(dp, bytes)) ||
+       (error = cudaMemset(*dp, 0, bytes))))
+    fail_in(call, "cannot allocate the shadow", error);
+  return record(error ? 0 : *p, !error && dp ? *dp : 0, error);
+}
+
 struct allocation __enzyme_rt_cuda_malloc_augment(void **p, void **dp,
                                                   size_t n) {
-  int error = cudaMalloc(p, n);
-  if (!error && dp &&
-      ((error = cudaMalloc(dp, n)) || (error = cudaMemset(*dp, 0, n))))
-    fail_in("cudaMalloc", "cannot allocate the shadow in device memory", error);
-  return record(error ? 0 : *p, !error && dp ? *dp : 0, error);
+  return with_shadow("cudaMalloc", cudaMalloc(p, n), p, dp, n, 0, 0);
 }
 void __enzyme_rt_cuda_malloc_reverse(void **p, void **dp, size_t n,
                                      struct block *tape) {
@@ -139,12 +149,8 @@ void __enzyme_rt_cuda_malloc_reverse(void **p, void **dp, size_t n,
 struct allocation __enzyme_rt_cuda_malloc_managed_augment(void **p, void **dp,
                                                           size_t n,
                                                           unsigned flags) {
-  int error = cudaMallocManaged(p, n, flags);
-  if (!error && dp &&
-      ((error = cudaMallocManaged(dp, n, flags)) ||
-       (error = cudaMemset(*dp, 0, n))))
-    fail_in("cudaMallocManaged", "cannot allocate the shadow", error);
-  return record(error ? 0 : *p, !error && dp ? *dp : 0, error);
+  return with_shadow("cudaMallocManaged", cudaMallocManaged(p, n, flags), p, dp,
+                     n, 1, flags);
 }
 void __enzyme_rt_cuda_malloc_managed_reverse(void **p, void **dp, size_t n,
                                              unsigned flags,
@@ -163,12 +169,8 @@ struct allocation __enzyme_rt_cuda_malloc_pitch_augment(void **p, void **dp,
                                                         size_t height) {
   (void)dpitch;
   int error = cudaMallocPitch(p, pitch, width, height);
-  if (!error && dp &&
-      ((error = cudaMalloc(dp, *pitch * height)) ||
-       (error = cudaMemset(*dp, 0, *pitch * height))))
-    fail_in("cudaMallocPitch", "cannot allocate the shadow in device memory",
-            error);
-  return record(error ? 0 : *p, !error && dp ? *dp : 0, error);
+  return with_shadow("cudaMallocPitch", error, p, dp,
+                     error ? 0 : *pitch * height, 0, 0);
 }
 void __enzyme_rt_cuda_malloc_pitch_reverse(void **p, void **dp, size_t *pitch,
                                            size_t *dpitch, size_t width,

@@ -81,9 +81,6 @@ uint64_t TapeBuilder::slotSize(Type *Ty) const {
   return alignTo(M.getDataLayout().getTypeAllocSize(Ty).getFixedValue(), 8);
 }
 
-/// GPU targets have no thread-local storage: their tapes are not reused.
-static bool canReuseStorage(const Module &M) { return !isGpuModule(M); }
-
 /// A CUDA thread's tape starts in this many bytes of its local memory and
 /// moves to the device heap (small and slow) only when it outgrows them;
 /// a tape known never to receive more than MaxLocalTapeBytes gets all it
@@ -174,7 +171,8 @@ AllocaInst *TapeBuilder::createFixedTape(Function &F, uint64_t Bytes,
 /// there. Not for tapes that a higher-order derivative differentiates in
 /// turn (ReuseStorage), nor where the run-time does not link.
 bool TapeBuilder::poolsStorage() const {
-  return ReuseStorage && canReuseStorage(M) && canLinkRuntime(M);
+  // GPU targets cannot link the run-time (nor have thread-local storage).
+  return ReuseStorage && canLinkRuntime(M);
 }
 
 void TapeBuilder::takeKeptStorage(IRBuilder<> &B, Value *Tape) const {

@@ -101,14 +101,14 @@ private:
   llvm::Instruction *header(llvm::Instruction *I) const;
   llvm::Instruction *data(llvm::Instruction *I) const;
   llvm::Function *getOrCreateGrowFunction() const;
+  bool poolsStorage() const;
+  void takeKeptStorage(llvm::IRBuilder<> &B, llvm::Value *Tape) const;
+  void giveOrFreeStorage(llvm::IRBuilder<> &B, llvm::Value *Tape) const;
 
   llvm::Module &M;
   llvm::StructType *TapeTy;
   llvm::MDNode *HeaderScopes, *DataScopes, *AllScopes;
   bool ReuseStorage = true;
-  bool poolsStorage() const;
-  void takeKeptStorage(llvm::IRBuilder<> &B, llvm::Value *Tape) const;
-  void giveOrFreeStorage(llvm::IRBuilder<> &B, llvm::Value *Tape) const;
 };
 
 } // namespace enzyme

@@ -56,6 +56,9 @@ struct thread_log {
 
 struct omp_region {
   int threads;
+  /* A thread of the forward team read at tile points that failed their
+   * checks: the reverse adds those reads' adjoints atomically. */
+  int plain_vetoed;
   void **tapes;
   struct thread_log **logs;
   int turns_busy;
@@ -99,6 +102,24 @@ void __enzyme_rt_omp_keep_tape(struct omp_region *r, void *tape) {
   __enzyme_rt_omp_current = log->outer;
   slots[thread] = tape;
   slots[threads + thread] = log;
+}
+
+/* In each thread of the augmented team, as its body returns, when the
+ * reverse adds some adjoints plainly only if the reads of every thread were
+ * at points apart (Analysis/ParallelLoopReads.h): OK says whether this
+ * thread's were. */
+void __enzyme_rt_omp_plain_adjoints_report(int ok) {
+  struct thread_log *log = __enzyme_rt_omp_current;
+  if (!ok && log)
+    __atomic_store_n(&log->region->plain_vetoed, 1, __ATOMIC_RELAXED);
+}
+
+/* In each thread of the reverse team: whether every thread of the forward
+ * team reported its reads apart. The forward team has joined, so every
+ * thread gets the same answer. */
+int __enzyme_rt_omp_plain_adjoints_allowed(void) {
+  struct thread_log *log = __enzyme_rt_omp_current;
+  return log && !__atomic_load_n(&log->region->plain_vetoed, __ATOMIC_RELAXED);
 }
 
 /* Before the reverse fork: a team as large as the augmented one. */

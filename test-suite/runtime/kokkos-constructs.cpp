@@ -3,7 +3,8 @@
 // lambda), with the Sum, Max and Min reducers, with a functor's own
 // init and join and with a reducer class of one's own; parallel_for over a RangePolicy and an
 // MDRangePolicy<Rank<2>> writing Views that the differentiated function
-// allocates; deep_copy (View to View, and a scalar fill); subview; Kokkos'
+// allocates (reads at each point, and reads that run past a row);
+// deep_copy (View to View, and a scalar fill); subview; Kokkos'
 // math wrappers; an explicit time-stepping kernel over 60 steps, the new
 // state copied back or the Views swapped. Every gradient is checked against
 // central finite differences, the reverse against forward mode, at -O0 and
@@ -175,6 +176,62 @@ double matrix(const Vector &v) {
   return sum;
 }
 
+// MDRangePolicy kernels that read each matrix element at its own point,
+// in both layouts and iteration orders: on the OpenMP backend their
+// reverse adds those adjoints without atomics (the points pass the checks).
+template <typename Layout, Kokkos::Iterate Order>
+double tiles_in(const Vector &v) {
+  using Policy = Kokkos::MDRangePolicy<Kokkos::Rank<2, Order, Order>>;
+  using Grid = Kokkos::View<double **, Layout>;
+  int n = v.extent(0);
+  Grid a("a", n, n + 1), b("b", n, n + 1);
+  Kokkos::parallel_for(
+      Policy({0, 0}, {n, n + 1}), KOKKOS_LAMBDA(int i, int j) {
+        a(i, j) = v(i) * (j + 1) + v((i + j) % n);
+      });
+  Kokkos::parallel_for(
+      Policy({0, 0}, {n, n + 1}), KOKKOS_LAMBDA(int i, int j) {
+        b(i, j) = a(i, j) * a(i, j) + KMATH::sin(a(i, j));
+      });
+  double sum = 0;
+  Kokkos::parallel_reduce(
+      n,
+      KOKKOS_LAMBDA(int i, double &s) {
+        for (int j = 0; j <= n; ++j)
+          s += b(i, j) * (j + 1);
+      },
+      sum);
+  return sum;
+}
+
+double tiles(const Vector &v) {
+  return tiles_in<Kokkos::LayoutRight, Kokkos::Iterate::Right>(v) +
+         tiles_in<Kokkos::LayoutLeft, Kokkos::Iterate::Left>(v);
+}
+
+// A kernel whose points run past the end of a row into the next: two
+// points read one element, the checks fail, and the reverse adds those
+// adjoints atomically.
+double overrun(const Vector &v) {
+  int n = v.extent(0);
+  Matrix a("a", n, n), b("b", n / 2, 2 * n);
+  Kokkos::parallel_for(
+      Kokkos::MDRangePolicy<Kokkos::Rank<2>>({0, 0}, {n, n}),
+      KOKKOS_LAMBDA(int i, int j) { a(i, j) = v(i) + 0.5 * v(j) * v(j); });
+  Kokkos::parallel_for(
+      Kokkos::MDRangePolicy<Kokkos::Rank<2>>({0, 0}, {n / 2, 2 * n}),
+      KOKKOS_LAMBDA(int i, int j) { b(i, j) = a(i, j) * a(i, j); });
+  double sum = 0;
+  Kokkos::parallel_reduce(
+      n / 2,
+      KOKKOS_LAMBDA(int i, double &s) {
+        for (int j = 0; j < 2 * n; ++j)
+          s += b(i, j) * (i + j + 1);
+      },
+      sum);
+  return sum;
+}
+
 // One explicit step of a 1-D diffusion with a nonlinear source.
 static void diffuse(const Vector &u, const Vector &next) {
   int n = u.extent(0);
@@ -269,6 +326,8 @@ int main(int argc, char *argv[]) {
     test("reducer_class", reducer_class, 6);
     test("allocated", allocated, 8);
     test("matrix", matrix, 5);
+    test("tiles", tiles, 7);
+    test("overrun", overrun, 9);
     test("heat", heat, 12);
     test("heat_swapped", heat_swapped, 12);
   }

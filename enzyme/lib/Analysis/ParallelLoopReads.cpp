@@ -81,9 +81,8 @@ static bool pointsIntoStack(const Value *Ptr) {
          all_of(Objects, [](const Value *O) { return isa<AllocaInst>(O); });
 }
 
-/// \p A and \p B compute the same address or value from the same
-/// operands (two loads of one shared pointer, say).
-static bool sameComputation(const Value *A, const Value *B, unsigned Depth) {
+bool ParallelLoopReads::sameComputation(const Value *A, const Value *B,
+                                        unsigned Depth) {
   if (A == B)
     return true;
   auto *IA = dyn_cast<Instruction>(A), *IB = dyn_cast<Instruction>(B);
@@ -100,7 +99,8 @@ static bool sameComputation(const Value *A, const Value *B, unsigned Depth) {
 ParallelLoopReads::ParallelLoopReads(
     Function &Body, AAResults &AA, ScalarEvolution &SE, LoopInfo &LI,
     DominatorTree &DT, function_ref<bool(const CallBase &)> WritesNoUserMemory,
-    function_ref<Value *(const ReadGroup &, ArrayRef<ReadGroup>)> Guard)
+    function_ref<Value *(const ReadGroup &, ArrayRef<ReadGroup>)> Guard,
+    function_ref<bool(const TileReadGroup &)> CheckPoints)
     : AA(AA), SE(SE), LI(LI), DT(DT) {
   for (Instruction &I : instructions(Body)) {
     if (!I.mayWriteToMemory())
@@ -115,7 +115,7 @@ ParallelLoopReads::ParallelLoopReads(
   }
   findWorksharingSlots(Body);
   findIterationNumbers();
-  classify(Body, WritesNoUserMemory, Guard);
+  classify(Body, WritesNoUserMemory, Guard, CheckPoints);
   if (PrintParallelReads)
     print(Body, errs());
 }
@@ -131,6 +131,8 @@ void ParallelLoopReads::print(Function &Body, raw_ostream &OS) const {
     OS << "  " << Names[int(sharing(*Load))];
     if (conditionOf(*Load))
       OS << " if checked";
+    if (checkedByTeam(*Load))
+      OS << " if the team's points pass";
     OS << ":" << *Load << "\n";
   }
 }
@@ -572,13 +574,13 @@ ParallelLoopReads::spaceOfConstruct(const Loop *L) {
   return IterationSpace{First, Last, /*EndInclusive=*/true, Shift};
 }
 
-bool ParallelLoopReads::overlaps(const IndexedRead &R, const OtherRead &O) {
-  const Argument *Local = unescapedRegionLocal(R.Load->getPointerOperand());
+bool ParallelLoopReads::overlaps(const LoadInst &Load, const OtherRead &O) {
+  const Argument *Local = unescapedRegionLocal(Load.getPointerOperand());
   if (O.Ptr && Local != unescapedRegionLocal(O.Ptr) &&
       (Local || unescapedRegionLocal(O.Ptr)))
     return false;
   MemoryLocation Group = MemoryLocation::getBeforeOrAfter(
-      R.Load->getPointerOperand(), R.Load->getAAMetadata());
+      Load.getPointerOperand(), Load.getAAMetadata());
   if (!O.Ptr)
     return isRefSet(AA.getModRefInfo(O.I, Group));
   return !AA.isNoAlias(
@@ -587,8 +589,10 @@ bool ParallelLoopReads::overlaps(const IndexedRead &R, const OtherRead &O) {
 
 void ParallelLoopReads::classify(
     Function &Body, function_ref<bool(const CallBase &)> WritesNoUserMemory,
-    function_ref<Value *(const ReadGroup &, ArrayRef<ReadGroup>)> Guard) {
+    function_ref<Value *(const ReadGroup &, ArrayRef<ReadGroup>)> Guard,
+    function_ref<bool(const TileReadGroup &)> CheckPoints) {
   SmallVector<IndexedRead, 8> Indexed;
+  SmallVector<TileRead, 8> Tiled;
   SmallVector<OtherRead, 8> Others;
   SmallVector<LoadInst *, 8> Privatized;
   for (Instruction &I : instructions(Body)) {
@@ -612,6 +616,10 @@ void ParallelLoopReads::classify(
           Indexed.push_back(*R);
           continue;
         }
+        if (std::optional<TileRead> R = tileRead(*Load)) {
+          Tiled.push_back(*R);
+          continue;
+        }
       }
       Others.push_back({Load, Load->getPointerOperand()});
     } else if (auto *RMW = dyn_cast<AtomicRMWInst>(&I)) {
@@ -631,6 +639,15 @@ void ParallelLoopReads::classify(
       Others.push_back({Call, nullptr});
     }
   }
+
+  // Tile reads are checked apart from the others; to each other kind of
+  // read they are reads of unknown elements.
+  SmallVector<OtherRead, 8> NotTiled(Others);
+  for (const IndexedRead &R : Indexed)
+    NotTiled.push_back({R.Load, R.Load->getPointerOperand()});
+  classifyTileReads(Tiled, NotTiled, CheckPoints);
+  for (const TileRead &R : Tiled)
+    Others.push_back({R.Load, R.Load->getPointerOperand()});
 
   // Privatized loads of one address share an accumulator.
   for (auto [N, Load] : enumerate(Privatized)) {
@@ -696,12 +713,12 @@ void ParallelLoopReads::classify(
     for (auto &Member : G) {
       const IndexedRead &R = Member.first;
       for (const OtherRead &O : Others)
-        Fatal[N] = Fatal[N] || overlaps(R, O);
+        Fatal[N] = Fatal[N] || overlaps(*R.Load, O);
       for (auto [M, H] : enumerate(Groups)) {
         if (M == N || is_contained(Described[N].ApartFrom, M) ||
             none_of(H, [&](auto &Other) {
-              return overlaps(
-                  R, {Other.first.Load, Other.first.Load->getPointerOperand()});
+              return overlaps(*R.Load, {Other.first.Load,
+                                        Other.first.Load->getPointerOperand()});
             }))
           continue;
         if (Described[M].L != Described[N].L || !Described[N].Space)

@@ -26,6 +26,14 @@
 ///    when the region has exclusive reads (which are plain additions, and
 ///    might otherwise meet the flush at an address the analysis could not
 ///    tell apart).
+///  - *Tile* reads: in a Kokkos MDRange tile inlined into the worksharing
+///    loop over tiles (Modes/KokkosTileLoops.h), a read of
+///    `Base + C0 * i + C1 * j` at point (i, j). Kokkos visits each point
+///    once, so the read is exclusive if distinct points read apart: the
+///    body checks at each read that the point's term of the constant
+///    coefficient stays within the other coefficient (a row within the
+///    row stride) and reports to the region whether every read passed; the
+///    reverse adds plainly only if every thread's did (TileReadGroup).
 ///
 /// "The same in every thread" is proved from the IR: constants, globals,
 /// the region's shared arguments, and loads from such addresses that no
@@ -42,6 +50,7 @@
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
 
+#include <array>
 #include <optional>
 
 namespace llvm {
@@ -106,6 +115,30 @@ struct ReadGroup {
   llvm::SmallVector<unsigned, 2> ApartFrom;
 };
 
+/// Reads of a Kokkos MDRange tile at fixed offsets from one point's
+/// element: at point (P0, P1) of the tile's loops they read
+/// `[Base + Rest + C[0] * W[0] + C[1] * W[1] + Low, ... + High)`, where W[k]
+/// is P[k], or P[k] truncated to IndexBits[k] and sign-extended (an `int`
+/// index). Distinct points
+/// read apart where C[Small] is a constant of at least High - Low and every
+/// point has no truncation that changed it and `0 <= C[Small] * W[Small] +
+/// Low`, `C[Small] * W[Small] + High <= C[1 - Small]`: two points in one row
+/// differ by C[Small] at least, two rows by more than a row's reads span.
+struct TileReadGroup {
+  /// A read, the two point values it reads at and its coefficients (the
+  /// group's, computed from values at hand).
+  struct Member {
+    llvm::LoadInst *Load;
+    std::array<llvm::Instruction *, 2> Points;
+    std::array<const llvm::SCEV *, 2> Coefficients;
+  };
+  llvm::SmallVector<Member, 4> Members;
+  std::array<const llvm::SCEV *, 2> Coefficients;
+  unsigned IndexBits[2];
+  unsigned Small;
+  int64_t Low, High;
+};
+
 class ParallelLoopReads {
 public:
   /// Classifies the reads of \p Body, the outlined body of an OpenMP region
@@ -114,14 +147,16 @@ public:
   /// nothing the program reads (math functions setting errno).
   /// \p Guard emits, in the body, the i1 condition under which a group with
   /// run-time conditions is exclusive (null if it cannot: the group stays
-  /// shared).
+  /// shared). \p CheckPoints emits, in the body, the checks of a tile
+  /// group's points (false if it cannot: the group stays shared).
   ParallelLoopReads(
       llvm::Function &Body, llvm::AAResults &AA, llvm::ScalarEvolution &SE,
       llvm::LoopInfo &LI, llvm::DominatorTree &DT,
       llvm::function_ref<bool(const llvm::CallBase &)> WritesNoUserMemory,
       llvm::function_ref<llvm::Value *(const ReadGroup &,
                                        llvm::ArrayRef<ReadGroup>)>
-          Guard);
+          Guard,
+      llvm::function_ref<bool(const TileReadGroup &)> CheckPoints);
 
   ReadSharing sharing(const llvm::LoadInst &Load) const;
 
@@ -129,6 +164,12 @@ public:
   /// (elsewhere its adjoint is added atomically), or null if it always is.
   llvm::Value *conditionOf(const llvm::LoadInst &Load) const {
     return Conditions.lookup(&Load);
+  }
+
+  /// An exclusive load of a tile group: plain only if every thread of the
+  /// team reported that its points passed the checks.
+  bool checkedByTeam(const llvm::LoadInst &Load) const {
+    return TeamChecked.contains(&Load);
   }
 
   /// For a privatized load, the first load of the same address and type:
@@ -145,6 +186,11 @@ public:
   /// Each floating-point load of \p Body and its sharing (for tests:
   /// `-enzyme-print-parallel-reads`).
   void print(llvm::Function &Body, llvm::raw_ostream &OS) const;
+
+  /// \p A and \p B compute the same address or value from the same
+  /// operands (two loads of one shared pointer, say).
+  static bool sameComputation(const llvm::Value *A, const llvm::Value *B,
+                              unsigned Depth = 0);
 
 private:
   /// A read at `Base + Offset`, with `Offset = Start + Stride * i` in
@@ -164,6 +210,17 @@ private:
     llvm::Instruction *I;
     /// Null for a call (alias analysis asks what it reads).
     const llvm::Value *Ptr;
+  };
+  /// A read of a tile at `Base + Rest + C[0] * W[0] + C[1] * W[1]`.
+  struct TileRead {
+    llvm::LoadInst *Load;
+    int Tile;
+    llvm::Value *Base;
+    const llvm::SCEV *Rest;
+    std::array<llvm::Instruction *, 2> Points;
+    std::array<const llvm::SCEV *, 2> Coefficients;
+    unsigned IndexBits[2];
+    uint64_t Size;
   };
 
   void findWorksharingSlots(llvm::Function &Body);
@@ -187,8 +244,13 @@ private:
            llvm::function_ref<bool(const llvm::CallBase &)> WritesNoUserMemory,
            llvm::function_ref<llvm::Value *(const ReadGroup &,
                                             llvm::ArrayRef<ReadGroup>)>
-               Guard);
-  bool overlaps(const IndexedRead &R, const OtherRead &O);
+               Guard,
+           llvm::function_ref<bool(const TileReadGroup &)> CheckPoints);
+  bool overlaps(const llvm::LoadInst &Load, const OtherRead &O);
+  std::optional<TileRead> tileRead(llvm::LoadInst &Load);
+  void classifyTileReads(
+      llvm::ArrayRef<TileRead> Reads, llvm::ArrayRef<OtherRead> Others,
+      llvm::function_ref<bool(const TileReadGroup &)> CheckPoints);
 
   llvm::AAResults &AA;
   llvm::ScalarEvolution &SE;
@@ -214,6 +276,7 @@ private:
   };
   llvm::DenseMap<const llvm::Loop *, IterationNumber> IterationNumbers;
   llvm::DenseMap<const llvm::LoadInst *, llvm::Value *> Conditions;
+  llvm::SmallPtrSet<const llvm::LoadInst *, 8> TeamChecked;
   llvm::DenseMap<const llvm::Value *, bool> InvariantValues;
   llvm::DenseMap<const llvm::LoadInst *, ReadSharing> Sharing;
   llvm::DenseMap<const llvm::LoadInst *, const llvm::LoadInst *> Accumulators;

@@ -10,8 +10,12 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Demangle/Demangle.h"
+#include "llvm/IR/Constants.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/InstrTypes.h"
+#include "llvm/IR/Instruction.h"
+#include "llvm/IR/Metadata.h"
+#include "llvm/IR/Module.h"
 
 #include <cstdlib>
 
@@ -202,6 +206,97 @@ static bool isScanExecute(StringRef Name) {
 
 bool isUnsupportedKokkosConstruct(const Function &F) {
   return isScanExecute(kokkosName(&F));
+}
+
+bool isKokkosRank2TileFunction(const Function &F) {
+  std::string Name = kokkosName(&F);
+  StringRef N(Name);
+  if (!N.consume_front("Kokkos::Impl::HostIterateTile<Kokkos::MDRangePolicy<"))
+    return false;
+  // The policy's own template arguments: up to the bracket that closes it.
+  size_t Depth = 1, End = 0;
+  for (; End < N.size() && Depth; ++End)
+    Depth += N[End] == '<' ? 1 : N[End] == '>' ? -1 : 0;
+  if (Depth)
+    return false;
+  StringRef Policy = N.take_front(End - 1);
+  StringRef Member = N.drop_front(End);
+  // The member is the last component, after the class's closing bracket.
+  size_t Scope = Member.rfind(">::");
+  if (Scope == StringRef::npos)
+    return false;
+  Member = Member.drop_front(Scope + 3);
+  return Policy.contains("Kokkos::Rank<2u,") &&
+         (Member.starts_with("operator()") ||
+          Member.starts_with("operator_impl"));
+}
+
+bool isKokkosRank2TileLoop(const Function &F) {
+  std::string Name = kokkosName(&F);
+  StringRef N(Name);
+  return N.starts_with("Kokkos::Impl::Tile_Loop_Type<2,") &&
+         N.contains(">::apply");
+}
+
+void keepKokkosTilesCallable(Module &M) {
+  if (!M.getFunction("__kmpc_fork_call"))
+    return;
+  for (Function &F : M)
+    if (!F.isDeclaration() && isKokkosRank2TileFunction(F) &&
+        !F.hasFnAttribute(Attribute::AlwaysInline))
+      F.addFnAttr(Attribute::NoInline);
+}
+
+static constexpr const char *TilesKind = "enzyme.kokkos.tiles";
+static constexpr const char *PointKind = "enzyme.kokkos.point";
+static constexpr const char *CounterKind = "enzyme.kokkos.counter";
+
+static ConstantAsMetadata *int32Metadata(LLVMContext &Ctx, unsigned N) {
+  return ConstantAsMetadata::get(ConstantInt::get(Type::getInt32Ty(Ctx), N));
+}
+
+void markKokkosTile(Instruction &TileNumber, unsigned Id) {
+  LLVMContext &Ctx = TileNumber.getContext();
+  TileNumber.setMetadata(TilesKind, MDNode::get(Ctx, int32Metadata(Ctx, Id)));
+}
+
+static void markLoop(Instruction &I, const char *Kind, unsigned Id,
+                     unsigned Loop) {
+  LLVMContext &Ctx = I.getContext();
+  I.setMetadata(Kind, MDNode::get(Ctx, {int32Metadata(Ctx, Id),
+                                        int32Metadata(Ctx, Loop)}));
+}
+
+void markKokkosTileCounter(Instruction &Counter, unsigned Id, unsigned Loop) {
+  markLoop(Counter, CounterKind, Id, Loop);
+}
+
+void markKokkosTilePoint(Instruction &Point, unsigned Id, unsigned Loop) {
+  markLoop(Point, PointKind, Id, Loop);
+}
+
+static int metadataInteger(const MDNode *N, unsigned Operand) {
+  if (!N || N->getNumOperands() <= Operand)
+    return -1;
+  auto *C = mdconst::dyn_extract<ConstantInt>(N->getOperand(Operand));
+  return C ? int(C->getZExtValue()) : -1;
+}
+
+int kokkosTileOf(const Instruction &I) {
+  return metadataInteger(I.getMetadata(TilesKind), 0);
+}
+
+static KokkosTilePoint loopMark(const Instruction &I, const char *Kind) {
+  const MDNode *N = I.getMetadata(Kind);
+  return {metadataInteger(N, 0), metadataInteger(N, 1)};
+}
+
+KokkosTilePoint kokkosTilePointOf(const Instruction &I) {
+  return loopMark(I, PointKind);
+}
+
+KokkosTilePoint kokkosTileCounterOf(const Instruction &I) {
+  return loopMark(I, CounterKind);
 }
 
 std::string describeUnsupportedKokkosCall(const CallBase &Call) {

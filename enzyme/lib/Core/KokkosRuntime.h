@@ -36,6 +36,8 @@
 namespace llvm {
 class CallBase;
 class Function;
+class Instruction;
+class Module;
 } // namespace llvm
 
 namespace enzyme {
@@ -83,6 +85,44 @@ bool isKokkosHostCopy(const llvm::Function &F);
 /// such instantiations call), copies: "double" or "float"; empty for any
 /// other function or type.
 llvm::StringRef kokkosDeepCopyElement(const llvm::Function &F);
+
+/// \p F runs one tile of a two-dimensional `MDRangePolicy` on a host
+/// backend: `HostIterateTile<MDRangePolicy<..., Rank<2>, ...>,
+/// ...>::operator()(tile)` (or its `operator_impl`). Kokkos splits the
+/// policy's points into tiles numbered from 0 and visits each point of a
+/// tile once, in two nested loops, as `offset + i0` and `offset + i1`: the
+/// tiles of distinct numbers hold distinct points (Modes/KokkosTileLoops.h).
+bool isKokkosRank2TileFunction(const llvm::Function &F);
+
+/// \p F is `Tile_Loop_Type<2, ...>::apply`, the two loops over a tile's
+/// points that a rank-2 tile function calls.
+bool isKokkosRank2TileLoop(const llvm::Function &F);
+
+/// Keeps the tile functions of two-dimensional MDRange policies in \p M
+/// calls until the engine has run (noinline), where \p M runs OpenMP
+/// regions: inlined, their points could no longer be told from the tile
+/// (Modes/KokkosTileLoops.h). One call per tile costs the program nothing
+/// it would notice.
+void keepKokkosTilesCallable(llvm::Module &M);
+
+/// Marks of an inlined tile call \p Id in a prepared copy
+/// (Modes/KokkosTileLoops.h): `!enzyme.kokkos.tiles !{i32 Id}` on its tile
+/// number, `!enzyme.kokkos.counter !{i32 Id, i32 Loop}` on the counter and
+/// `!enzyme.kokkos.point !{i32 Id, i32 Loop}` on the points of its outer
+/// (Loop 0) and inner (Loop 1) loop.
+void markKokkosTile(llvm::Instruction &TileNumber, unsigned Id);
+void markKokkosTileCounter(llvm::Instruction &Counter, unsigned Id,
+                           unsigned Loop);
+void markKokkosTilePoint(llvm::Instruction &Point, unsigned Id, unsigned Loop);
+/// The inlined call \p I is a marked tile number of, or -1.
+int kokkosTileOf(const llvm::Instruction &I);
+/// The inlined call and loop \p I is a marked point of, or -1 for both.
+struct KokkosTilePoint {
+  int Tile = -1;
+  int Loop = -1;
+};
+KokkosTilePoint kokkosTilePointOf(const llvm::Instruction &I);
+KokkosTilePoint kokkosTileCounterOf(const llvm::Instruction &I);
 
 /// Why a call into Kokkos that carries derivatives cannot be
 /// differentiated (an execution space without a rule), or empty.

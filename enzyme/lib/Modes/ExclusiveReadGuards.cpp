@@ -6,12 +6,14 @@
 
 #include "Modes/ExclusiveReadGuards.h"
 #include "Analysis/TripCount.h"
+#include "Core/RuntimeLibrary.h"
 
 #include "llvm/Analysis/Loads.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Intrinsics.h"
 
 using namespace llvm;
 
@@ -167,6 +169,84 @@ Value *emitExclusiveReadGuard(const ReadGroup &G, ArrayRef<ReadGroup> All,
     return Holds;
   Holds->setName("exclusive.reads");
   return Holds;
+}
+
+/// The body's flag of a failed point check, created with its report.
+static AllocaInst *failedPointFlag(Function &Body) {
+  IRBuilder<> B(&*Body.getEntryBlock().getFirstInsertionPt());
+  AllocaInst *Failed = B.CreateAlloca(B.getInt8Ty(), nullptr, "tile.failed");
+  B.CreateStore(B.getInt8(0), Failed);
+  // Every thread reports once, when its body returns.
+  for (BasicBlock &BB : Body) {
+    auto *Ret = dyn_cast<ReturnInst>(BB.getTerminator());
+    if (!Ret)
+      continue;
+    B.SetInsertPoint(Ret);
+    Value *Passed = B.CreateZExt(
+        B.CreateICmpEQ(B.CreateLoad(B.getInt8Ty(), Failed), B.getInt8(0)),
+        B.getInt32Ty());
+    CallInst *Report = B.CreateCall(
+        getRuntimeFunction(*Body.getParent(),
+                           "__enzyme_rt_omp_plain_adjoints_report"),
+        {Passed});
+    // It touches the run-time's state only: what the body reads stays
+    // unmodified to the reverse pass (ReversePlan.cpp).
+    Report->addFnAttr(Attribute::get(Body.getContext(), RuntimeStateOnly));
+    Report->setDoesNotThrow();
+  }
+  return Failed;
+}
+
+bool emitTilePointChecks(const TileReadGroup &G, ScalarEvolution &SE,
+                         DominatorTree &DT, AllocaInst *&Failed) {
+  SmallVector<Value *, 4> Passes;
+  for (const TileReadGroup::Member &M : G.Members) {
+    GuardBuilder GB(M.Load, SE, DT);
+    IRBuilder<> &B = GB.B;
+    const std::array<Instruction *, 2> &Points = M.Points;
+    Value *Row = GB.expand(M.Coefficients[1 - G.Small]);
+    if (!Row || !Row->getType()->isIntegerTy(64))
+      return false;
+    Value *Holds = B.getTrue();
+    Value *W[2];
+    Type *I64 = B.getInt64Ty();
+    for (unsigned K : {0u, 1u}) {
+      W[K] = Points[K];
+      if (!G.IndexBits[K])
+        continue;
+      Value *Point = Points[K];
+      W[K] =
+          B.CreateSExt(B.CreateTrunc(Point, B.getIntNTy(G.IndexBits[K])), I64);
+      // The program's narrow index is the point itself.
+      Holds = B.CreateAnd(Holds, B.CreateICmpEQ(W[K], Point));
+    }
+    // Within a row: 0 <= Step * W + Low and Step * W + High <= Row.
+    auto Checked = [&](Intrinsic::ID Op, Value *L, Value *R) {
+      Value *Pair = B.CreateBinaryIntrinsic(Op, L, R);
+      Holds = B.CreateAnd(Holds, B.CreateNot(B.CreateExtractValue(Pair, 1)));
+      return B.CreateExtractValue(Pair, 0);
+    };
+    Value *InRow =
+        Checked(Intrinsic::smul_with_overflow, W[G.Small],
+                B.CreateSExtOrTrunc(GB.expand(G.Coefficients[G.Small]), I64));
+    Value *First = Checked(Intrinsic::sadd_with_overflow, InRow,
+                           ConstantInt::get(I64, G.Low));
+    Value *End = Checked(Intrinsic::sadd_with_overflow, InRow,
+                         ConstantInt::get(I64, G.High));
+    Holds =
+        B.CreateAnd(Holds, B.CreateICmpSGE(First, ConstantInt::get(I64, 0)));
+    Holds = B.CreateAnd(Holds, B.CreateICmpSLE(End, Row), "tile.point.apart");
+    Passes.push_back(Holds);
+  }
+  if (!Failed)
+    Failed = failedPointFlag(*G.Members.front().Load->getFunction());
+  for (auto [M, Holds] : zip(G.Members, Passes)) {
+    IRBuilder<> B(M.Load);
+    Value *Now = B.CreateOr(B.CreateLoad(B.getInt8Ty(), Failed),
+                            B.CreateZExt(B.CreateNot(Holds), B.getInt8Ty()));
+    B.CreateStore(Now, Failed);
+  }
+  return true;
 }
 
 } // namespace enzyme

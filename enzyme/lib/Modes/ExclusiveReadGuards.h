@@ -24,6 +24,7 @@
 #include "Analysis/ParallelLoopReads.h"
 
 namespace llvm {
+class AllocaInst;
 class DominatorTree;
 class ScalarEvolution;
 class Value;
@@ -38,6 +39,18 @@ llvm::Value *emitExclusiveReadGuard(const ReadGroup &G,
                                     llvm::ArrayRef<ReadGroup> All,
                                     llvm::ScalarEvolution &SE,
                                     llvm::DominatorTree &DT);
+
+/// The attribute of a call the engine emits in a body that touches the
+/// run-time's state only, never memory the program reads.
+inline constexpr const char *RuntimeStateOnly = "enzyme_runtime_state_only";
+
+/// Emits, before each read of \p G, the check of its point (TileReadGroup),
+/// and records a failure in \p Failed: a flag of the body that it creates
+/// on first use, with the call that reports it to the region's team
+/// (`__enzyme_rt_omp_plain_adjoints_report`) before the body returns. False
+/// where a value a check needs is not available at a read.
+bool emitTilePointChecks(const TileReadGroup &G, llvm::ScalarEvolution &SE,
+                         llvm::DominatorTree &DT, llvm::AllocaInst *&Failed);
 
 } // namespace enzyme
 

@@ -272,6 +272,10 @@ private:
   /// (at the reverse pass's end), after a barrier where other threads may
   /// still be adding plainly.
   void flushPrivateAdjoints(llvm::IRBuilder<> &B);
+  /// True in the reverse pass if every thread of the forward team passed
+  /// its tile point checks (ParallelLoopReads.h): asked of the run-time
+  /// once, at the reverse pass's entry.
+  llvm::Value *teamAllowsPlainAdjoints();
 
   // --- SIMD operations (ReverseVectorOps.cpp) ---------------------------
   bool reverseShuffle(llvm::ShuffleVectorInst &Shuffle, llvm::Value *D,
@@ -338,6 +342,8 @@ private:
   llvm::DenseMap<const llvm::LoadInst *,
                  std::pair<llvm::AllocaInst *, llvm::AllocaInst *>>
       PrivateAdjoints;
+  /// The answer of teamAllowsPlainAdjoints, once asked.
+  llvm::Value *TeamAllowsPlain = nullptr;
   /// Per reversible loop, the values it pushes when it exits (loop-invariant
   /// values and counters); per block, those its reverse reads from slots.
   llvm::MapVector<const ReversibleLoop *, llvm::SetVector<NeededValue>>

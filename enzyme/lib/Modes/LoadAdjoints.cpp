@@ -15,6 +15,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Core/OpenMPRuntime.h"
+#include "Core/RuntimeLibrary.h"
 #include "Modes/FunctionDifferentiator.h"
 #include "Modes/SharedAdjoints.h"
 
@@ -28,6 +29,13 @@ void FunctionDifferentiator::accumulateLoadAdjoint(LoadInst &Load,
   bool Atomic = readIsShared(Load.getPointerOperand(), ThreadsShareMemory);
   ReadSharing Sharing =
       Atomic && LoopReads ? LoopReads->sharing(Load) : ReadSharing::Shared;
+  // Plain where the whole team's points passed their checks.
+  if (Sharing == ReadSharing::Exclusive && LoopReads->checkedByTeam(Load)) {
+    accumulateAdjointUnless(B, Load.getType(), Shadow, D,
+                            adjointAlignment(Load), teamAllowsPlainAdjoints(),
+                            &PeerGroups);
+    return;
+  }
   // Plain where the guard computed in the body holds.
   if (Sharing == ReadSharing::Exclusive)
     if (Value *Guard = LoopReads->conditionOf(Load)) {
@@ -53,6 +61,19 @@ void FunctionDifferentiator::accumulateLoadAdjoint(LoadInst &Load,
   }
   B.CreateStore(addAdjoints(B, B.CreateLoad(Load.getType(), Sum), D), Sum);
   B.CreateStore(Shadow, Address);
+}
+
+Value *FunctionDifferentiator::teamAllowsPlainAdjoints() {
+  if (!TeamAllowsPlain) {
+    // Asked once, before the reverse pass adds anything: the forward team
+    // has finished, and every thread of this one gets the same answer.
+    IRBuilder<> Entry(RevEntry, RevEntry->getFirstInsertionPt());
+    Value *Allowed = Entry.CreateCall(getRuntimeFunction(
+        *Pair.Reverse->getParent(), "__enzyme_rt_omp_plain_adjoints_allowed"));
+    TeamAllowsPlain = Entry.CreateICmpNE(
+        Allowed, ConstantInt::get(Allowed->getType(), 0), "team.plain");
+  }
+  return TeamAllowsPlain;
 }
 
 void FunctionDifferentiator::flushPrivateAdjoints(IRBuilder<> &B) {

@@ -8,6 +8,7 @@
 
 #include "Analysis/MemoryTypes.h"
 #include "Modes/InlineAsmLowering.h"
+#include "Modes/KokkosTileLoops.h"
 #include "Modes/TargetIntrinsicLowering.h"
 
 #include "Core/CompileTimeBodies.h"
@@ -160,6 +161,9 @@ Function *prepareForDifferentiation(Function &F, FunctionAnalysisManager &FAM) {
             Aliasee && !Alias->isInterposable() &&
             Aliasee->getFunctionType() == Call->getFunctionType())
           Call->setCalledFunction(Aliasee);
+  // The tiles of a Kokkos MDRange policy beside the loop over them, their
+  // points marked (KokkosTileLoops.h).
+  inlineKokkosTiles(*P);
   // What library calls write through pointers becomes stores
   // (LibraryRewrites.h).
   rewriteLibraryCalls(*P);
@@ -182,6 +186,7 @@ Function *prepareForDifferentiation(Function &F, FunctionAnalysisManager &FAM) {
   FPM.addPass(SimplifyCFGPass());
   FPM.run(*P, FAM);
   removeUnreachableBlocks(*P);
+  markKokkosTilePoints(*P);
   hoistInvariantSharedLoads(*P);
   raiseDoubleShuffles(*P);
   foldFloatSignMasks(*P);

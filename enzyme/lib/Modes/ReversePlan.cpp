@@ -63,8 +63,11 @@ static cl::opt<bool> OpenMPPlainAdjoints(
              "threads share without atomics (Analysis/ParallelLoopReads.h); "
              "off, every shared read's adjoint is added atomically"));
 
-/// A math function of values only: it writes at most errno.
-static bool writesOnlyErrno(const CallBase &Call) {
+/// A math function of values only, which writes at most errno, or a call
+/// of the engine's that touches the run-time's state only.
+static bool writesNoUserMemory(const CallBase &Call) {
+  if (Call.hasFnAttr(RuntimeStateOnly))
+    return true;
   return rules::findMathRule(Call) && none_of(Call.args(), [](const Use &U) {
            return U->getType()->isPointerTy();
          });
@@ -81,11 +84,15 @@ analyzeLoopReads(const ReverseSignature &Sig, Function &Prepared,
     return std::nullopt;
   auto &SE = FAM.getResult<ScalarEvolutionAnalysis>(Prepared);
   auto &DT = FAM.getResult<DominatorTreeAnalysis>(Prepared);
+  AllocaInst *FailedPoints = nullptr;
   return std::optional<ParallelLoopReads>(
       std::in_place, Prepared, FAM.getResult<AAManager>(Prepared), SE,
-      FAM.getResult<LoopAnalysis>(Prepared), DT, writesOnlyErrno,
+      FAM.getResult<LoopAnalysis>(Prepared), DT, writesNoUserMemory,
       [&](const ReadGroup &G, ArrayRef<ReadGroup> All) {
         return emitExclusiveReadGuard(G, All, SE, DT);
+      },
+      [&](const TileReadGroup &G) {
+        return emitTilePointChecks(G, SE, DT, FailedPoints);
       });
 }
 
@@ -102,7 +109,7 @@ FunctionDifferentiator::FunctionDifferentiator(ReverseModeGenerator &Gen,
       LI(FAM.getResult<LoopAnalysis>(Prepared)),
       SE(FAM.getResult<ScalarEvolutionAnalysis>(Prepared)), Loops(LI),
       Unmodified(Prepared, FAM.getResult<AAManager>(Prepared),
-                 writesOnlyErrno) {
+                 writesNoUserMemory) {
   for (BasicBlock &BB : Prep)
     if (isa<ReturnInst>(BB.getTerminator()))
       ExitBlock = &BB;

@@ -15,6 +15,7 @@
 
 #include "Core/DeviceMathLibrary.h"
 #include "Core/KernelLaunches.h"
+#include "Core/KokkosRuntime.h"
 #include "Core/UserRegistrations.h"
 #include "Plugin/EnzymePass.h"
 #include "Plugin/LaunchDerivatives.h"
@@ -29,9 +30,9 @@ using namespace enzyme;
 namespace {
 /// Gives the stubs of kernels launched from differentiated host code their
 /// custom gradients, marks the functions that `__enzyme_*` registrations
-/// name noinline, and
+/// name noinline, as
 /// libdevice functions with derivative rules in device code that asks for
-/// derivatives.
+/// derivatives and Kokkos' tile functions in OpenMP code.
 struct KeepRegisteredFunctionsPass
     : PassInfoMixin<KeepRegisteredFunctionsPass> {
   PreservedAnalyses run(Module &M, ModuleAnalysisManager &) {
@@ -41,6 +42,7 @@ struct KeepRegisteredFunctionsPass
     UserRegistrations::keepRegisteredFunctionsCallable(M);
     UserRegistrations::keepRegistrationsToTheLink(M);
     keepDeviceMathCallable(M);
+    keepKokkosTilesCallable(M);
     return PreservedAnalyses::all();
   }
   static bool isRequired() { return true; }

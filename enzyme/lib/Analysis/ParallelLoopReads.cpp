@@ -478,18 +478,30 @@ private:
 };
 } // namespace
 
-std::optional<ParallelLoopReads::IndexedRead>
-ParallelLoopReads::indexedRead(LoadInst &Load) {
-  Loop *L = LI.getLoopFor(Load.getParent());
+const Loop *ParallelLoopReads::worksharingLoopAround(const Loop *L) const {
   while (L && !IterationNumbers.count(L))
     L = L->getParentLoop();
-  if (!L || !Load.isSimple())
-    return std::nullopt;
+  return L;
+}
+
+std::optional<std::pair<const SCEVUnknown *, const SCEV *>>
+ParallelLoopReads::invariantBaseAndOffset(LoadInst &Load) {
   const SCEV *Address = SE.getSCEV(Load.getPointerOperand());
   auto *Base = dyn_cast<SCEVUnknown>(SE.getPointerBase(Address));
   if (!Base || !isThreadInvariant(Base->getValue()))
     return std::nullopt;
-  const SCEV *Offset = SE.removePointerBase(Address);
+  return std::make_pair(Base, SE.removePointerBase(Address));
+}
+
+std::optional<ParallelLoopReads::IndexedRead>
+ParallelLoopReads::indexedRead(LoadInst &Load) {
+  const Loop *L = worksharingLoopAround(LI.getLoopFor(Load.getParent()));
+  if (!L || !Load.isSimple())
+    return std::nullopt;
+  auto Split = invariantBaseAndOffset(Load);
+  if (!Split)
+    return std::nullopt;
+  auto [Base, Offset] = *Split;
   const SCEV *Iteration = SE.getSCEV(IterationNumbers.lookup(L).Counter);
   // An index truncated on the way (`int i` from a 64-bit loop) counts by
   // one as long as the construct has fewer than 2^Bits iterations.

@@ -66,6 +66,7 @@ class MemoryLocation;
 class PHINode;
 class raw_ostream;
 class SCEV;
+class SCEVUnknown;
 class ScalarEvolution;
 class Value;
 } // namespace llvm
@@ -238,6 +239,12 @@ private:
   bool isThreadInvariant(const llvm::Value *V);
   bool isThreadInvariant(const llvm::SCEV *S);
   bool mayBeWritten(const llvm::MemoryLocation &Loc);
+  /// The loop of the body's worksharing construct that is \p L or holds
+  /// it, or null.
+  const llvm::Loop *worksharingLoopAround(const llvm::Loop *L) const;
+  /// \p Load's address as a base the same in every thread and an offset.
+  std::optional<std::pair<const llvm::SCEVUnknown *, const llvm::SCEV *>>
+  invariantBaseAndOffset(llvm::LoadInst &Load);
   std::optional<IndexedRead> indexedRead(llvm::LoadInst &Load);
   void
   classify(llvm::Function &Body,

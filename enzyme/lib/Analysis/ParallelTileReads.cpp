@@ -160,18 +160,15 @@ ParallelLoopReads::tileRead(LoadInst &Load) {
       !Inner->contains(Load.getParent()))
     return std::nullopt;
   // The tiles are the iterations of a worksharing loop around them.
-  const Loop *Worksharing = Outer->getParentLoop();
-  while (Worksharing && !IterationNumbers.count(Worksharing))
-    Worksharing = Worksharing->getParentLoop();
+  const Loop *Worksharing = worksharingLoopAround(Outer->getParentLoop());
   if (!Worksharing ||
       kokkosTileOf(*IterationNumbers.lookup(Worksharing).Counter) != Tile)
     return std::nullopt;
-
-  const SCEV *Address = SE.getSCEV(Load.getPointerOperand());
-  auto *Base = dyn_cast<SCEVUnknown>(SE.getPointerBase(Address));
-  if (!Base || !isThreadInvariant(Base->getValue()))
+  auto Split = invariantBaseAndOffset(Load);
+  if (!Split)
     return std::nullopt;
-  const SCEV *Offset = SE.removePointerBase(Address);
+  const SCEVUnknown *Base = Split->first;
+  const SCEV *Offset = Split->second;
   if (SE.getTypeSizeInBits(Offset->getType()) != 64)
     return std::nullopt;
 

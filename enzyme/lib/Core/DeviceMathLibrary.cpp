@@ -14,6 +14,9 @@
 
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Bitcode/BitcodeReader.h"
+#include "llvm/IR/Dominators.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
@@ -22,6 +25,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Transforms/IPO/Internalize.h"
 #include "llvm/Transforms/Utils/Cloning.h"
+#include "llvm/Transforms/Utils/PromoteMemToReg.h"
 
 using namespace llvm;
 
@@ -150,9 +154,126 @@ bool isPureDeviceMath(const Function &F) {
                  [](const Argument &A) { return A.getType()->isPointerTy(); });
 }
 
-void finishDeviceMath(Module &M) {
+/// libdevice's sin and cos of one value, and the function computing both
+/// with one argument reduction.
+struct SinCosPair {
+  const char *Sin, *Cos, *SinCos;
+};
+static constexpr SinCosPair SinCosPairs[] = {
+    {"__nv_sin", "__nv_cos", "__nv_sincos"},
+    {"__nv_sinf", "__nv_cosf", "__nv_sincosf"},
+    {"__nv_fast_sinf", "__nv_fast_cosf", "__nv_fast_sincosf"},
+};
+
+static bool calls(const CallInst &Call, StringRef Name) {
+  return Call.getCalledFunction()->getName() == Name;
+}
+
+/// Replaces the sin and cos of \p X (one of the calls dominates the other)
+/// by one call of libdevice's sincos, whose results go through two stack
+/// slots that are promoted once its body is inlined.
+static void fuseSinCos(CallInst &Sin, CallInst &Cos, const SinCosPair &Names,
+                       const DominatorTree &DT,
+                       SmallVectorImpl<AllocaInst *> &Slots) {
+  CallInst &First = DT.dominates(&Sin, &Cos) ? Sin : Cos;
+  Function &F = *First.getFunction();
+  Module &M = *F.getParent();
+  Value *X = First.getArgOperand(0);
+  Type *Ty = X->getType();
+  PointerType *Generic = PointerType::get(M.getContext(), 0);
+  FunctionCallee SinCos = M.getOrInsertFunction(
+      Names.SinCos, FunctionType::get(Type::getVoidTy(M.getContext()),
+                                      {Ty, Generic, Generic}, false));
+  IRBuilder<> Entry(&F.getEntryBlock(), F.getEntryBlock().begin());
+  unsigned AllocaSpace = M.getDataLayout().getAllocaAddrSpace();
+  AllocaInst *SinSlot = Entry.CreateAlloca(Ty, AllocaSpace, nullptr);
+  AllocaInst *CosSlot = Entry.CreateAlloca(Ty, AllocaSpace, nullptr);
+  IRBuilder<> B(&First);
+  B.CreateCall(SinCos,
+               {X, B.CreatePointerBitCastOrAddrSpaceCast(SinSlot, Generic),
+                B.CreatePointerBitCastOrAddrSpaceCast(CosSlot, Generic)});
+  Sin.replaceAllUsesWith(B.CreateLoad(Ty, SinSlot));
+  Cos.replaceAllUsesWith(B.CreateLoad(Ty, CosSlot));
+  Sin.eraseFromParent();
+  Cos.eraseFromParent();
+  Slots.append({SinSlot, CosSlot});
+}
+
+/// A reverse pass recomputes the primal's math next to the math of its
+/// derivatives: cos(x) in the primal and -sin(x) in its derivative beside
+/// the primal's own sin(x). While they are still calls (once inlined, their
+/// slow paths hide that they compute the same), one call answers for every
+/// identical call it dominates, and the sin and cos of one value share a
+/// sincos when \p CanAddSinCos (libdevice will be linked).
+static void shareDeviceMath(Function &F, bool CanAddSinCos,
+                            SmallVectorImpl<AllocaInst *> &Slots) {
+  SmallVector<CallInst *, 16> Calls;
+  for (Instruction &I : make_early_inc_range(instructions(F))) {
+    auto *Call = dyn_cast<CallInst>(&I);
+    Function *Callee = Call ? Call->getCalledFunction() : nullptr;
+    if (!Callee || !isPureDeviceMath(*Callee))
+      continue;
+    // A derivative's copy of the primal may leave a result unused. Once
+    // inlined, the call's body could not be removed (its slow paths are
+    // calls LLVM cannot prove return), so it goes now.
+    if (Call->use_empty())
+      Call->eraseFromParent();
+    else
+      Calls.push_back(Call);
+  }
+  if (Calls.size() < 2)
+    return;
+  DominatorTree DT(F);
+  auto Same = [](const CallInst *A, const CallInst *B) {
+    return A->getCalledFunction() == B->getCalledFunction() &&
+           equal(A->args(), B->args());
+  };
+  SmallVector<CallInst *, 16> Kept;
+  for (CallInst *Call : Calls) {
+    auto Dominating = find_if(Kept, [&](CallInst *K) {
+      return Same(K, Call) && DT.dominates(K, Call);
+    });
+    if (Dominating != Kept.end()) {
+      Call->replaceAllUsesWith(*Dominating);
+      Call->eraseFromParent();
+      continue;
+    }
+    // Blocks are not laid out in dominance order.
+    erase_if(Kept, [&](CallInst *K) {
+      if (!Same(K, Call) || !DT.dominates(Call, K))
+        return false;
+      K->replaceAllUsesWith(Call);
+      K->eraseFromParent();
+      return true;
+    });
+    Kept.push_back(Call);
+  }
+  if (!CanAddSinCos)
+    return;
+  for (const SinCosPair &Names : SinCosPairs)
+    for (CallInst *&Sin : Kept) {
+      if (!Sin || !calls(*Sin, Names.Sin))
+        continue;
+      auto Cos = find_if(Kept, [&](CallInst *C) {
+        return C && calls(*C, Names.Cos) &&
+               C->getArgOperand(0) == Sin->getArgOperand(0) &&
+               (DT.dominates(C, Sin) || DT.dominates(Sin, C));
+      });
+      if (Cos == Kept.end())
+        continue;
+      fuseSinCos(*Sin, **Cos, Names, DT, Slots);
+      Sin = *Cos = nullptr;
+    }
+}
+
+void finishDeviceMath(Module &M,
+                      function_ref<bool(const Function &)> SharesMath) {
   if (!isCudaModule(M))
     return;
+  SmallVector<AllocaInst *, 8> SinCosSlots;
+  for (Function &F : M)
+    if (!F.isDeclaration() && SharesMath && SharesMath(F))
+      shareDeviceMath(F, !LibdevicePath.empty(), SinCosSlots);
   linkDeviceMathLibrary(M);
   SmallVector<Function *, 8> Inlinable;
   for (Function &F : M) {
@@ -164,14 +285,6 @@ void finishDeviceMath(Module &M) {
     if (F.isDeclaration() || !F.getName().starts_with("__nv_"))
       continue;
     if (F.hasFnAttribute(KeptFromInliner)) {
-      // A derivative's copy of the primal may leave a result unused. Once
-      // inlined, the call's body could not be removed (its slow paths are
-      // calls LLVM cannot prove return), so it goes now.
-      if (isPureDeviceMath(F))
-        for (User *U : make_early_inc_range(F.users()))
-          if (auto *Call = dyn_cast<CallInst>(U);
-              Call && Call->getCalledFunction() == &F && Call->use_empty())
-            Call->eraseFromParent();
       F.removeFnAttr(KeptFromInliner);
       if (F.hasFnAttribute(WasInternal)) {
         F.removeFnAttr(WasInternal);
@@ -196,6 +309,16 @@ void finishDeviceMath(Module &M) {
     }
     if (F->use_empty() && F->hasLocalLinkage())
       F->eraseFromParent();
+  }
+  // The sincos results, stored by the inlined bodies, back into registers
+  // (device stack slots are slow local memory).
+  MapVector<Function *, SmallVector<AllocaInst *, 4>> SlotsByFunction;
+  for (AllocaInst *Slot : SinCosSlots)
+    if (isAllocaPromotable(Slot))
+      SlotsByFunction[Slot->getFunction()].push_back(Slot);
+  for (auto &[F, Slots] : SlotsByFunction) {
+    DominatorTree DT(*F);
+    PromoteMemToReg(Slots, DT);
   }
 }
 

@@ -21,12 +21,14 @@
 #ifndef ENZYME_CORE_DEVICEMATHLIBRARY_H
 #define ENZYME_CORE_DEVICEMATHLIBRARY_H
 
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/IR/Intrinsics.h"
 
 #include <string>
 
 namespace llvm {
+class Function;
 class Module;
 } // namespace llvm
 
@@ -54,8 +56,13 @@ void keepDeviceMathCallable(llvm::Module &M);
 bool isPureDeviceMath(const llvm::Function &F);
 
 /// After AD: links the libdevice functions derivatives added (below) and
-/// inlines libdevice into its callers, as clang would have.
-void finishDeviceMath(llvm::Module &M);
+/// inlines libdevice into its callers, as clang would have. Before that, in
+/// the functions \p SharesMath selects (derivatives: the code clang compiled
+/// stays as clang would compile it), identical calls and the sin and cos of
+/// one value share their work.
+void finishDeviceMath(
+    llvm::Module &M,
+    llvm::function_ref<bool(const llvm::Function &)> SharesMath = nullptr);
 
 /// Links into \p M the libdevice definitions of the `__nv_*` functions it
 /// calls but does not define, when the driver named the library; reports an

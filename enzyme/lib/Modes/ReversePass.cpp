@@ -634,6 +634,20 @@ bool FunctionDifferentiator::reverseInstruction(Instruction &I,
     return true;
   case Instruction::FDiv: {
     Value *Den = primal(Op(1));
+    if (RecomputesMath) {
+      // GPU code recomputes the quotient rather than record it, and its
+      // other uses often need it too: d/b = -(D / b) * (a / b) takes one
+      // division more than d/a = D / b, not two.
+      Value *Share = Scaled(Instruction::FDiv, Den);
+      if (Activity.isActive(Op(0)))
+        addAdjoint(Op(0), Share, B);
+      if (Activity.isActive(Op(1)))
+        addAdjoint(Op(1),
+                   Negated(scaleAdjoint(B, Instruction::FMul, Share, primal(&I),
+                                        I.getType())),
+                   B);
+      return true;
+    }
     if (Activity.isActive(Op(0)))
       addAdjoint(Op(0), Scaled(Instruction::FDiv, Den), B);
     if (Activity.isActive(Op(1))) {

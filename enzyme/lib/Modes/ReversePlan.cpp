@@ -250,8 +250,10 @@ void FunctionDifferentiator::collectNeeds(Instruction &I,
   case Instruction::FDiv:
     if (IsActive(I.getOperand(0)) || IsActive(I.getOperand(1)))
       Needs.push_back(primalOf(I.getOperand(1)));
+    // The divisor's adjoint scales the quotient (recomputed math) or the
+    // dividend.
     if (IsActive(I.getOperand(1)))
-      Needs.push_back(primalOf(I.getOperand(0)));
+      Needs.push_back(primalOf(RecomputesMath ? &I : I.getOperand(0)));
     return;
   case Instruction::FRem:
     if (IsActive(I.getOperand(1))) {

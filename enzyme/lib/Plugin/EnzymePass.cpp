@@ -326,6 +326,13 @@ void EnzymePass::serveRequests(Module &M, ModuleAnalysisManager &MAM) {
   ForwardModeGenerator ForwardGenerator(M, FAM, Cleanup ? &*Cleanup : nullptr,
                                         &Registrations);
   ForwardGenerator.deferIndirectCalls(AllowDeferral);
+  // Derivatives, and the functions that ask for them, once generated.
+  SmallPtrSet<const Function *, 32> Earlier;
+  for (const Function &F : M)
+    Earlier.insert(&F);
+  SmallPtrSet<const Function *, 4> Requesting;
+  for (const DiffRequest &Request : Requests)
+    Requesting.insert(Request.Call->getFunction());
   // The derivative kernels of kernels that differentiated host code
   // launches (Core/KernelLaunches.h).
   if (DefinesKernelDerivatives)
@@ -385,7 +392,9 @@ void EnzymePass::serveRequests(Module &M, ModuleAnalysisManager &MAM) {
   }
 
   finishMemoryAnnotations(M, !isCompileTimePoint(Point));
-  finishDeviceMath(M);
+  finishDeviceMath(M, [&](const Function &F) {
+    return !Earlier.count(&F) || Requesting.count(&F);
+  });
   removeUnusedSharedMemoryShadows(M);
 
   // Declared markers nothing refers to any more need no definition. Ones

@@ -1,0 +1,83 @@
+// A GPU reverse pass recomputes the primal's math next to the math of its
+// derivatives, and in derivatives that math shares its work:
+//  - cos(x)'s derivative calls sin(x), which the primal computes too: one
+//    call answers for both, and the sin and cos of one value are one
+//    libdevice sincos (a single argument reduction, the slow path's call
+//    appears once in the gradient);
+//  - a quotient's divisor gets -(D / b) * (a / b): the division D / b of
+//    the dividend's adjoint and the quotient, which the reverse pass
+//    recomputes anyway, instead of a second division by b * b.
+// The gradients are checked against central differences under emulation
+// and, where a GPU is present, on it.
+// REQUIRES: cuda-emulation
+// RUN: %clangxx_enzyme -fenzyme -O2 --cuda-gpu-arch=sm_90 --cuda-device-only -S -emit-llvm %s -o %t.ll
+// RUN: sed -n '/^define .*@_Z4wavePKdd(/,/^}/p' %t.ll > %t.primal.ll
+// RUN: sed -n '/^define .*@_Z4wavePKdd.grad(/,/^}/p' %t.ll > %t.grad.ll
+// RUN: grep -c 'call .*@__internal_trig_reduction_slowpathd' %t.primal.ll | FileCheck %s --check-prefix=TWO
+// RUN: grep -c 'call .*@__internal_trig_reduction_slowpathd' %t.grad.ll | FileCheck %s --check-prefix=ONE
+// RUN: grep -c '= fdiv' %t.grad.ll | FileCheck %s --check-prefix=FOUR
+// RUN: %clangxx_enzyme -fenzyme -fcuda-emulate -O0 %s -o %t.O0 && %t.O0 | FileCheck %s --check-prefix=OUT
+// RUN: %clangxx_enzyme -fenzyme -fcuda-emulate -O2 %s -o %t.O2 && %t.O2 | FileCheck %s --check-prefix=OUT
+// RUN: %if gpu %{ %clangxx_enzyme -fenzyme -O2 %s -o %t.gpu && %t.gpu | FileCheck %s --check-prefix=OUT %}
+// The primal stays as clang compiles it (cos and sin of one phase reduce
+// it twice); its gradient reduces the phase once. The gradient divides four
+// times: each quotient (recomputed) and the adjoint of each dividend.
+// TWO: {{^}}2{{$}}
+// ONE: {{^}}1{{$}}
+// FOUR: {{^}}4{{$}}
+// OUT-NOT: FAIL
+// OUT: all checks passed
+#include "../Inputs/check.h"
+
+extern __device__ void __enzyme_autodiff(void *, ...);
+__device__ int enzyme_dup, enzyme_const;
+
+constexpr int Threads = 64, Params = 3;
+
+__host__ __device__ double wave(const double *P, double X) {
+  double A = P[0], B = P[1], C = P[2];
+  double Phase = A * X + C;
+  double Damped = B / (A + X * X);
+  return Damped * cos(Phase) + sin(Phase) * A / B;
+}
+
+__global__ void gradients(const double *P, double *DP) {
+  int T = threadIdx.x;
+  double X = 0.1 + 0.05 * T;
+  __enzyme_autodiff((void *)wave, enzyme_dup, P + T * Params,
+                    DP + T * Params, enzyme_const, X);
+}
+
+int main() {
+  double *P, *DP;
+  CUDA_CHECK(cudaMallocManaged(&P, Threads * Params * sizeof(double)));
+  CUDA_CHECK(cudaMallocManaged(&DP, Threads * Params * sizeof(double)));
+  for (int I = 0; I < Threads * Params; ++I) {
+    // Phases up to about 60: reductions by several multiples of pi / 2.
+    P[I] = I % 3 == 0 ? 1.5 + 0.25 * I : I % 3 == 1 ? 0.7 + 0.01 * I : -0.3;
+    DP[I] = 0;
+  }
+  gradients<<<1, Threads>>>(P, DP);
+  CUDA_CHECK(cudaDeviceSynchronize());
+  bool Ok = true;
+  for (int T = 0; T < Threads; ++T) {
+    double X = 0.1 + 0.05 * T, *Row = P + T * Params;
+    for (int K = 0; K < Params; ++K) {
+      double Saved = Row[K], H = 1e-6 * (1 + std::fabs(Saved));
+      Row[K] = Saved + H;
+      double Plus = wave(Row, X);
+      Row[K] = Saved - H;
+      double Minus = wave(Row, X);
+      Row[K] = Saved;
+      double Expected = (Plus - Minus) / (2 * H);
+      double Got = DP[T * Params + K];
+      if (std::fabs(Got - Expected) > 1e-6 * (1 + std::fabs(Expected))) {
+        std::printf("FAIL thread %d parameter %d: %.17g, expected %.17g\n", T,
+                    K, Got, Expected);
+        Ok = false;
+      }
+    }
+  }
+  check("sin, cos and quotients: every parameter's adjoint", Ok);
+  return finish();
+}

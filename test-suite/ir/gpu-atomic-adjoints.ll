@@ -5,7 +5,7 @@
 ; undefined, so the atomic addition is guarded by isspacep.local. (The
 ; local array's shadow lives on the device heap, from malloc, since device
 ; code has no aligned_alloc.)
-; RUN: %opt_enzyme -passes=enzyme -S %s | FileCheck %s
+; RUN: %opt_enzyme -passes=enzyme -enzyme-inline-device-derivatives=false -S %s | FileCheck %s
 
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"

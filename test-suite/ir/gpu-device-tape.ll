@@ -5,7 +5,7 @@
 ; and free (device code has no realloc, nor calloc, and no thread-local
 ; storage to keep it in); the local buffer is never freed, and an exhausted
 ; heap stops the kernel with a message.
-; RUN: %opt_enzyme -passes=enzyme -S %s -o %t.ll
+; RUN: %opt_enzyme -passes=enzyme -enzyme-inline-device-derivatives=false -S %s -o %t.ll
 ; RUN: FileCheck %s --check-prefix=FIXED < %t.ll
 ; RUN: FileCheck %s --check-prefix=HEAP < %t.ll
 ; RUN: FileCheck %s --check-prefix=GROW < %t.ll

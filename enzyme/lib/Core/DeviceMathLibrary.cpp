@@ -275,11 +275,25 @@ void finishDeviceMath(Module &M,
     if (!F.isDeclaration() && SharesMath && SharesMath(F))
       shareDeviceMath(F, !LibdevicePath.empty(), SinCosSlots);
   linkDeviceMathLibrary(M);
-  SmallVector<Function *, 8> Inlinable;
+  // The optimisation pipeline has no inliner after the engine's place.
+  auto InlineCalls = [](Function *F) {
+    SmallVector<CallBase *, 8> Calls;
+    for (User *U : F->users())
+      if (auto *Call = dyn_cast<CallBase>(U);
+          Call && Call->getCalledFunction() == F)
+        Calls.push_back(Call);
+    for (CallBase *Call : Calls) {
+      InlineFunctionInfo Info;
+      InlineFunction(*Call, Info);
+    }
+    if (F->use_empty() && F->hasLocalLinkage())
+      F->eraseFromParent();
+  };
+  SmallVector<Function *, 8> DeviceMath, AfterAD;
   for (Function &F : M) {
     if (F.hasFnAttribute(InlinedAfterAD)) {
       F.removeFnAttr(InlinedAfterAD);
-      Inlinable.push_back(&F);
+      AfterAD.push_back(&F);
       continue;
     }
     if (F.isDeclaration() || !F.getName().starts_with("__nv_"))
@@ -294,24 +308,13 @@ void finishDeviceMath(Module &M,
       F.addFnAttr(Attribute::AlwaysInline);
     }
     if (F.hasFnAttribute(Attribute::AlwaysInline))
-      Inlinable.push_back(&F);
+      DeviceMath.push_back(&F);
   }
-  // The optimisation pipeline has no inliner after the engine's place.
-  for (Function *F : Inlinable) {
-    SmallVector<CallBase *, 8> Calls;
-    for (User *U : F->users())
-      if (auto *Call = dyn_cast<CallBase>(U);
-          Call && Call->getCalledFunction() == F)
-        Calls.push_back(Call);
-    for (CallBase *Call : Calls) {
-      InlineFunctionInfo Info;
-      InlineFunction(*Call, Info);
-    }
-    if (F->use_empty() && F->hasLocalLinkage())
-      F->eraseFromParent();
-  }
+  for (Function *F : DeviceMath)
+    InlineCalls(F);
   // The sincos results, stored by the inlined bodies, back into registers
-  // (device stack slots are slow local memory).
+  // (device stack slots are slow local memory), before the functions that
+  // hold them are inlined in turn.
   MapVector<Function *, SmallVector<AllocaInst *, 4>> SlotsByFunction;
   for (AllocaInst *Slot : SinCosSlots)
     if (isAllocaPromotable(Slot))
@@ -320,6 +323,8 @@ void finishDeviceMath(Module &M,
     DominatorTree DT(*F);
     PromoteMemToReg(Slots, DT);
   }
+  for (Function *F : AfterAD)
+    InlineCalls(F);
 }
 
 } // namespace enzyme

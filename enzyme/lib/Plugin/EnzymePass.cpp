@@ -16,6 +16,7 @@
 #include "Modes/ForwardModeGenerator.h"
 #include "Modes/ReverseModeGenerator.h"
 #include "Plugin/BatchLowering.h"
+#include "Plugin/DeviceDerivativeInlining.h"
 #include "Plugin/DiffRequest.h"
 #include "Plugin/ForwardLowering.h"
 #include "Plugin/LaunchDerivatives.h"
@@ -392,9 +393,15 @@ void EnzymePass::serveRequests(Module &M, ModuleAnalysisManager &MAM) {
   }
 
   finishMemoryAnnotations(M, !isCompileTimePoint(Point));
+  auto IsGenerated = [&](const Function &F) { return !Earlier.count(&F); };
+  auto AsksForDerivatives = [&](const Function &F) {
+    return Requesting.count(&F) != 0;
+  };
+  inlineDerivativesIntoRequesters(M, IsGenerated, AsksForDerivatives);
   finishDeviceMath(M, [&](const Function &F) {
-    return !Earlier.count(&F) || Requesting.count(&F);
+    return IsGenerated(F) || AsksForDerivatives(F);
   });
+  answerKernelArgumentSpaceQueries(M);
   removeUnusedSharedMemoryShadows(M);
 
   // Declared markers nothing refers to any more need no definition. Ones

@@ -10,7 +10,7 @@
 // here under emulation (lanes add one by one) and, where a GPU is present,
 // on it: partial warps, lanes left out.
 // REQUIRES: cuda-emulation
-// RUN: %clangxx_enzyme -fenzyme -O2 --cuda-gpu-arch=sm_90 --cuda-device-only -S -emit-llvm %s -o - | FileCheck %s
+// RUN: %clangxx_enzyme -fenzyme -O2 -mllvm -enzyme-inline-device-derivatives=false --cuda-gpu-arch=sm_90 --cuda-device-only -S -emit-llvm %s -o - | FileCheck %s
 // RUN: %clangxx_enzyme -fenzyme -fcuda-emulate -O2 %s -o %t && %t | FileCheck %s --check-prefix=OUT
 // RUN: %if gpu %{ %clangxx_enzyme -fenzyme -O2 %s -o %t.gpu && %t.gpu | FileCheck %s --check-prefix=OUT %}
 // CHECK-LABEL: define internal void @_Z5modelPKdPKii.grad(

@@ -208,19 +208,11 @@ static void fuseSinCos(CallInst &Sin, CallInst &Cos, const SinCosPair &Names,
 static void shareDeviceMath(Function &F, bool CanAddSinCos,
                             SmallVectorImpl<AllocaInst *> &Slots) {
   SmallVector<CallInst *, 16> Calls;
-  for (Instruction &I : make_early_inc_range(instructions(F))) {
-    auto *Call = dyn_cast<CallInst>(&I);
-    Function *Callee = Call ? Call->getCalledFunction() : nullptr;
-    if (!Callee || !isPureDeviceMath(*Callee))
-      continue;
-    // A derivative's copy of the primal may leave a result unused. Once
-    // inlined, the call's body could not be removed (its slow paths are
-    // calls LLVM cannot prove return), so it goes now.
-    if (Call->use_empty())
-      Call->eraseFromParent();
-    else
-      Calls.push_back(Call);
-  }
+  for (Instruction &I : instructions(F))
+    if (auto *Call = dyn_cast<CallInst>(&I))
+      if (Function *Callee = Call->getCalledFunction();
+          Callee && isPureDeviceMath(*Callee))
+        Calls.push_back(Call);
   if (Calls.size() < 2)
     return;
   DominatorTree DT(F);
@@ -270,6 +262,15 @@ void finishDeviceMath(Module &M,
                       function_ref<bool(const Function &)> SharesMath) {
   if (!isCudaModule(M))
     return;
+  // A derivative's copy of the primal may leave a result unused. Once
+  // inlined, the call's body could not be removed (its slow paths are calls
+  // LLVM cannot prove return), so it goes now.
+  for (Function &F : M)
+    if (isPureDeviceMath(F))
+      for (User *U : make_early_inc_range(F.users()))
+        if (auto *Call = dyn_cast<CallInst>(U);
+            Call && Call->getCalledFunction() == &F && Call->use_empty())
+          Call->eraseFromParent();
   SmallVector<AllocaInst *, 8> SinCosSlots;
   for (Function &F : M)
     if (!F.isDeclaration() && SharesMath && SharesMath(F))

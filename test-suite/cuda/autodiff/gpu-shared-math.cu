@@ -19,12 +19,15 @@
 // RUN: grep -c 'call .*@__internal_trig_reduction_slowpathd' %t.primal.ll | FileCheck %s --check-prefix=TWO
 // RUN: grep -c 'call .*@__internal_trig_reduction_slowpathd' %t.kernel.ll | FileCheck %s --check-prefix=ONE
 // RUN: grep -c '= fdiv' %t.kernel.ll | FileCheck %s --check-prefix=FOUR
+// RUN: sed -n '/^define .*@_Z10gradientsfPKfPf(/,/^}/p' %t.ll | grep -c '__cudart_i2opi_f' | FileCheck %s --check-prefix=ONE
 // RUN: FileCheck %s --check-prefix=KERNEL < %t.kernel.ll
 // RUN: %clangxx_enzyme -fenzyme -fcuda-emulate -O0 %s -o %t.O0 && %t.O0 | FileCheck %s --check-prefix=OUT
 // RUN: %clangxx_enzyme -fenzyme -fcuda-emulate -O2 %s -o %t.O2 && %t.O2 | FileCheck %s --check-prefix=OUT
 // RUN: %if gpu %{ %clangxx_enzyme -fenzyme -O2 %s -o %t.gpu && %t.gpu | FileCheck %s --check-prefix=OUT %}
 // The primal stays as clang compiles it (cos and sin of one phase reduce
-// it twice); its gradient reduces the phase once. The gradient divides four
+// it twice); its gradient reduces the phase once, in double and in float
+// (sinf and cosf become one sincosf: the float reduction's table is read in
+// one place). The gradient divides four
 // times: each quotient (recomputed) and the adjoint of each dividend.
 // TWO: {{^}}2{{$}}
 // ONE: {{^}}1{{$}}
@@ -48,6 +51,17 @@ __host__ __device__ double wave(const double *P, double X) {
   double Phase = A * X + C;
   double Damped = B / (A + X * X);
   return Damped * cos(Phase) + sin(Phase) * A / B;
+}
+
+__host__ __device__ float wavef(const float *P, float X) {
+  float Phase = P[0] * X + P[2];
+  return P[1] * cosf(Phase) + sinf(Phase) * P[0];
+}
+
+__global__ void gradientsf(const float *P, float *DP) {
+  int T = threadIdx.x;
+  __enzyme_autodiff((void *)wavef, enzyme_dup, P + T * Params,
+                    DP + T * Params, enzyme_const, 0.1f + 0.05f * T);
 }
 
 __global__ void gradients(const double *P, double *DP) {
@@ -88,5 +102,31 @@ int main() {
     }
   }
   check("sin, cos and quotients: every parameter's adjoint", Ok);
+
+  float *PF, *DPF;
+  CUDA_CHECK(cudaMallocManaged(&PF, Threads * Params * sizeof(float)));
+  CUDA_CHECK(cudaMallocManaged(&DPF, Threads * Params * sizeof(float)));
+  for (int I = 0; I < Threads * Params; ++I) {
+    PF[I] = float(P[I]);
+    DPF[I] = 0;
+  }
+  gradientsf<<<1, Threads>>>(PF, DPF);
+  CUDA_CHECK(cudaDeviceSynchronize());
+  Ok = true;
+  for (int T = 0; T < Threads; ++T) {
+    const float *Row = PF + T * Params;
+    double X = 0.1f + 0.05f * T, Phase = double(Row[0]) * X + Row[2];
+    double S = std::sin(Phase), C = std::cos(Phase);
+    double Expected[Params] = {-Row[1] * S * X + C * X * Row[0] + S, C,
+                               -Row[1] * S + C * Row[0]};
+    for (int K = 0; K < Params; ++K)
+      if (std::fabs(DPF[T * Params + K] - Expected[K]) >
+          2e-4 * (1 + std::fabs(Expected[K]))) {
+        std::printf("FAIL float thread %d parameter %d: %.9g, expected %.9g\n",
+                    T, K, DPF[T * Params + K], Expected[K]);
+        Ok = false;
+      }
+  }
+  check("sinf and cosf: every parameter's adjoint", Ok);
   return finish();
 }

@@ -72,6 +72,19 @@ bool isThreadBarrier(const Instruction &I) {
   }
 }
 
+static constexpr const char *ShadowSpaceQuery = "enzyme.shadow.space";
+
+Value *emitShadowSpaceQuery(IRBuilder<> &B, Intrinsic::ID Query, Value *Ptr,
+                            const Twine &Name) {
+  CallInst *Call = B.CreateIntrinsic(Query, {}, {Ptr}, nullptr, Name);
+  Call->setMetadata(ShadowSpaceQuery, MDNode::get(B.getContext(), {}));
+  return Call;
+}
+
+bool isShadowSpaceQuery(const Instruction &I) {
+  return I.getMetadata(ShadowSpaceQuery) != nullptr;
+}
+
 void emitMirroredBarrier(IRBuilder<> &B, const CallBase &Barrier,
                          function_ref<Value *(Value *)> Primal) {
   Intrinsic::ID ID = cast<IntrinsicInst>(Barrier).getIntrinsicID();

@@ -49,6 +49,17 @@ inline bool isCudaModule(const llvm::Module &M) {
 /// half, as split mode across two launches does).
 bool readsThreadPosition(const llvm::Instruction &I);
 
+/// Asks whether the generic address \p Ptr lies in the state space that
+/// \p Query (an `nvvm_isspacep_*` intrinsic) names, marked as the engine's
+/// own question about a shadow (Plugin/DeviceDerivativeInlining.h answers
+/// such questions where the address is known; the program's are its own).
+llvm::Value *emitShadowSpaceQuery(llvm::IRBuilder<> &B,
+                                  llvm::Intrinsic::ID Query, llvm::Value *Ptr,
+                                  const llvm::Twine &Name = "");
+
+/// Whether \p I is a query emitShadowSpaceQuery made.
+bool isShadowSpaceQuery(const llvm::Instruction &I);
+
 /// \p I waits for the other threads of its block or warp (__syncthreads,
 /// __syncwarp, a numbered barrier).
 bool isThreadBarrier(const llvm::Instruction &I);

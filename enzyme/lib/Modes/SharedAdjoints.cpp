@@ -254,10 +254,10 @@ static void findPeers(IRBuilder<> &B, Value *Base, bool MayBeLocal,
   Value *Key = B.CreatePtrToInt(Base, I64);
   G.IsLocal = G.IsGlobal = nullptr;
   if (MayBeLocal) {
-    G.IsGlobal = B.CreateIntrinsic(Intrinsic::nvvm_isspacep_global, {}, {Base},
-                                   nullptr, "shadow.is.global");
-    G.IsLocal = B.CreateIntrinsic(Intrinsic::nvvm_isspacep_local, {}, {Base},
-                                  nullptr, "shadow.is.local");
+    G.IsGlobal = emitShadowSpaceQuery(B, Intrinsic::nvvm_isspacep_global, Base,
+                                      "shadow.is.global");
+    G.IsLocal = emitShadowSpaceQuery(B, Intrinsic::nvvm_isspacep_local, Base,
+                                     "shadow.is.local");
     Key = B.CreateSelect(G.IsLocal, B.CreateZExt(G.Lane, I64), Key);
   }
   G.Peers = B.CreateIntrinsic(Intrinsic::nvvm_match_any_sync_i64, {},
@@ -450,8 +450,8 @@ void accumulateAdjoint(IRBuilder<> &B, Type *Ty, Value *Ptr, Value *D,
   // (CUDA emulation comes here: it has no global window to tell apart.)
   WarpPeerGroups::Group Alone{};
   if (MayBeLocal)
-    Alone.IsLocal = B.CreateIntrinsic(Intrinsic::nvvm_isspacep_local, {}, {Ptr},
-                                      nullptr, "shadow.is.local");
+    Alone.IsLocal = emitShadowSpaceQuery(B, Intrinsic::nvvm_isspacep_local, Ptr,
+                                         "shadow.is.local");
   addByOneLane(B, Ty, Ptr, D, A, Alone);
 }
 

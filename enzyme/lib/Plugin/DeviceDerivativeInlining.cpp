@@ -76,7 +76,7 @@ void answerKernelArgumentSpaceQueries(Module &M) {
       continue;
     for (Instruction &I : make_early_inc_range(instructions(F))) {
       auto *Query = dyn_cast<IntrinsicInst>(&I);
-      if (!Query)
+      if (!Query || !isShadowSpaceQuery(*Query))
         continue;
       bool Answer;
       switch (Query->getIntrinsicID()) {

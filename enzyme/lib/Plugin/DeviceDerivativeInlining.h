@@ -34,9 +34,10 @@ void inlineDerivativesIntoRequesters(
     llvm::function_ref<bool(const llvm::Function &)> IsGenerated,
     llvm::function_ref<bool(const llvm::Function &)> AsksForDerivatives);
 
-/// In CUDA kernels: answers the address-space queries (`isspacep`) of
-/// pointers that derive from the kernel's pointer arguments alone, which
-/// point to global memory.
+/// In CUDA kernels: answers the engine's address-space queries (`isspacep`
+/// of a shadow it adds into) of pointers that derive from the kernel's
+/// pointer arguments alone, which point to global memory. The program's own
+/// queries stay as they are.
 void answerKernelArgumentSpaceQueries(llvm::Module &M);
 
 } // namespace enzyme

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Modes/SharedAdjoints.h"
+#include "Modes/BlockAdjointSums.h"
 
 #include "Analysis/ActivityAnalysis.h"
 #include "Core/GpuTarget.h"
@@ -34,9 +35,10 @@ bool readIsShared(const Value *PrimalPtr, bool ThreadsShareMemory) {
          !all_of(Objects, [](const Value *O) { return isa<AllocaInst>(O); });
 }
 
-/// The additions of one floating-point scalar or vector.
-static void atomicAdd(IRBuilder<> &B, Type *Ty, Value *Ptr, Value *D,
-                      Align Alignment) {
+/// The additions of one floating-point scalar or vector; for a scalar that
+/// LLVM adds atomically itself, the addition.
+static AtomicRMWInst *atomicAdd(IRBuilder<> &B, Type *Ty, Value *Ptr, Value *D,
+                                Align Alignment) {
   Module &M = *B.GetInsertBlock()->getModule();
   const DataLayout &DL = M.getDataLayout();
   if (Ty->isFloatingPointTy()) {
@@ -48,11 +50,10 @@ static void atomicAdd(IRBuilder<> &B, Type *Ty, Value *Ptr, Value *D,
                                              ? "__enzyme_rt_atomic_fadd_f64"
                                              : "__enzyme_rt_atomic_fadd_f32"),
                    {Ptr, D});
-      return;
+      return nullptr;
     }
-    B.CreateAtomicRMW(AtomicRMWInst::FAdd, Ptr, D, Alignment,
-                      AtomicOrdering::Monotonic);
-    return;
+    return B.CreateAtomicRMW(AtomicRMWInst::FAdd, Ptr, D, Alignment,
+                             AtomicOrdering::Monotonic);
   }
   if (auto *VT = dyn_cast<FixedVectorType>(Ty)) {
     Type *Elem = VT->getElementType();
@@ -61,7 +62,7 @@ static void atomicAdd(IRBuilder<> &B, Type *Ty, Value *Ptr, Value *D,
       atomicAdd(B, Elem, B.CreateConstInBoundsGEP1_64(Elem, Ptr, I),
                 B.CreateExtractElement(D, I),
                 commonAlignment(Alignment, I * Size));
-    return;
+    return nullptr;
   }
   if (auto *ST = dyn_cast<StructType>(Ty)) {
     const StructLayout *Layout = DL.getStructLayout(ST);
@@ -69,7 +70,7 @@ static void atomicAdd(IRBuilder<> &B, Type *Ty, Value *Ptr, Value *D,
       atomicAdd(B, ST->getElementType(I), B.CreateStructGEP(ST, Ptr, I),
                 B.CreateExtractValue(D, I),
                 commonAlignment(Alignment, Layout->getElementOffset(I)));
-    return;
+    return nullptr;
   }
   if (auto *AT = dyn_cast<ArrayType>(Ty)) {
     Type *Elem = AT->getElementType();
@@ -80,6 +81,7 @@ static void atomicAdd(IRBuilder<> &B, Type *Ty, Value *Ptr, Value *D,
                 commonAlignment(Alignment, I * Size));
   }
   // Integers and pointers carry no adjoint.
+  return nullptr;
 }
 
 Value *addAdjoints(IRBuilder<> &B, Value *A, Value *D) {
@@ -322,18 +324,27 @@ const WarpPeerGroups::Group &WarpPeerGroups::at(IRBuilder<> &B, Value *Base,
 /// window where \p IsGlobal holds: a generic atomic is resolved at run time
 /// and returns the old value, an addition to global memory whose result is
 /// unused is a reduction.
+/// \p OfWarp: the addition of a whole warp's sum into global memory is
+/// marked for BlockAdjointSums.h.
 static void atomicAddInSpace(IRBuilder<> &B, Type *Ty, Value *Ptr, Value *D,
-                             Align A, Value *IsGlobal) {
+                             Align A, Value *IsGlobal, bool OfWarp = false) {
+  auto AddToGlobal = [&](Value *Global) {
+    AtomicRMWInst *Add = atomicAdd(B, Ty, Global, D, A);
+    if (Add && OfWarp)
+      markWarpSumAddition(*Add);
+  };
   if (!IsGlobal) {
-    atomicAdd(B, Ty, Ptr, D, A);
+    if (Ptr->getType()->getPointerAddressSpace() == 1)
+      AddToGlobal(Ptr);
+    else
+      atomicAdd(B, Ty, Ptr, D, A);
     return;
   }
   ifThenElse(
       B, IsGlobal,
       [&] {
-        Value *Global = B.CreateAddrSpaceCast(
-            Ptr, PointerType::get(B.getContext(), 1), "global.shadow");
-        atomicAdd(B, Ty, Global, D, A);
+        AddToGlobal(B.CreateAddrSpaceCast(
+            Ptr, PointerType::get(B.getContext(), 1), "global.shadow"));
       },
       [&] { atomicAdd(B, Ty, Ptr, D, A); });
 }
@@ -413,7 +424,11 @@ static void warpAggregatedAdd(IRBuilder<> &B, Type *Ty, Value *Ptr, Value *D,
                                    B.getInt32(Offset), B.getInt32(31)));
         ifThenElse(
             B, B.CreateICmpEQ(G.Lane, B.getInt32(0)),
-            [&] { atomicAddInSpace(B, Ty, Ptr, Sum, A, G.IsGlobal); }, [] {});
+            [&] {
+              atomicAddInSpace(B, Ty, Ptr, Sum, A, G.IsGlobal,
+                               /*OfWarp=*/true);
+            },
+            [] {});
       },
       [&] {
         ifThenElse(

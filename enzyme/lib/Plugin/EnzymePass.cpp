@@ -13,6 +13,7 @@
 #include "Core/GpuTarget.h"
 #include "Core/KernelLaunches.h"
 #include "Core/UserRegistrations.h"
+#include "Modes/BlockAdjointSums.h"
 #include "Modes/ForwardModeGenerator.h"
 #include "Modes/ReverseModeGenerator.h"
 #include "Plugin/BatchLowering.h"
@@ -397,6 +398,10 @@ void EnzymePass::serveRequests(Module &M, ModuleAnalysisManager &MAM) {
   auto AsksForDerivatives = [&](const Function &F) {
     return Requesting.count(&F) != 0;
   };
+  if (isCudaModule(M))
+    for (Function &F : M)
+      if (IsGenerated(F))
+        sumWarpAdditionsPerBlock(F);
   inlineDerivativesIntoRequesters(M, IsGenerated, AsksForDerivatives);
   finishDeviceMath(M, [&](const Function &F) {
     return IsGenerated(F) || AsksForDerivatives(F);

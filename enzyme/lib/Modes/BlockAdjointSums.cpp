@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Modes/BlockAdjointSums.h"
+#include "Core/KernelLaunches.h"
 
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/PostDominators.h"
@@ -91,18 +92,6 @@ private:
 };
 } // namespace
 
-/// Whether this thread is (0, 0, 0) of its block.
-static Value *isFirstThread(IRBuilder<> &B) {
-  Value *Any = nullptr;
-  for (Intrinsic::ID ID : {Intrinsic::nvvm_read_ptx_sreg_tid_x,
-                           Intrinsic::nvvm_read_ptx_sreg_tid_y,
-                           Intrinsic::nvvm_read_ptx_sreg_tid_z}) {
-    Value *Index = B.CreateIntrinsic(ID, {}, {});
-    Any = Any ? B.CreateOr(Any, Index) : Index;
-  }
-  return B.CreateICmpEQ(Any, B.getInt32(0), "first.thread");
-}
-
 /// Splits before \p At and runs \p Then there when \p Cond holds.
 static void emitIf(Instruction *At, Value *Cond,
                    function_ref<void(IRBuilder<> &)> Then) {
@@ -122,20 +111,20 @@ static void sumPerBlock(AtomicRMWInst &Add, Instruction &After) {
       M, SlotTy, false, GlobalValue::InternalLinkage, PoisonValue::get(SlotTy),
       F.getName() + ".block.sum", nullptr, GlobalValue::NotThreadLocal, 3);
   Slot->setAlignment(Align(8));
-  IRBuilder<> Probe(&Add);
-  Value *AddressSlot = Probe.CreateStructGEP(SlotTy, Slot, 0);
-  Value *SumSlot = Probe.CreateStructGEP(SlotTy, Slot, 1);
+  // Constant expressions: the slot's fields are used from the entry on.
+  IRBuilder<> Fold(Ctx);
+  Value *AddressSlot = Fold.CreateStructGEP(SlotTy, Slot, 0);
+  Value *SumSlot = Fold.CreateStructGEP(SlotTy, Slot, 1);
+  Align SumAlign = Add.getAlign();
 
-  // The entry empties the slot (after its allocas, which stay static).
+  // Every thread empties the slot at the entry (after its allocas, which
+  // stay static).
   BasicBlock::iterator Start = F.getEntryBlock().getFirstInsertionPt();
   while (isa<AllocaInst>(*Start))
     ++Start;
   IRBuilder<> Entry(&*Start);
-  Value *First = isFirstThread(Entry);
-  emitIf(&*Entry.GetInsertPoint(), First, [&](IRBuilder<> &B) {
-    B.CreateStore(B.getInt64(0), AddressSlot);
-    B.CreateStore(Constant::getNullValue(Ty), SumSlot);
-  });
+  Entry.CreateStore(Entry.getInt64(0), AddressSlot);
+  Entry.CreateAlignedStore(Constant::getNullValue(Ty), SumSlot, SumAlign);
 
   // The warp claims the slot, or finds it claimed for its address.
   IRBuilder<> B(&Add);
@@ -150,28 +139,38 @@ static void sumPerBlock(AtomicRMWInst &Add, Instruction &After) {
   SplitBlockAndInsertIfThenElse(Ours, Add.getIterator(), &InShared, &InGlobal);
   IRBuilder<> Shared(InShared);
   Shared.CreateAtomicRMW(AtomicRMWInst::FAdd, SumSlot, Add.getValOperand(),
-                         Add.getAlign(), AtomicOrdering::Monotonic);
+                         SumAlign, AtomicOrdering::Monotonic);
   Add.moveBefore(InGlobal);
-  Add.setMetadata(WarpSumMark, nullptr);
 
-  // After the barrier, the block's sum goes where the slot says.
+  // After the barrier, the first active lane of each warp tries to take
+  // the slot's address; the one that does adds the sum there.
   IRBuilder<> Flush(After.getNextNode());
-  Value *Flusher = isFirstThread(Flush);
-  emitIf(&*Flush.GetInsertPoint(), Flusher, [&](IRBuilder<> &T) {
-    Value *Address = T.CreateLoad(I64, AddressSlot);
+  Value *Active = Flush.CreateIntrinsic(Intrinsic::nvvm_activemask, {}, {});
+  Value *Lane =
+      Flush.CreateIntrinsic(Intrinsic::nvvm_read_ptx_sreg_laneid, {}, {});
+  Value *Leads = Flush.CreateICmpEQ(
+      Lane,
+      Flush.CreateBinaryIntrinsic(Intrinsic::cttz, Active, Flush.getTrue()),
+      "block.sum.flusher");
+  emitIf(&*Flush.GetInsertPoint(), Leads, [&](IRBuilder<> &T) {
+    Value *Address =
+        T.CreateAtomicRMW(AtomicRMWInst::Xchg, AddressSlot, T.getInt64(0),
+                          MaybeAlign(8), AtomicOrdering::Monotonic);
     emitIf(&*T.GetInsertPoint(), T.CreateICmpNE(Address, T.getInt64(0)),
            [&](IRBuilder<> &U) {
+             Value *Sum = U.CreateAtomicRMW(
+                 AtomicRMWInst::Xchg, SumSlot, Constant::getNullValue(Ty),
+                 SumAlign, AtomicOrdering::Monotonic);
              Value *Target = U.CreateIntToPtr(Address, PointerType::get(Ctx, 1),
                                               "block.sum.target");
-             U.CreateAtomicRMW(AtomicRMWInst::FAdd, Target,
-                               U.CreateLoad(Ty, SumSlot), Add.getAlign(),
+             U.CreateAtomicRMW(AtomicRMWInst::FAdd, Target, Sum, SumAlign,
                                AtomicOrdering::Monotonic);
            });
   });
 }
 
 bool sumWarpAdditionsPerBlock(Function &F) {
-  if (!BlockAdjointSums || F.isDeclaration())
+  if (!BlockAdjointSums || F.isDeclaration() || !isCudaKernel(F))
     return false;
   SmallVector<AtomicRMWInst *, 4> Marked;
   for (Instruction &I : instructions(F))

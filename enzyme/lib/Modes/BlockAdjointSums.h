@@ -9,24 +9,26 @@
 /// When every thread of a launch adds its adjoint into one address (a
 /// coefficient all threads read), each warp first sums its lanes
 /// (SharedAdjoints.h), and the warps of all blocks still queue at that one
-/// address. In a derivative that waits for its block (`__syncthreads`) both
+/// address. Where a kernel waits for its block (`__syncthreads`) both
 /// before such an addition and after it, the block's warps can sum theirs
-/// in shared memory instead, and one thread adds the block's sum after the
-/// later barrier:
+/// in shared memory instead, and one warp adds the block's sum after the
+/// later barrier. A slot in shared memory holds an address and a sum:
 ///
-///  - at the function's entry, thread (0, 0, 0) empties a slot in shared
-///    memory (an address and a sum);
+///  - every thread empties it at the kernel's entry, before any barrier;
 ///  - a barrier that every path to the addition passes orders that before
 ///    any warp's addition; a warp claims the slot for its address (a
 ///    compare-and-swap from 0) and adds into the slot, or, when another
 ///    warp of the block claimed it for another address, adds into global
 ///    memory as before;
 ///  - a barrier that follows the addition on every path, outside any loop,
-///    orders every warp's addition before thread (0, 0, 0) adds the slot's
-///    sum into its address.
+///    orders every warp's addition before the flush: the first active lane
+///    of each warp exchanges the slot's address for 0, and the one that
+///    finds an address exchanges the sum for 0 and adds it there. The slot
+///    is empty again before any thread passes the first barrier of a later
+///    call.
 ///
-/// CUDA requires every thread of a block to reach each `__syncthreads`, so
-/// thread (0, 0, 0) runs the entry and the barriers too.
+/// No thread of the block is assumed to run: threads that exit early are
+/// neither needed to empty the slot nor to flush it.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -43,9 +45,10 @@ namespace enzyme {
 /// Marks \p Add as the addition of a whole warp's sum into global memory.
 void markWarpSumAddition(llvm::AtomicRMWInst &Add);
 
-/// Sums the marked additions of \p F per block where its barriers allow
-/// (above). Returns whether \p F changed.
-bool sumWarpAdditionsPerBlock(llvm::Function &F);
+/// Sums the marked additions of the CUDA kernel \p Kernel (derivatives
+/// inlined) per block where its barriers allow (above). Returns whether
+/// \p Kernel changed.
+bool sumWarpAdditionsPerBlock(llvm::Function &Kernel);
 
 } // namespace enzyme
 

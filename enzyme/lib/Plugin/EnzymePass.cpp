@@ -398,15 +398,16 @@ void EnzymePass::serveRequests(Module &M, ModuleAnalysisManager &MAM) {
   auto AsksForDerivatives = [&](const Function &F) {
     return Requesting.count(&F) != 0;
   };
-  if (isCudaModule(M))
-    for (Function &F : M)
-      if (IsGenerated(F))
-        sumWarpAdditionsPerBlock(F);
   inlineDerivativesIntoRequesters(M, IsGenerated, AsksForDerivatives);
   finishDeviceMath(M, [&](const Function &F) {
     return IsGenerated(F) || AsksForDerivatives(F);
   });
   answerKernelArgumentSpaceQueries(M);
+  // In kernels, with their derivatives inlined.
+  if (isCudaModule(M))
+    for (Function &F : M)
+      if (IsGenerated(F) || AsksForDerivatives(F))
+        sumWarpAdditionsPerBlock(F);
   removeUnusedSharedMemoryShadows(M);
 
   // Declared markers nothing refers to any more need no definition. Ones

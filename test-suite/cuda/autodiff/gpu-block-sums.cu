@@ -1,39 +1,37 @@
 // Every thread of a launch adds a coefficient's adjoint into one address.
-// Each warp sums its lanes first; in a derivative that waits for its block
+// Each warp sums its lanes first; where the kernel waits for its block
 // before and after such an addition (__syncthreads in the primal and its
-// mirror in the reverse pass), the warps of a block also sum theirs in
-// shared memory, and one thread adds the block's sum after the later
-// barrier:
-//  - the entry empties the slot, a warp claims it for its address with a
-//    compare-and-swap and adds into it (or into global memory when another
-//    address holds it), and thread (0, 0, 0) adds the slot's sum after the
-//    mirrored barrier;
+// mirror in the reverse pass, outside loops), the warps of a block also sum
+// theirs in shared memory, and one warp adds the block's sum after the
+// later barrier:
+//  - every thread empties the slot at the kernel's entry, a warp claims it
+//    for its address with a compare-and-swap and adds into it (or into
+//    global memory when another address holds it), and after the mirrored
+//    barrier the first lane of each warp exchanges the slot's address for
+//    0: the one that finds it adds the sum there;
+//  - the block's first warp may have returned before (weigh): any warp
+//    flushes, and the entry the returned threads ran empties the slot;
 //  - without a barrier (scale), or where the addition repeats in a loop
-//    with the barrier inside it (relax), the warps add into global memory.
-// The gradients are checked against analytic values under emulation (which
-// adds lane by lane) and, where a GPU is present, on it.
+//    with the barrier inside it (relax), the warps add into global memory:
+//    only smooth's and weigh's two coefficients get slots.
+// The gradients are checked against central differences under emulation
+// (which adds lane by lane) and, where a GPU is present, on it.
 // REQUIRES: cuda-emulation
-// RUN: %clangxx_enzyme -fenzyme -O2 -mllvm -enzyme-inline-device-derivatives=false --cuda-gpu-arch=sm_90 --cuda-device-only -S -emit-llvm %s -o %t.ll
+// RUN: %clangxx_enzyme -fenzyme -O2 --cuda-gpu-arch=sm_90 --cuda-device-only -S -emit-llvm %s -o %t.ll
 // RUN: FileCheck %s < %t.ll
+// RUN: grep -c 'block.sum[0-9]* = internal addrspace(3) global' %t.ll | FileCheck %s --check-prefix=FOUR
 // RUN: %clangxx_enzyme -fenzyme -fcuda-emulate -O2 %s -o %t.O2 && %t.O2 | FileCheck %s --check-prefix=OUT
 // RUN: %if gpu %{ %clangxx_enzyme -fenzyme -O2 %s -o %t.gpu && %t.gpu | FileCheck %s --check-prefix=OUT %}
-// CHECK: @_Z6smoothPKdPdS0_.grad.block.sum = internal addrspace(3) global { i64, double } poison
-// CHECK-NOT: @_Z5scalePKdPdS0_.grad.block.sum
-// CHECK-NOT: @_Z5relaxPKdPdS0_i.grad.block.sum
-// CHECK-LABEL: define internal void @_Z6smoothPKdPdS0_.grad(
-// CHECK:         store i64 0, ptr addrspace(3) @_Z6smoothPKdPdS0_.grad.block.sum
+// FOUR: {{^}}4{{$}}
+// CHECK-LABEL: define {{.*}} @_Z9gradients
+// CHECK:         store i64 0, ptr addrspace(3) @[[SLOT:.*block.sum]]
 // CHECK:         call void @llvm.nvvm.barrier0()
 // CHECK:         call void @llvm.nvvm.barrier0()
-// CHECK:         load i64, ptr addrspace(3) @_Z6smoothPKdPdS0_.grad.block.sum
+// CHECK:         atomicrmw xchg ptr addrspace(3) @[[SLOT]], i64 0
+// CHECK:         atomicrmw xchg ptr addrspace(3) getelementptr {{.*}}@[[SLOT]]
 // CHECK:         atomicrmw fadd ptr addrspace(1) %{{.*}}, double %{{.*}} monotonic
-// CHECK:         cmpxchg ptr addrspace(3) @_Z6smoothPKdPdS0_.grad.block.sum, i64 0,
-// CHECK:         atomicrmw fadd ptr addrspace(3) getelementptr {{.*}}@_Z6smoothPKdPdS0_.grad.block.sum
-// CHECK:       ret void
-// CHECK-LABEL: define internal void @_Z5scalePKdPdS0_.grad(
-// CHECK-NOT:     cmpxchg
-// CHECK:       ret void
-// CHECK-LABEL: define internal void @_Z5relaxPKdPdS0_i.grad(
-// CHECK-NOT:     cmpxchg
+// CHECK:         cmpxchg ptr addrspace(3) @[[SLOT]], i64 0,
+// CHECK:         atomicrmw fadd ptr addrspace(3) getelementptr {{.*}}@[[SLOT]]
 // CHECK:       ret void
 // OUT-NOT: FAIL
 // OUT: all checks passed
@@ -52,6 +50,15 @@ __device__ void smooth(const double *In, double *Out, const double *Coef) {
   __syncthreads();
   double Left = T > 0 ? Tile[T - 1] : 0, Right = T + 1 < Block ? Tile[T + 1] : 0;
   Out[G] = Coef[0] * Tile[T] * Tile[T] + Coef[1] * (Left + Right);
+}
+
+/// Called by all but the block's first warp.
+__device__ void weigh(const double *In, double *Out, const double *Coef) {
+  __shared__ double Tile[Block];
+  int T = threadIdx.x, G = blockIdx.x * Block + T;
+  Tile[T] = In[G];
+  __syncthreads();
+  Out[G] = Coef[0] * Tile[T] * Tile[T] + Coef[1] * Tile[T];
 }
 
 /// No barrier: nothing orders the warps' additions.
@@ -81,7 +88,12 @@ __global__ void gradients(int Which, const double *In, double *DIn, double *Out,
   if (Which == 0)
     __enzyme_autodiff((void *)smooth, enzyme_dup, In, DIn, enzyme_dup, Out, DOut,
                       enzyme_dup, Coef, DCoef);
-  else if (Which == 1)
+  else if (Which == 3) {
+    if (threadIdx.x < 32)
+      return;
+    __enzyme_autodiff((void *)weigh, enzyme_dup, In, DIn, enzyme_dup, Out, DOut,
+                      enzyme_dup, Coef, DCoef);
+  } else if (Which == 1)
     __enzyme_autodiff((void *)scale, enzyme_dup, In, DIn, enzyme_dup, Out, DOut,
                       enzyme_dup, Coef, DCoef);
   else
@@ -109,6 +121,10 @@ static double total(int Which, const double *In, const double *Coef) {
       continue;
     }
     for (int T = 0; T < Block; ++T) {
+      if (Which == 3) {
+        Sum += T < 32 ? 0 : Coef[0] * V[T] * V[T] + Coef[1] * V[T];
+        continue;
+      }
       double Left = T > 0 ? V[T - 1] : 0, Right = T + 1 < Block ? V[T + 1] : 0;
       Sum += Which == 0 ? Coef[0] * V[T] * V[T] + Coef[1] * (Left + Right)
                         : Coef[0] * V[T] * V[T] + Coef[1] * V[T];
@@ -125,9 +141,10 @@ int main() {
   CUDA_CHECK(cudaMallocManaged(&DOut, N * sizeof(double)));
   CUDA_CHECK(cudaMallocManaged(&Coef, 2 * sizeof(double)));
   CUDA_CHECK(cudaMallocManaged(&DCoef, 2 * sizeof(double)));
-  const char *Names[3] = {"smooth (block sums)", "scale (no barrier)",
-                          "relax (barrier in a loop)"};
-  for (int Which = 0; Which < 3; ++Which) {
+  const char *Names[4] = {"smooth (block sums)", "scale (no barrier)",
+                          "relax (barrier in a loop)",
+                          "weigh (block sums, the first warp returned)"};
+  for (int Which = 0; Which < 4; ++Which) {
     for (int I = 0; I < N; ++I) {
       In[I] = 0.5 + 0.25 * std::sin(0.1 * I);
       DIn[I] = 0;

@@ -100,7 +100,8 @@ static void emitIf(Instruction *At, Value *Cond,
   Then(B);
 }
 
-static void sumPerBlock(AtomicRMWInst &Add, Instruction &After) {
+static void sumPerBlock(AtomicRMWInst &Add, Instruction &After,
+                        IRBuilder<> &Entry) {
   Function &F = *Add.getFunction();
   Module &M = *F.getParent();
   LLVMContext &Ctx = M.getContext();
@@ -117,12 +118,7 @@ static void sumPerBlock(AtomicRMWInst &Add, Instruction &After) {
   Value *SumSlot = Fold.CreateStructGEP(SlotTy, Slot, 1);
   Align SumAlign = Add.getAlign();
 
-  // Every thread empties the slot at the entry (after its allocas, which
-  // stay static).
-  BasicBlock::iterator Start = F.getEntryBlock().getFirstInsertionPt();
-  while (isa<AllocaInst>(*Start))
-    ++Start;
-  IRBuilder<> Entry(&*Start);
+  // Every thread empties the slot at the entry.
   Entry.CreateStore(Entry.getInt64(0), AddressSlot);
   Entry.CreateAlignedStore(Constant::getNullValue(Ty), SumSlot, SumAlign);
 
@@ -192,8 +188,19 @@ bool sumWarpAdditionsPerBlock(Function &F) {
       Plan.push_back({Add, Later});
     }
   }
+  // The slots are emptied at the kernel's entry (after its allocas, which
+  // stay static), where every thread of the block is, and a barrier there
+  // orders that before anything else the block does, even in threads that
+  // return before the barriers around the additions.
+  BasicBlock::iterator Start = F.getEntryBlock().getFirstInsertionPt();
+  while (isa<AllocaInst>(*Start))
+    ++Start;
+  IRBuilder<> Entry(&*Start);
+  Instruction *Emptied =
+      Entry.CreateIntrinsic(Intrinsic::nvvm_barrier0, {}, {});
+  Entry.SetInsertPoint(Emptied);
   for (auto [Add, Later] : Plan)
-    sumPerBlock(*Add, *Later);
+    sumPerBlock(*Add, *Later, Entry);
   return !Plan.empty();
 }
 

@@ -14,7 +14,9 @@
 /// in shared memory instead, and one warp adds the block's sum after the
 /// later barrier. A slot in shared memory holds an address and a sum:
 ///
-///  - every thread empties it at the kernel's entry, before any barrier;
+///  - every thread empties it at the kernel's entry, where all threads of
+///    the block are, and waits there for the others (one barrier more per
+///    launch, before the kernel's own code);
 ///  - a barrier that every path to the addition passes orders that before
 ///    any warp's addition; a warp claims the slot for its address (a
 ///    compare-and-swap from 0) and adds into the slot, or, when another
@@ -27,8 +29,8 @@
 ///    is empty again before any thread passes the first barrier of a later
 ///    call.
 ///
-/// No thread of the block is assumed to run: threads that exit early are
-/// neither needed to empty the slot nor to flush it.
+/// No thread of the block is assumed to reach the additions: threads that
+/// return early have emptied the slot before, and any warp flushes it.
 ///
 //===----------------------------------------------------------------------===//
 

@@ -50,7 +50,7 @@ bool readsThreadPosition(const Instruction &I) {
   }
 }
 
-bool isThreadBarrier(const Instruction &I) {
+bool isBlockBarrier(const Instruction &I) {
   auto *Call = dyn_cast<IntrinsicInst>(&I);
   if (!Call)
     return false;
@@ -59,6 +59,19 @@ bool isThreadBarrier(const Instruction &I) {
   case Intrinsic::nvvm_barrier0_popc:
   case Intrinsic::nvvm_barrier0_and:
   case Intrinsic::nvvm_barrier0_or:
+    return true;
+  default:
+    return false;
+  }
+}
+
+bool isThreadBarrier(const Instruction &I) {
+  if (isBlockBarrier(I))
+    return true;
+  auto *Call = dyn_cast<IntrinsicInst>(&I);
+  if (!Call)
+    return false;
+  switch (Call->getIntrinsicID()) {
   case Intrinsic::nvvm_barrier:
   case Intrinsic::nvvm_barrier_n:
   case Intrinsic::nvvm_barrier_sync:

@@ -60,6 +60,10 @@ llvm::Value *emitShadowSpaceQuery(llvm::IRBuilder<> &B,
 /// Whether \p I is a query emitShadowSpaceQuery made.
 bool isShadowSpaceQuery(const llvm::Instruction &I);
 
+/// \p I waits for every thread of its CUDA block (__syncthreads and the
+/// variants that vote).
+bool isBlockBarrier(const llvm::Instruction &I);
+
 /// \p I waits for the other threads of its block or warp (__syncthreads,
 /// __syncwarp, a numbered barrier).
 bool isThreadBarrier(const llvm::Instruction &I);

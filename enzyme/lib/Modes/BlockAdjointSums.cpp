@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Modes/BlockAdjointSums.h"
+#include "Core/GpuTarget.h"
 #include "Core/KernelLaunches.h"
 
 #include "llvm/Analysis/LoopInfo.h"
@@ -33,22 +34,6 @@ static constexpr const char *WarpSumMark = "enzyme.warp.sum";
 
 void markWarpSumAddition(AtomicRMWInst &Add) {
   Add.setMetadata(WarpSumMark, MDNode::get(Add.getContext(), {}));
-}
-
-/// `__syncthreads` and the block-wide barriers that vote.
-static bool isBlockBarrier(const Instruction &I) {
-  const auto *Call = dyn_cast<IntrinsicInst>(&I);
-  if (!Call)
-    return false;
-  switch (Call->getIntrinsicID()) {
-  case Intrinsic::nvvm_barrier0:
-  case Intrinsic::nvvm_barrier0_popc:
-  case Intrinsic::nvvm_barrier0_and:
-  case Intrinsic::nvvm_barrier0_or:
-    return true;
-  default:
-    return false;
-  }
 }
 
 namespace {
@@ -188,6 +173,8 @@ bool sumWarpAdditionsPerBlock(Function &F) {
       Plan.push_back({Add, Later});
     }
   }
+  if (Plan.empty())
+    return false;
   // The slots are emptied at the kernel's entry (after its allocas, which
   // stay static), where every thread of the block is, and a barrier there
   // orders that before anything else the block does, even in threads that
@@ -201,7 +188,7 @@ bool sumWarpAdditionsPerBlock(Function &F) {
   Entry.SetInsertPoint(Emptied);
   for (auto [Add, Later] : Plan)
     sumPerBlock(*Add, *Later, Entry);
-  return !Plan.empty();
+  return true;
 }
 
 } // namespace enzyme

@@ -36,6 +36,12 @@
 // CHECK:         cmpxchg ptr addrspace(3) @[[SLOT]], i64 0,
 // CHECK:         atomicrmw fadd ptr addrspace(3) getelementptr {{.*}}@[[SLOT]]
 // CHECK:       ret void
+// A kernel whose additions have no barriers around them keeps its code:
+// no slot, no barrier at its entry.
+// CHECK-LABEL: define {{.*}} @_Z14scaleGradients
+// CHECK-NOT:     barrier0
+// CHECK-NOT:     cmpxchg
+// CHECK:       ret void
 // OUT-NOT: FAIL
 // OUT: all checks passed
 #include "../Inputs/check.h"
@@ -102,6 +108,13 @@ __global__ void gradients(int Which, const double *In, double *DIn, double *Out,
   else
     __enzyme_autodiff((void *)relax, enzyme_dup, In, DIn, enzyme_dup, Out, DOut,
                       enzyme_dup, Coef, DCoef, enzyme_const, Which + 1);
+}
+
+__global__ void scaleGradients(const double *In, double *DIn, double *Out,
+                               double *DOut, const double *Coef,
+                               double *DCoef) {
+  __enzyme_autodiff((void *)scale, enzyme_dup, In, DIn, enzyme_dup, Out, DOut,
+                    enzyme_dup, Coef, DCoef);
 }
 
 /// The primal on the host, for central differences of sum(Out) in Coef.

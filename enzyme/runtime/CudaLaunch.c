@@ -12,7 +12,9 @@
  * functions below: the augmented kernel with the launch's own configuration
  * and a tape buffer of one slot per thread, and later the reverse kernel
  * with the same configuration, which sums the adjoints of by-value
- * parameters into a small buffer copied back to the host. Tapes come from
+ * parameters into a small buffer copied back to the host. In forward mode,
+ * the custom derivative of the stub launches the tangent kernel in the
+ * kernel's place. Tapes come from
  * the launch's stream (cudaMallocAsync); the reverse kernels run in order
  * on the default stream, and the host waits only for the adjoints of
  * by-value parameters.
@@ -75,23 +77,12 @@ static void check(int error, const char *kernel, const char *what) {
     fail(kernel, what, error);
 }
 
-/* KERNEL: the augmented kernel's host handle; NAME: the kernel as the user
- * wrote it; INFO and SYMBOL: the host's copy of the kernel's info and the
- * handle of its device variable; ARGS: pointers to the kernel's arguments
- * and the shadows of its pointer parameters (NUM_ARGS), then room for the
- * tape buffer; SHADOWS: per parameter, its shadow or null. Pops the
- * configuration that the launch pushed, as the kernel's stub would. */
-void *__enzyme_rt_cuda_augment_launch(const void *kernel, const char *name,
-                                      struct kernel_info *info,
-                                      const void *symbol, void **args,
-                                      unsigned num_args, void *const *shadows,
-                                      unsigned num_params) {
-  struct launch *l = malloc(sizeof *l);
-  if (!l)
-    fail(name, "out of host memory", 0);
-  check(__cudaPopCallConfiguration(&l->grid, &l->block, &l->shared_bytes,
-                                   &l->stream),
-        name, "the launch has no configuration");
+/* Reads what the device compilation wrote about NAME's derivative (through
+ * SYMBOL, into INFO) once, and stops the program if it needs the shadow of
+ * a parameter for which SHADOWS (NUM_PARAMS, one per parameter) has none. */
+static void check_shadows(const char *name, struct kernel_info *info,
+                          const void *symbol, void *const *shadows,
+                          unsigned num_params) {
   if (!__atomic_load_n(&info->loaded, __ATOMIC_ACQUIRE)) {
     unsigned long long words[2];
     check(cudaMemcpyFromSymbol(words, symbol, sizeof words, 0,
@@ -114,6 +105,26 @@ void *__enzyme_rt_cuda_augment_launch(const void *kernel, const char *name,
                  "(enzyme_dup), see docs/cuda.md\n");
       write_and_abort(&m);
     }
+}
+
+/* KERNEL: the augmented kernel's host handle; NAME: the kernel as the user
+ * wrote it; INFO and SYMBOL: the host's copy of the kernel's info and the
+ * handle of its device variable; ARGS: pointers to the kernel's arguments
+ * and the shadows of its pointer parameters (NUM_ARGS), then room for the
+ * tape buffer; SHADOWS: per parameter, its shadow or null. Pops the
+ * configuration that the launch pushed, as the kernel's stub would. */
+void *__enzyme_rt_cuda_augment_launch(const void *kernel, const char *name,
+                                      struct kernel_info *info,
+                                      const void *symbol, void **args,
+                                      unsigned num_args, void *const *shadows,
+                                      unsigned num_params) {
+  struct launch *l = malloc(sizeof *l);
+  if (!l)
+    fail(name, "out of host memory", 0);
+  check(__cudaPopCallConfiguration(&l->grid, &l->block, &l->shared_bytes,
+                                   &l->stream),
+        name, "the launch has no configuration");
+  check_shadows(name, info, symbol, shadows, num_params);
   unsigned long long threads = (unsigned long long)l->grid.x * l->grid.y *
                                l->grid.z * l->block.x * l->block.y * l->block.z;
   l->tapes = 0;
@@ -127,6 +138,25 @@ void *__enzyme_rt_cuda_augment_launch(const void *kernel, const char *name,
                          l->stream),
         name, "cannot launch its augmented kernel");
   return l;
+}
+
+/* Forward mode: KERNEL is the tangent kernel's host handle, ARGS the
+ * kernel's arguments and the tangents of its pointer and floating-point
+ * parameters; the rest as for the augmented kernel. The tangent kernel
+ * computes the primal too, on the launch's stream, and needs no tape. */
+void __enzyme_rt_cuda_tangent_launch(const void *kernel, const char *name,
+                                     struct kernel_info *info,
+                                     const void *symbol, void **args,
+                                     void *const *shadows,
+                                     unsigned num_params) {
+  struct cuda_dim3 grid, block;
+  size_t shared_bytes;
+  void *stream;
+  check(__cudaPopCallConfiguration(&grid, &block, &shared_bytes, &stream), name,
+        "the launch has no configuration");
+  check_shadows(name, info, symbol, shadows, num_params);
+  check(cudaLaunchKernel(kernel, grid, block, args, shared_bytes, stream), name,
+        "cannot launch its tangent kernel");
 }
 
 /* KERNEL: the reverse kernel's host handle; ARGS: as for the augmented

@@ -37,6 +37,13 @@
  * engine calls in place of cudaMemcpy. These functions are differentiated
  * only through their registrations, never looked into.
  *
+ * Forward mode (__enzyme_register_derivative's ABI, each call's `_forward`
+ * function, which returns the call's result): an allocation gets a zeroed
+ * shadow of the same kind and size, a free frees the shadow too, a memset
+ * clears the shadow's bytes, and a copy copies the shadow's bytes (the
+ * tangents, or the shadows of pointers) or, from memory without a shadow,
+ * clears the destination's.
+ *
  *===----------------------------------------------------------------------===*/
 
 #include "CudaApi.h"
@@ -122,17 +129,23 @@ static void release(struct block *b) {
   free(b);
 }
 
-/* After the program's allocation of *P by CALL (ERROR its result): a zeroed
- * shadow of BYTES bytes in *DP, where the call has one (managed memory with
- * FLAGS where MANAGED says so, else device memory), and the record of both. */
-static struct allocation with_shadow(const char *call, int error, void **p,
-                                     void **dp, size_t bytes, int managed,
-                                     unsigned flags) {
+/* After an allocation by CALL that returned ERROR: a zeroed shadow of
+ * BYTES bytes in *DP, where the call has one (managed memory with FLAGS
+ * where MANAGED says so, else device memory). */
+static void with_shadow_only(const char *call, int error, void **dp,
+                             size_t bytes, int managed, unsigned flags) {
   if (!error && dp &&
       ((error = managed ? cudaMallocManaged(dp, bytes, flags)
                         : cudaMalloc(dp, bytes)) ||
        (error = cudaMemset(*dp, 0, bytes))))
     fail_in(call, "cannot allocate the shadow", error);
+}
+
+/* The same after the program's allocation of *P, and the record of both. */
+static struct allocation with_shadow(const char *call, int error, void **p,
+                                     void **dp, size_t bytes, int managed,
+                                     unsigned flags) {
+  with_shadow_only(call, error, dp, bytes, managed, flags);
   return record(error ? 0 : *p, !error && dp ? *dp : 0, error);
 }
 
@@ -177,6 +190,34 @@ void __enzyme_rt_cuda_malloc_pitch_reverse(void **p, void **dp, size_t *pitch,
                                            size_t height, struct block *tape) {
   (void)p, (void)dp, (void)pitch, (void)dpitch, (void)width, (void)height;
   release(tape);
+}
+
+/* Forward mode: the shadow lives as long as the block, which the program
+ * frees (cudaFree's forward frees both). */
+int __enzyme_rt_cuda_malloc_forward(void **p, void **dp, size_t n) {
+  int error = cudaMalloc(p, n);
+  with_shadow_only("cudaMalloc", error, dp, n, 0, 0);
+  return error;
+}
+int __enzyme_rt_cuda_malloc_managed_forward(void **p, void **dp, size_t n,
+                                            unsigned flags) {
+  int error = cudaMallocManaged(p, n, flags);
+  with_shadow_only("cudaMallocManaged", error, dp, n, 1, flags);
+  return error;
+}
+int __enzyme_rt_cuda_malloc_pitch_forward(void **p, void **dp, size_t *pitch,
+                                          size_t *dpitch, size_t width,
+                                          size_t height) {
+  (void)dpitch;
+  int error = cudaMallocPitch(p, pitch, width, height);
+  with_shadow_only("cudaMallocPitch", error, dp, error ? 0 : *pitch * height, 0,
+                   0);
+  return error;
+}
+int __enzyme_rt_cuda_free_forward(void *p, void *dp) {
+  if (dp && dp != p)
+    cudaFree(dp);
+  return cudaFree(p);
 }
 
 int __enzyme_rt_cuda_free_augment(void *p, void *dp) {
@@ -268,6 +309,45 @@ void __enzyme_rt_cuda_memset_2d_async_reverse(void *p, void *dp, size_t pitch,
                                               void *dstream) {
   (void)stream, (void)dstream;
   __enzyme_rt_cuda_memset_2d_reverse(p, dp, pitch, value, width, height);
+}
+
+/* Forward mode: the bytes a memset writes have no tangent. */
+
+static int clear_shadow(const char *call, int error, int shadow_error) {
+  if (!error && shadow_error)
+    fail_in(call, "cannot clear the shadow", shadow_error);
+  return error;
+}
+int __enzyme_rt_cuda_memset_forward(void *p, void *dp, int value, size_t n) {
+  int error = cudaMemset(p, value, n);
+  return clear_shadow("cudaMemset", error,
+                      !error && dp ? cudaMemset(dp, 0, n) : 0);
+}
+int __enzyme_rt_cuda_memset_async_forward(void *p, void *dp, int value,
+                                          size_t n, void *stream,
+                                          void *dstream) {
+  (void)dstream;
+  int error = cudaMemsetAsync(p, value, n, stream);
+  return clear_shadow("cudaMemsetAsync", error,
+                      !error && dp ? cudaMemsetAsync(dp, 0, n, stream) : 0);
+}
+int __enzyme_rt_cuda_memset_2d_forward(void *p, void *dp, size_t pitch,
+                                       int value, size_t width, size_t height) {
+  int error = cudaMemset2D(p, pitch, value, width, height);
+  return clear_shadow("cudaMemset2D", error,
+                      !error && dp ? cudaMemset2D(dp, pitch, 0, width, height)
+                                   : 0);
+}
+int __enzyme_rt_cuda_memset_2d_async_forward(void *p, void *dp, size_t pitch,
+                                             int value, size_t width,
+                                             size_t height, void *stream,
+                                             void *dstream) {
+  (void)dstream;
+  int error = cudaMemset2DAsync(p, pitch, value, width, height, stream);
+  return clear_shadow(
+      "cudaMemset2DAsync", error,
+      !error && dp ? cudaMemset2DAsync(dp, pitch, 0, width, height, stream)
+                   : 0);
 }
 
 /* The copies, by what the bytes hold. */
@@ -435,6 +515,59 @@ static void reverse_copy(const char *call, enum contents what,
   free(moved);
 }
 
+/* How zeros from a host buffer reach DST, which a copy of KIND writes. */
+static int zeros_kind(struct region dst, int kind) {
+  if (dst.kind == in_variable)
+    return cuda_memcpy_host_to_device;
+  switch (kind) {
+  case 0: /* host to host */
+  case cuda_memcpy_device_to_host:
+    return 0;
+  case cuda_memcpy_default:
+    return cuda_memcpy_default;
+  default: /* to the device */
+    return cuda_memcpy_host_to_device;
+  }
+}
+
+/* Forward mode: the copy of CALL from SRC to DST, then that of the shadow
+ * bytes (tangents, or the shadows of pointers) from DSRC to DDST; a
+ * destination with a shadow and a source without one gets zero tangents. */
+static int forward_copy(const char *call, enum contents what, struct region dst,
+                        const void *ddst, struct region src, const void *dsrc,
+                        int kind, int async, void *stream) {
+  int error = copy_region(dst, src, kind, async, stream);
+  if (error)
+    return error;
+  if (dst.kind == in_variable && dsrc && !ddst && what != integers &&
+      what != pointers)
+    fail_in(call,
+            "the values it copies carry derivatives, but the __device__ "
+            "variable it copies them into has no shadow; declare one with "
+            "__attribute__((enzyme_shadow(name))) (see docs/cuda.md)",
+            0);
+  if (!ddst)
+    return 0;
+  if (dsrc) {
+    if ((error =
+             copy_region(at(dst, ddst), at(src, dsrc), kind, async, stream)))
+      fail_in(call, "cannot copy the shadow of what it copies", error);
+    return 0;
+  }
+  size_t n = region_bytes(dst);
+  char *zeros = malloc(n ? n : 1);
+  if (!zeros)
+    fail_in(call, "out of host memory", 0);
+  for (size_t i = 0; i < n; ++i)
+    zeros[i] = 0;
+  if ((error = copy_region(at(dst, ddst), host_region(zeros, dst),
+                           zeros_kind(dst, kind), async, stream)) ||
+      (async && (error = cudaStreamSynchronize(stream))))
+    fail_in(call, "cannot clear the tangents of what it overwrote", error);
+  free(zeros);
+  return 0;
+}
+
 #define CUDA_MEMCPY_OF(NAME)                                                   \
   int __enzyme_rt_cuda_memcpy_##NAME(void *dst, const void *src, size_t n,     \
                                      int kind) {                               \
@@ -453,6 +586,12 @@ static void reverse_copy(const char *call, enum contents what,
     reverse_copy("cudaMemcpy", NAME, linear_region(ddst, n),                   \
                  linear_region(dsrc, n));                                      \
   }                                                                            \
+  int __enzyme_rt_cuda_memcpy_##NAME##_forward(void *dst, void *ddst,          \
+                                               const void *src, void *dsrc,    \
+                                               size_t n, int kind) {           \
+    return forward_copy("cudaMemcpy", NAME, linear_region(dst, n), ddst,       \
+                        linear_region(src, n), dsrc, kind, 0, 0);              \
+  }                                                                            \
   int __enzyme_rt_cuda_memcpy_async_##NAME(void *dst, const void *src,         \
                                            size_t n, int kind, void *stream) { \
     return cudaMemcpyAsync(dst, src, n, kind, stream);                         \
@@ -470,6 +609,13 @@ static void reverse_copy(const char *call, enum contents what,
     (void)dst, (void)src, (void)kind, (void)stream, (void)dstream;             \
     reverse_copy("cudaMemcpyAsync", NAME, linear_region(ddst, n),              \
                  linear_region(dsrc, n));                                      \
+  }                                                                            \
+  int __enzyme_rt_cuda_memcpy_async_##NAME##_forward(                          \
+      void *dst, void *ddst, const void *src, void *dsrc, size_t n, int kind,  \
+      void *stream, void *dstream) {                                           \
+    (void)dstream;                                                             \
+    return forward_copy("cudaMemcpyAsync", NAME, linear_region(dst, n), ddst,  \
+                        linear_region(src, n), dsrc, kind, 1, stream);         \
   }
 
 #define CUDA_OTHER_COPIES_OF(NAME)                                             \
@@ -492,6 +638,13 @@ static void reverse_copy(const char *call, enum contents what,
     reverse_copy("cudaMemcpy2D", NAME,                                         \
                  pitched_region(ddst, dpitch, width, height),                  \
                  pitched_region(dsrc, spitch, width, height));                 \
+  }                                                                            \
+  int __enzyme_rt_cuda_memcpy_2d_##NAME##_forward(                             \
+      void *dst, void *ddst, size_t dpitch, const void *src, void *dsrc,       \
+      size_t spitch, size_t width, size_t height, int kind) {                  \
+    return forward_copy(                                                       \
+        "cudaMemcpy2D", NAME, pitched_region(dst, dpitch, width, height),      \
+        ddst, pitched_region(src, spitch, width, height), dsrc, kind, 0, 0);   \
   }                                                                            \
   int __enzyme_rt_cuda_memcpy_2d_async_##NAME(                                 \
       void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,  \
@@ -518,6 +671,16 @@ static void reverse_copy(const char *call, enum contents what,
                  pitched_region(ddst, dpitch, width, height),                  \
                  pitched_region(dsrc, spitch, width, height));                 \
   }                                                                            \
+  int __enzyme_rt_cuda_memcpy_2d_async_##NAME##_forward(                       \
+      void *dst, void *ddst, size_t dpitch, const void *src, void *dsrc,       \
+      size_t spitch, size_t width, size_t height, int kind, void *stream,      \
+      void *dstream) {                                                         \
+    (void)dstream;                                                             \
+    return forward_copy("cudaMemcpy2DAsync", NAME,                             \
+                        pitched_region(dst, dpitch, width, height), ddst,      \
+                        pitched_region(src, spitch, width, height), dsrc,      \
+                        kind, 1, stream);                                      \
+  }                                                                            \
   int __enzyme_rt_cuda_memcpy_to_symbol_##NAME(const void *symbol,             \
                                                const void *src, size_t n,      \
                                                size_t offset, int kind) {      \
@@ -537,6 +700,13 @@ static void reverse_copy(const char *call, enum contents what,
     reverse_copy("cudaMemcpyToSymbol", NAME,                                   \
                  symbol_region(dsymbol, n, offset), linear_region(dsrc, n));   \
   }                                                                            \
+  int __enzyme_rt_cuda_memcpy_to_symbol_##NAME##_forward(                      \
+      const void *symbol, const void *dsymbol, const void *src, void *dsrc,    \
+      size_t n, size_t offset, int kind) {                                     \
+    return forward_copy("cudaMemcpyToSymbol", NAME,                            \
+                        symbol_region(symbol, n, offset), dsymbol,             \
+                        linear_region(src, n), dsrc, kind, 0, 0);              \
+  }                                                                            \
   int __enzyme_rt_cuda_memcpy_from_symbol_##NAME(                              \
       void *dst, const void *symbol, size_t n, size_t offset, int kind) {      \
     return cudaMemcpyFromSymbol(dst, symbol, n, offset, kind);                 \
@@ -554,6 +724,13 @@ static void reverse_copy(const char *call, enum contents what,
     (void)dst, (void)symbol, (void)kind;                                       \
     reverse_copy("cudaMemcpyFromSymbol", NAME, linear_region(ddst, n),         \
                  symbol_region(dsymbol, n, offset));                           \
+  }                                                                            \
+  int __enzyme_rt_cuda_memcpy_from_symbol_##NAME##_forward(                    \
+      void *dst, void *ddst, const void *symbol, const void *dsymbol,          \
+      size_t n, size_t offset, int kind) {                                     \
+    return forward_copy("cudaMemcpyFromSymbol", NAME, linear_region(dst, n),   \
+                        ddst, symbol_region(symbol, n, offset), dsymbol, kind, \
+                        0, 0);                                                 \
   }                                                                            \
   int __enzyme_rt_cuda_memcpy_to_symbol_async_##NAME(                          \
       const void *symbol, const void *src, size_t n, size_t offset, int kind,  \
@@ -575,6 +752,14 @@ static void reverse_copy(const char *call, enum contents what,
     reverse_copy("cudaMemcpyToSymbol", NAME,                                   \
                  symbol_region(dsymbol, n, offset), linear_region(dsrc, n));   \
   }                                                                            \
+  int __enzyme_rt_cuda_memcpy_to_symbol_async_##NAME##_forward(                \
+      const void *symbol, const void *dsymbol, const void *src, void *dsrc,    \
+      size_t n, size_t offset, int kind, void *stream, void *dstream) {        \
+    (void)dstream;                                                             \
+    return forward_copy("cudaMemcpyToSymbolAsync", NAME,                       \
+                        symbol_region(symbol, n, offset), dsymbol,             \
+                        linear_region(src, n), dsrc, kind, 1, stream);         \
+  }                                                                            \
   int __enzyme_rt_cuda_memcpy_from_symbol_async_##NAME(                        \
       void *dst, const void *symbol, size_t n, size_t offset, int kind,        \
       void *stream) {                                                          \
@@ -594,6 +779,14 @@ static void reverse_copy(const char *call, enum contents what,
     (void)dst, (void)symbol, (void)kind, (void)stream, (void)dstream;          \
     reverse_copy("cudaMemcpyFromSymbol", NAME, linear_region(ddst, n),         \
                  symbol_region(dsymbol, n, offset));                           \
+  }                                                                            \
+  int __enzyme_rt_cuda_memcpy_from_symbol_async_##NAME##_forward(              \
+      void *dst, void *ddst, const void *symbol, const void *dsymbol,          \
+      size_t n, size_t offset, int kind, void *stream, void *dstream) {        \
+    (void)dstream;                                                             \
+    return forward_copy(                                                       \
+        "cudaMemcpyFromSymbolAsync", NAME, linear_region(dst, n), ddst,        \
+        symbol_region(symbol, n, offset), dsymbol, kind, 1, stream);           \
   }
 
 CUDA_OTHER_COPIES_OF(floats)

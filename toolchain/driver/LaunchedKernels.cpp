@@ -55,7 +55,7 @@ Expected<std::vector<std::string>> Driver::derivativeKernelArguments(
   if (std::error_code EC =
           sys::fs::createTemporaryFile("enzyme-kernels", "txt", ListFile))
     return createStringError("cannot create a temporary file: " + EC.message());
-  std::set<std::string> Kernels;
+  std::set<std::string> Kernels, TangentKernels;
   for (const InputArgument &Input : Scan.Inputs) {
     if (!Input.Cuda)
       continue;
@@ -88,14 +88,26 @@ Expected<std::vector<std::string>> Driver::derivativeKernelArguments(
       continue;
     SmallVector<StringRef, 8> Lines;
     (*List)->getBuffer().split(Lines, '\n', -1, /*KeepEmpty=*/false);
-    for (StringRef Kernel : Lines)
-      Kernels.insert(Kernel.trim().str());
+    // Kernels of reverse-mode requests, and `forward NAME` for those of
+    // forward-mode ones.
+    for (StringRef Line : Lines) {
+      StringRef Kernel = Line.trim();
+      if (Kernel.consume_front("forward "))
+        TangentKernels.insert(Kernel.trim().str());
+      else
+        Kernels.insert(Kernel.str());
+    }
   }
   sys::fs::remove(ListFile);
-  if (Kernels.empty())
-    return std::vector<std::string>{};
-  return std::vector<std::string>{"-mllvm", "-enzyme-derivative-kernels=" +
-                                                join(Kernels, ",")};
+  std::vector<std::string> Arguments;
+  if (!Kernels.empty())
+    Arguments.insert(Arguments.end(), {"-mllvm", "-enzyme-derivative-kernels=" +
+                                                     join(Kernels, ",")});
+  if (!TangentKernels.empty())
+    Arguments.insert(
+        Arguments.end(),
+        {"-mllvm", "-enzyme-tangent-kernels=" + join(TangentKernels, ",")});
+  return Arguments;
 }
 
 } // namespace enzyme::driver

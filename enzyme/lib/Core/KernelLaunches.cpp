@@ -6,6 +6,8 @@
 
 #include "Core/KernelLaunches.h"
 
+#include "Core/Diagnostics.h"
+
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/IR/Constants.h"
@@ -23,6 +25,12 @@ static cl::list<std::string> DerivativeKernels(
     cl::desc("CUDA kernels (device names) launched from differentiated host "
              "code, which get derivative kernels (enzyme-clang sets it)"));
 
+static cl::list<std::string> TangentKernels(
+    "enzyme-tangent-kernels", cl::CommaSeparated,
+    cl::desc("CUDA kernels (device names) launched from host code that "
+             "forward mode differentiates, which get tangent kernels "
+             "(enzyme-clang sets it)"));
+
 static cl::opt<std::string> ListLaunchedKernels(
     "enzyme-list-launched-kernels", cl::init(""),
     cl::desc("Scan mode: write the CUDA kernels launched from differentiated "
@@ -33,7 +41,13 @@ bool isDerivativeKernel(StringRef KernelName) {
   return is_contained(DerivativeKernels, KernelName);
 }
 
-bool anyDerivativeKernels() { return !DerivativeKernels.empty(); }
+bool isTangentKernel(StringRef KernelName) {
+  return is_contained(TangentKernels, KernelName);
+}
+
+bool anyDerivativeKernels() {
+  return !DerivativeKernels.empty() || !TangentKernels.empty();
+}
 
 StringRef launchedKernelListPath() { return ListLaunchedKernels; }
 
@@ -45,6 +59,12 @@ std::string reverseKernelName(StringRef Kernel) {
 }
 std::string kernelInfoName(StringRef Kernel) {
   return ("_enzyme_kernel_info_" + Kernel).str();
+}
+std::string tangentKernelName(StringRef Kernel) {
+  return ("_enzyme_kernel_tangent_" + Kernel).str();
+}
+std::string tangentKernelInfoName(StringRef Kernel) {
+  return ("_enzyme_kernel_tangent_info_" + Kernel).str();
 }
 
 std::optional<std::string> kernelNameOfStub(StringRef Stub) {
@@ -66,6 +86,35 @@ std::optional<std::string> kernelNameOfStub(StringRef Stub) {
   return (Stub.take_front(Digits) + Twine(Length - Prefix.size()) +
           Stub.drop_front(At + Prefix.size()))
       .str();
+}
+
+std::optional<std::string>
+launchWithoutDerivativeKernels(const Function &Callee, bool Forward) {
+  std::optional<std::string> Kernel = kernelNameOfStub(Callee.getName());
+  // With relocatable device code, a kernel's stub and device code are in
+  // the file that defines it, not in the one that launches it.
+  if (Kernel && Callee.isDeclaration())
+    return "cannot differentiate the launch of kernel '" +
+           displayName(*Kernel) +
+           "': it is defined in another CUDA file (relocatable device code, "
+           "-fgpu-rdc), and derivative kernels are made in the file that "
+           "launches a kernel; define the kernel in the file whose host code "
+           "launches it (docs/cuda.md)";
+  if (!Kernel && Callee.getName() != "__cudaPopCallConfiguration" &&
+      Callee.getName() != "cudaLaunchKernel")
+    return std::nullopt;
+  return "cannot differentiate the launch of " +
+         (Kernel ? "kernel '" + displayName(*Kernel) + "'"
+                 : std::string("a kernel")) +
+         (Forward ? " in forward mode: its CUDA file made no tangent kernel "
+                    "for it, since no forward-mode request in that file "
+                    "reaches this launch"
+                  : ": its CUDA file made no derivative kernels for it, "
+                    "since no reverse-mode request in that file reaches this "
+                    "launch") +
+         "; name the host function that launches it there with 'void "
+         "*__enzyme_differentiable_launcher_NAME = (void *)function;' "
+         "(docs/cuda.md)";
 }
 
 std::optional<unsigned> unsupportedKernelParameter(const Function &Kernel) {

@@ -11,8 +11,9 @@
 /// two compilations of a CUDA file must agree on which kernels get
 /// derivatives: the driver first compiles the host side at -O0 with the
 /// engine in scan mode, which lists the kernels whose host stubs are
-/// reachable from reverse-mode requests (-enzyme-list-launched-kernels),
-/// and passes that list to both compilations (-enzyme-derivative-kernels).
+/// reachable from requests (-enzyme-list-launched-kernels), and passes the
+/// lists to both compilations: -enzyme-derivative-kernels for reverse-mode
+/// requests, -enzyme-tangent-kernels for forward-mode ones.
 ///
 /// For each listed kernel K, the device compilation defines
 ///   _enzyme_kernel_augmented_K(params, shadows, tapes)        a kernel,
@@ -21,10 +22,15 @@
 /// where `shadows` are those of the pointer parameters in order, `tapes`
 /// is the tape buffer, and `scalars` receives the adjoints of the
 /// floating-point parameters, as doubles summed over threads
-/// (ScalarAdjointReplicas slots each). The names stay clear of `__enzyme_`,
-/// which the user ABI's entry points and registrations use. The host
-/// compilation gives K's stub a custom gradient that launches them
-/// (runtime/CudaLaunch.c).
+/// (ScalarAdjointReplicas slots each). For each kernel of the tangent list,
+/// it defines
+///   _enzyme_kernel_tangent_K(params, tangents)                 a kernel,
+///   _enzyme_kernel_tangent_info_K = {0, used shadows}
+/// where `tangents` are those of the pointer and floating-point parameters
+/// in order; the kernel computes the primal and its tangents. The names
+/// stay clear of `__enzyme_`, which the user ABI's entry points and
+/// registrations use. The host compilation gives K's stub a custom gradient
+/// and a custom forward derivative that launch them (runtime/CudaLaunch.c).
 ///
 //===----------------------------------------------------------------------===//
 
@@ -50,8 +56,12 @@ namespace enzyme {
 /// warp of the launch, one after the other.
 inline constexpr unsigned ScalarAdjointReplicas = 64;
 
-/// The kernels (device names) the driver asked derivatives for.
+/// The kernels (device names) the driver asked reverse-mode derivative
+/// kernels for.
 bool isDerivativeKernel(llvm::StringRef KernelName);
+/// The kernels the driver asked tangent kernels for (forward mode).
+bool isTangentKernel(llvm::StringRef KernelName);
+/// The driver asked for derivative or tangent kernels.
 bool anyDerivativeKernels();
 
 /// Where scan mode writes the kernels it finds, or empty outside scan mode.
@@ -60,11 +70,21 @@ llvm::StringRef launchedKernelListPath();
 std::string augmentedKernelName(llvm::StringRef Kernel);
 std::string reverseKernelName(llvm::StringRef Kernel);
 std::string kernelInfoName(llvm::StringRef Kernel);
+std::string tangentKernelName(llvm::StringRef Kernel);
+std::string tangentKernelInfoName(llvm::StringRef Kernel);
 
 /// The device name of the kernel whose host stub clang named \p Stub
 /// (`_Z22__device_stub__collidePfS_` -> `_Z7collidePfS_`), or nullopt if
 /// \p Stub is no stub.
 std::optional<std::string> kernelNameOfStub(llvm::StringRef Stub);
+
+/// Why a call of \p Callee cannot be differentiated in reverse mode (or
+/// \p Forward mode) when it has no custom derivative: it is a kernel's host
+/// stub, or what a stub does (pop the launch's configuration, launch), and
+/// this CUDA file made no derivative kernels for the kernel. Nullopt for
+/// other functions.
+std::optional<std::string>
+launchWithoutDerivativeKernels(const llvm::Function &Callee, bool Forward);
 
 /// The first parameter of \p Kernel (or of its host stub) that a derivative
 /// kernel cannot take: a struct passed by value, or a value that is neither

@@ -774,32 +774,9 @@ bool FunctionDifferentiator::plan() {
                                   "the function being differentiated");
           // A kernel launch whose kernel has no derivative kernels
           // (Core/KernelLaunches.h): the stub, or what it does once inlined.
-          std::optional<std::string> Kernel =
-              kernelNameOfStub(Callee->getName());
-          // With relocatable device code, a kernel's stub and device code
-          // are in the file that defines it, not in the one that launches
-          // it.
-          if (Kernel && Callee->isDeclaration())
-            return fail(Call,
-                        "cannot differentiate the launch of kernel '" +
-                            displayName(*Kernel) +
-                            "': it is defined in another CUDA file "
-                            "(relocatable device code, -fgpu-rdc), and "
-                            "derivative kernels are made in the file that "
-                            "launches a kernel; define the kernel in the "
-                            "file whose host code launches it (docs/cuda.md)");
-          if (Kernel || Callee->getName() == "__cudaPopCallConfiguration" ||
-              Callee->getName() == "cudaLaunchKernel")
-            return fail(
-                Call,
-                "cannot differentiate the launch of " +
-                    (Kernel ? "kernel '" + displayName(*Kernel) + "'"
-                            : std::string("a kernel")) +
-                    ": its CUDA file made no derivative kernels for it, "
-                    "since no reverse-mode request in that file reaches "
-                    "this launch; name the host function that launches it "
-                    "there with 'void *__enzyme_differentiable_launcher_NAME "
-                    "= (void *)function;' (docs/cuda.md)");
+          if (std::optional<std::string> Message =
+                  launchWithoutDerivativeKernels(*Callee, /*Forward=*/false))
+            return fail(Call, *Message);
           if (Callee->isDeclaration())
             return fail(Call,
                         "cannot differentiate a call to '" +

@@ -104,15 +104,11 @@ bool TangentBuilder::checkDifferentiableCallee(CallBase &Call) {
                            "inner derivative outside the function being "
                            "differentiated");
   bool Custom = Gen.Registrations && Gen.Registrations->forwardOf(Callee);
-  // Host code that launches kernels has derivative kernels in reverse mode
-  // only (Core/KernelLaunches.h).
-  if (!Custom && (kernelNameOfStub(Callee->getName()) ||
-                  Callee->getName() == "__cudaPopCallConfiguration" ||
-                  Callee->getName() == "cudaLaunchKernel"))
-    return fail(&Call, "forward mode of host code that launches kernels is "
-                       "not supported; differentiate the kernel's code in "
-                       "device code with __enzyme_fwddiff, or use reverse "
-                       "mode (docs/cuda.md)");
+  // A launch whose kernel has no tangent kernel (Core/KernelLaunches.h).
+  if (!Custom)
+    if (std::optional<std::string> Message =
+            launchWithoutDerivativeKernels(*Callee, /*Forward=*/true))
+      return fail(&Call, *Message);
   if (Callee->getName().starts_with("MPI_") && !Custom)
     return fail(&Call, "cannot differentiate the MPI call '" +
                            Callee->getName() +

@@ -7,9 +7,10 @@
 /// \file
 /// Differentiated host code allocates, copies, clears and frees device
 /// memory with the CUDA runtime. Each such call in a function that a
-/// reverse-mode request reaches gets a custom gradient (runtime/CudaMemory.c)
-/// through a registration written here, which the engine reads like a
-/// user's; the calls that manage streams, events and devices are inactive. A
+/// request reaches gets a custom gradient and a custom forward derivative
+/// (runtime/CudaMemory.c) through registrations written here, which the
+/// engine reads like a user's; the calls that manage streams, events and
+/// devices are inactive. A
 /// cudaMemcpy must move adjoints of the type the memory holds, so each call
 /// becomes a call of the copy for that type, as the memory's accesses in the
 /// program show it (Analysis/MemoryTypes.h); a copy that nothing types keeps
@@ -29,6 +30,7 @@
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/Constants.h"
+#include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
@@ -249,6 +251,31 @@ static StringRef copiedContents(CallBase &Copy, const CopyCall &Kind,
   return "";
 }
 
+/// \p Rule, a run-time forward rule that returns the call's integer result,
+/// in the custom-derivative ABI: {result, tangent}, the tangent zero (an
+/// error code has none), so that the engine takes the result from the rule
+/// instead of calling the function again.
+static Function *forwardReturningResult(Module &M, Function &Rule) {
+  std::string Name = (Rule.getName() + ".with.result").str();
+  if (Function *Existing = M.getFunction(Name))
+    return Existing;
+  Type *Result = Rule.getReturnType();
+  auto *F = Function::Create(
+      FunctionType::get(StructType::get(M.getContext(), {Result, Result}),
+                        Rule.getFunctionType()->params(), false),
+      GlobalValue::InternalLinkage, Name, M);
+  F->addFnAttr("enzyme_inactive");
+  IRBuilder<> B(BasicBlock::Create(M.getContext(), "entry", F));
+  SmallVector<Value *, 8> Args;
+  for (Argument &A : F->args())
+    Args.push_back(&A);
+  Value *Pair = PoisonValue::get(F->getReturnType());
+  Pair = B.CreateInsertValue(Pair, B.CreateCall(&Rule, Args), 0);
+  Pair = B.CreateInsertValue(Pair, Constant::getNullValue(Result), 1);
+  B.CreateRet(Pair);
+  return F;
+}
+
 void prepareCudaRuntimeCalls(Module &M, ArrayRef<Function *> Reached) {
   if (isGpuModule(M) || !canLinkRuntime(M))
     return;
@@ -270,12 +297,14 @@ void prepareCudaRuntimeCalls(Module &M, ArrayRef<Function *> Reached) {
   if (Calls.empty())
     return;
 
-  // A user's own gradient or inactive mark is kept as written.
+  // A user's own derivatives or inactive mark are kept as written.
   SmallPtrSet<const Function *, 8> Registered = registeredFunctions(M);
+  SmallPtrSet<const Function *, 8> RegisteredForward =
+      registeredFunctions(M, RequestFamily::Forward);
   SetVector<Function *> Differentiated;
   for (auto [Call, Caller] : zip(Calls, Callers)) {
     Function *Callee = Call->getCalledFunction();
-    if (Registered.count(Callee))
+    if (Registered.count(Callee) || RegisteredForward.count(Callee))
       continue;
     unsigned NumArgs = Call->arg_size();
     const CopyCall *Kind = find_if(CopyCalls, [&](const CopyCall &K) {
@@ -294,17 +323,24 @@ void prepareCudaRuntimeCalls(Module &M, ArrayRef<Function *> Reached) {
     Differentiated.insert(Callee);
   }
   PointerType *Ptr = PointerType::getUnqual(M.getContext());
-  auto *RegistrationTy = ArrayType::get(Ptr, 3);
+  auto Register = [&](StringRef Kind, ArrayRef<Constant *> Entries) {
+    auto *Ty = ArrayType::get(Ptr, Entries.size());
+    new GlobalVariable(M, Ty, /*isConstant=*/false,
+                       GlobalValue::InternalLinkage,
+                       ConstantArray::get(Ty, Entries),
+                       "__enzyme_" + Kind + "_" + Entries[0]->getName());
+  };
   for (Function *F : Differentiated) {
-    if (Registered.count(F))
-      continue;
     StringRef Prefix = gradientPrefixOf(F->getName());
-    Function *Augment = getRuntimeFunction(M, (Prefix + "_augment").str());
-    Function *Reverse = getRuntimeFunction(M, (Prefix + "_reverse").str());
-    new GlobalVariable(
-        M, RegistrationTy, /*isConstant=*/false, GlobalValue::InternalLinkage,
-        ConstantArray::get(RegistrationTy, {F, Augment, Reverse}),
-        "__enzyme_register_gradient_" + F->getName());
+    if (!Registered.count(F))
+      Register("register_gradient",
+               {F, getRuntimeFunction(M, (Prefix + "_augment").str()),
+                getRuntimeFunction(M, (Prefix + "_reverse").str())});
+    if (!RegisteredForward.count(F))
+      Register(
+          "register_derivative",
+          {F, forwardReturningResult(
+                  M, *getRuntimeFunction(M, (Prefix + "_forward").str()))});
   }
 }
 

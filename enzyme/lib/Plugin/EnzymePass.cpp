@@ -300,7 +300,7 @@ void EnzymePass::serveRequests(Module &M, ModuleAnalysisManager &MAM) {
   // Host code's kernel launches and CUDA memory calls, in the functions
   // the requests reach (computed once for both).
   if (!isGpuModule(M)) {
-    SetVector<Function *> Reached = functionsReverseRequestsReach(M);
+    SetVector<Function *> Reached = functionsRequestsReach(M);
     lowerDirectLaunches(M, Reached.getArrayRef());
     prepareCudaRuntimeCalls(M, Reached.getArrayRef());
     prepareMpiCalls(M, Reached.getArrayRef());
@@ -337,8 +337,10 @@ void EnzymePass::serveRequests(Module &M, ModuleAnalysisManager &MAM) {
     Requesting.insert(Request.Call->getFunction());
   // The derivative kernels of kernels that differentiated host code
   // launches (Core/KernelLaunches.h).
-  if (DefinesKernelDerivatives)
+  if (DefinesKernelDerivatives) {
     createKernelDerivatives(M, GeneratorAt(0));
+    createTangentKernels(M, ForwardGenerator);
+  }
   SmallPtrSet<const CallBase *, 4> Mismatched =
       findMismatchedSplitPairs(Requests);
   // Inner requests of higher-order derivatives first (RequestOrder.cpp).

@@ -14,7 +14,8 @@
 /// across threads, so that a warp's accesses are contiguous) and otherwise
 /// grows on the device heap (a slot per thread holds its header). The inputs
 /// may change between the launches (host code often swaps buffers), so the
-/// augmented kernel records what the reverse one needs.
+/// augmented kernel records what the reverse one needs. For forward mode, a
+/// tangent kernel calls the body's tangent function, with no tape.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -26,6 +27,7 @@
 #include "Core/Diagnostics.h"
 #include "Core/DifferentiationFailure.h"
 #include "Core/KernelLaunches.h"
+#include "Modes/ForwardModeGenerator.h"
 #include "Modes/ReverseModeGenerator.h"
 #include "Modes/SharedAdjoints.h"
 
@@ -106,6 +108,56 @@ static const Instruction &reportPoint(const Function &K) {
   return *K.getEntryBlock().begin();
 }
 
+/// A kernel of \p K's module beside \p K, taking \p Params, with \p K's
+/// linkage and target attributes.
+static Function *createKernelBeside(Function &K, StringRef Name,
+                                    ArrayRef<Type *> Params) {
+  Module &M = *K.getParent();
+  // Kernels of a template instance may be in several files' device code.
+  GlobalValue::LinkageTypes Linkage =
+      K.hasLocalLinkage() ? GlobalValue::InternalLinkage
+      : K.isInterposable() || K.hasLinkOnceLinkage()
+          ? GlobalValue::WeakODRLinkage
+          : GlobalValue::ExternalLinkage;
+  auto *F = Function::Create(
+      FunctionType::get(Type::getVoidTy(M.getContext()), Params, false),
+      Linkage, Name, M);
+  F->setCallingConv(K.getCallingConv());
+  for (const Attribute &A : K.getAttributes().getFnAttrs())
+    if (A.isStringAttribute())
+      F->addFnAttr(A);
+  markCudaKernel(*F);
+  appendToCompilerUsed(M, {F});
+  return F;
+}
+
+/// \p Kernel's body as an internal device function (a kernel is an entry
+/// point, which the generators do not differentiate in place).
+static Function *cloneKernelBody(Function &Kernel, StringRef Suffix) {
+  ValueToValueMapTy VMap;
+  Function *Body = CloneFunction(&Kernel, VMap);
+  Body->setName(Kernel.getName() + Suffix);
+  Body->setLinkage(GlobalValue::InternalLinkage);
+  Body->setCallingConv(CallingConv::C);
+  return Body;
+}
+
+/// Reports a parameter of \p K that derivative kernels cannot take.
+static bool checkKernelParameters(Function &K) {
+  std::optional<unsigned> Bad = unsupportedKernelParameter(K);
+  if (!Bad)
+    return true;
+  reportError(reportPoint(K),
+              "cannot differentiate kernel '" + displayName(K.getName()) +
+                  "', which differentiated host code launches: its "
+                  "parameter " +
+                  Twine(*Bad + 1) +
+                  " is passed by value as a struct or vector; derivative "
+                  "kernels take pointers, integers, float and double "
+                  "(pass other values through a pointer)");
+  return false;
+}
+
 namespace {
 /// The derivative kernels of one kernel, built around its pair.
 class DerivativeKernelBuilder {
@@ -125,7 +177,14 @@ private:
   uint64_t SlotBytes = 0;
 
   bool createPair(Function &Body);
-  Function *createKernel(StringRef Name, ArrayRef<Type *> ExtraParams);
+  Function *createKernel(StringRef Name, ArrayRef<Type *> ExtraParams) {
+    SmallVector<Type *, 8> Params(K.getFunctionType()->params());
+    for (Argument &A : K.args())
+      if (A.getType()->isPointerTy())
+        Params.push_back(A.getType());
+    Params.append(ExtraParams.begin(), ExtraParams.end());
+    return createKernelBeside(K, Name, Params);
+  }
   Value *threadTapeSlot(IRBuilder<> &B, Value *Tapes);
   bool interleaved() const {
     return Sig.FixedTape && SlotBytes / 8 <= MaxInterleavedWords;
@@ -137,7 +196,6 @@ private:
   uint64_t usedShadows() const;
   void createAugmentedKernel();
   void createReverseKernel();
-  void createInfo();
 };
 } // namespace
 
@@ -171,31 +229,6 @@ bool DerivativeKernelBuilder::createPair(Function &Body) {
                                            : Failure.Message),
               Failure.OffendingLocation);
   return false;
-}
-
-Function *DerivativeKernelBuilder::createKernel(StringRef Name,
-                                                ArrayRef<Type *> ExtraParams) {
-  SmallVector<Type *, 8> Params(K.getFunctionType()->params());
-  for (Argument &A : K.args())
-    if (A.getType()->isPointerTy())
-      Params.push_back(A.getType());
-  Params.append(ExtraParams.begin(), ExtraParams.end());
-  // Kernels of a template instance may be in several files' device code.
-  GlobalValue::LinkageTypes Linkage =
-      K.hasLocalLinkage() ? GlobalValue::InternalLinkage
-      : K.isInterposable() || K.hasLinkOnceLinkage()
-          ? GlobalValue::WeakODRLinkage
-          : GlobalValue::ExternalLinkage;
-  auto *F = Function::Create(
-      FunctionType::get(Type::getVoidTy(M.getContext()), Params, false),
-      Linkage, Name, M);
-  F->setCallingConv(K.getCallingConv());
-  for (const Attribute &A : K.getAttributes().getFnAttrs())
-    if (A.isStringAttribute())
-      F->addFnAttr(A);
-  markCudaKernel(*F);
-  appendToCompilerUsed(M, {F});
-  return F;
 }
 
 Value *DerivativeKernelBuilder::threadTapeSlot(IRBuilder<> &B, Value *Tapes) {
@@ -344,47 +377,36 @@ uint64_t DerivativeKernelBuilder::usedShadows() const {
   return Used;
 }
 
-void DerivativeKernelBuilder::createInfo() {
+/// `Name = {SlotBytes, UsedShadows}` in \p K's device code, which the
+/// host reads before its first launch.
+static void createKernelInfo(Function &K, StringRef Name, uint64_t SlotBytes,
+                             uint64_t UsedShadows) {
+  Module &M = *K.getParent();
   Type *I64 = Type::getInt64Ty(M.getContext());
   auto *Ty = ArrayType::get(I64, 2);
-  Constant *Init =
-      ConstantArray::get(Ty, {ConstantInt::get(I64, SlotBytes),
-                              ConstantInt::get(I64, usedShadows())});
+  Constant *Init = ConstantArray::get(Ty, {ConstantInt::get(I64, SlotBytes),
+                                           ConstantInt::get(I64, UsedShadows)});
   auto *Info =
       new GlobalVariable(M, Ty, /*isConstant=*/false,
                          K.hasLocalLinkage() ? GlobalValue::InternalLinkage
                                              : GlobalValue::WeakODRLinkage,
-                         Init, kernelInfoName(K.getName()), nullptr,
-                         GlobalValue::NotThreadLocal, /*AddressSpace=*/1);
+                         Init, Name, nullptr, GlobalValue::NotThreadLocal,
+                         /*AddressSpace=*/1);
   Info->setAlignment(Align(8));
   appendToCompilerUsed(M, {Info});
 }
 
 void DerivativeKernelBuilder::build() {
-  if (std::optional<unsigned> Bad = unsupportedKernelParameter(K)) {
-    reportError(reportPoint(K),
-                "cannot differentiate kernel '" + displayName(K.getName()) +
-                    "', which differentiated host code launches: its "
-                    "parameter " +
-                    Twine(*Bad + 1) +
-                    " is passed by value as a struct or vector; derivative "
-                    "kernels take pointers, integers, float and double "
-                    "(pass other values through a pointer)");
+  if (!checkKernelParameters(K))
     return;
-  }
-  // A kernel is an entry point; the pair is made of a device function.
-  ValueToValueMapTy VMap;
-  Function *Body = CloneFunction(&K, VMap);
-  Body->setName(K.getName() + ".enzyme.body");
-  Body->setLinkage(GlobalValue::InternalLinkage);
-  Body->setCallingConv(CallingConv::C);
+  Function *Body = cloneKernelBody(K, ".enzyme.body");
   if (!createPair(*Body)) {
     Body->eraseFromParent();
     return;
   }
   createAugmentedKernel();
   createReverseKernel();
-  createInfo();
+  createKernelInfo(K, kernelInfoName(K.getName()), SlotBytes, usedShadows());
 }
 
 void createKernelDerivatives(Module &M, ReverseModeGenerator &Gen) {
@@ -395,6 +417,69 @@ void createKernelDerivatives(Module &M, ReverseModeGenerator &Gen) {
       Kernels.push_back(&F);
   for (Function *K : Kernels)
     DerivativeKernelBuilder(*K, Gen).build();
+}
+
+/// The tangent kernel of \p K: its body's forward-mode derivative, which
+/// computes the primal and the tangents of every pointer and floating-point
+/// parameter (Core/KernelLaunches.h). Forward mode records nothing, so the
+/// kernel needs no tape.
+static void createTangentKernel(Function &K, ForwardModeGenerator &Gen) {
+  if (!checkKernelParameters(K))
+    return;
+  Function *Body = cloneKernelBody(K, ".enzyme.tangent.body");
+  ForwardSignature Sig;
+  Sig.Fn = Body;
+  for (Argument &A : Body->args())
+    Sig.Args.push_back(A.getType()->isPointerTy() ||
+                               A.getType()->isFloatingPointTy()
+                           ? Activity::Dup
+                           : Activity::Const);
+  DifferentiationFailure Failure;
+  Function *Tangent = Gen.getOrCreate(Sig, Failure);
+  if (!Tangent) {
+    Body->eraseFromParent();
+    reportError(reportPoint(K),
+                "cannot differentiate kernel '" + displayName(K.getName()) +
+                    "' in forward mode, which differentiated host code "
+                    "launches: " +
+                    (Failure.Message.empty() ? "it cannot be differentiated"
+                                             : Failure.Message),
+                Failure.OffendingLocation);
+    return;
+  }
+  // Bit I: the tangent reads or writes through parameter I's shadow.
+  uint64_t Used = 0;
+  unsigned Shadow = K.arg_size();
+  for (Argument &A : K.args()) {
+    if (!hasShadow(Sig.Args[A.getArgNo()]))
+      continue;
+    if (A.getType()->isPointerTy() && A.getArgNo() < 64 &&
+        reachesMemory(*Tangent->getArg(Shadow)))
+      Used |= uint64_t(1) << A.getArgNo();
+    ++Shadow;
+  }
+  Function *F = createKernelBeside(K, tangentKernelName(K.getName()),
+                                   Tangent->getFunctionType()->params());
+  IRBuilder<> B(BasicBlock::Create(F->getContext(), "entry", F));
+  B.SetCurrentDebugLocation(reportPoint(K).getDebugLoc());
+  SmallVector<Value *, 8> Args;
+  for (Argument &A : F->args())
+    Args.push_back(&A);
+  CallInst *Call = B.CreateCall(Tangent, Args);
+  B.CreateRetVoid();
+  InlineFunctionInfo Info;
+  InlineFunction(*Call, Info);
+  createKernelInfo(K, tangentKernelInfoName(K.getName()), 0, Used);
+}
+
+void createTangentKernels(Module &M, ForwardModeGenerator &Gen) {
+  SmallVector<Function *, 4> Kernels;
+  for (Function &F : M)
+    if (!F.isDeclaration() && isTangentKernel(F.getName()) && isCudaKernel(F) &&
+        !M.getFunction(tangentKernelName(F.getName())))
+      Kernels.push_back(&F);
+  for (Function *K : Kernels)
+    createTangentKernel(*K, Gen);
 }
 
 } // namespace enzyme

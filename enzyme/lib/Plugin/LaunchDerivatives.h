@@ -25,23 +25,32 @@ class Module;
 
 namespace enzyme {
 
+class ForwardModeGenerator;
 class ReverseModeGenerator;
 
-/// The functions that custom-gradient and inactive-function registrations
-/// of \p M name: the engine does not look inside them.
-llvm::SmallPtrSet<const llvm::Function *, 8>
-registeredFunctions(llvm::Module &M);
+/// The requests of one mode: reverse (`__enzyme_autodiff`, split mode) or
+/// forward (`__enzyme_fwddiff`).
+enum class RequestFamily { Reverse, Forward };
 
-/// The functions of host module \p M whose bodies its reverse-mode requests
-/// differentiate: those reached through direct calls (and function pointers
-/// passed to calls), up to functions with custom gradients, inactive ones
-/// and kernel stubs, which are left out.
-llvm::SetVector<llvm::Function *>
-functionsReverseRequestsReach(llvm::Module &M);
+/// The functions that inactive-function registrations of \p M name, and
+/// custom-gradient (reverse) or custom-derivative (forward) ones: the
+/// engine does not look inside them in that mode.
+llvm::SmallPtrSet<const llvm::Function *, 8>
+registeredFunctions(llvm::Module &M,
+                    RequestFamily Family = RequestFamily::Reverse);
+
+/// The functions of host module \p M whose bodies its requests of
+/// \p Family differentiate: those reached through direct calls (and
+/// function pointers passed to calls), up to functions with custom
+/// derivatives, inactive ones and kernel stubs, which are left out.
+llvm::SetVector<llvm::Function *> functionsRequestsReach(llvm::Module &M,
+                                                         RequestFamily Family);
+/// Those of both families.
+llvm::SetVector<llvm::Function *> functionsRequestsReach(llvm::Module &M);
 
 /// Host code: a cudaLaunchKernel of a kernel with a derivative, in one of
-/// \p Reached (functionsReverseRequestsReach), becomes the `<<<...>>>` launch
-/// it stands for, whose stub the custom gradient differentiates.
+/// \p Reached (functionsRequestsReach), becomes the `<<<...>>>` launch
+/// it stands for, whose stub the custom derivatives differentiate.
 void lowerDirectLaunches(llvm::Module &M,
                          llvm::ArrayRef<llvm::Function *> Reached);
 
@@ -54,16 +63,22 @@ void prepareCudaRuntimeCalls(llvm::Module &M,
                              llvm::ArrayRef<llvm::Function *> Reached);
 
 /// Scan mode: writes the device names of the kernels whose host stubs are
-/// reachable from the reverse-mode requests of host module \p M to
-/// launchedKernelListPath().
+/// reachable from the requests of host module \p M to
+/// launchedKernelListPath(), those of forward-mode requests as
+/// `forward NAME`.
 void listLaunchedKernels(llvm::Module &M);
 
 /// Device code: defines the derivative kernels of the listed kernels of
 /// \p M with \p Gen. Errors are reported at the kernels.
 void createKernelDerivatives(llvm::Module &M, ReverseModeGenerator &Gen);
 
+/// Device code: defines the tangent kernels of the kernels of \p M on the
+/// tangent list with \p Gen. Errors are reported at the kernels.
+void createTangentKernels(llvm::Module &M, ForwardModeGenerator &Gen);
+
 /// Host code: gives the host stubs of the listed kernels of \p M custom
-/// gradients that launch the derivative kernels, and registers those
+/// gradients that launch the derivative kernels (and custom forward
+/// derivatives that launch the tangent kernels), and registers those
 /// kernels with the CUDA runtime. Does nothing a second time.
 void createLaunchGradients(llvm::Module &M);
 

@@ -11,8 +11,10 @@
 /// and launches. The stub of each listed kernel gets a custom gradient
 /// (UserRegistrations.h) written here: its augmented function launches the
 /// augmented kernel with the popped configuration, its reverse function the
-/// reverse kernel with the same one (runtime/CudaLaunch.c). The engine
-/// differentiates the host code around the stubs as usual. The derivative
+/// reverse kernel with the same one (runtime/CudaLaunch.c). A kernel on the
+/// tangent list gets a custom forward derivative that launches its tangent
+/// kernel. The engine differentiates the host code around the stubs as
+/// usual. The derivative
 /// kernels and their info are registered with the CUDA runtime beside the
 /// file's own kernels, in `__cuda_register_globals`.
 ///
@@ -60,24 +62,46 @@ private:
   Function &Stub;
   PointerType *Ptr;
 
-  Function *createHalf(StringRef Suffix, Type *RetTy, ArrayRef<Type *> Extra);
+  /// The parameters that carry a shadow in the custom derivatives' ABI:
+  /// pointers, and in forward mode floating-point values (their tangents).
+  static bool hasShadow(Type *T, bool Forward) {
+    return T->isPointerTy() || (Forward && T->isFloatingPointTy());
+  }
+  Function *createHalf(StringRef Suffix, Type *RetTy, ArrayRef<Type *> Extra,
+                       bool Forward = false);
   GlobalVariable *createHandle(const Twine &Name);
   Value *argumentArray(IRBuilder<> &B, Function &Half, unsigned Room,
-                       unsigned &Count);
+                       unsigned &Count, bool Forward = false);
+  Value *shadowArray(IRBuilder<> &B, Function &Half, bool Forward);
+  /// Registers the kernel \p DeviceName with the CUDA runtime under a new
+  /// host handle, which it returns.
+  GlobalVariable *registerKernel(IRBuilder<> &B, const std::string &DeviceName,
+                                 const Twine &HandleName);
+  /// Registers the device variable \p DeviceName that describes a
+  /// derivative kernel; \p Symbol gets its host twin, \p Info the host's
+  /// copy of it.
+  void registerInfo(IRBuilder<> &B, const std::string &DeviceName,
+                    const Twine &HostName, GlobalVariable *&Symbol,
+                    GlobalVariable *&Info);
   Function *createAugment(GlobalVariable *Handle, GlobalVariable *Info,
                           GlobalVariable *Symbol);
   Function *createReverse(GlobalVariable *Handle);
+  Function *createForward(GlobalVariable *Handle, GlobalVariable *Info,
+                          GlobalVariable *Symbol);
+  void registerRule(StringRef Kind, ArrayRef<Constant *> Rules);
 };
 } // namespace
 
 /// `f(params)` -> `half(params with each pointer followed by its shadow,
-/// Extra)`, the custom-gradient ABI.
+/// Extra)`, the custom-gradient ABI; in the custom-derivative ABI
+/// (\p Forward), each float is followed by its tangent too.
 Function *LaunchGradientBuilder::createHalf(StringRef Suffix, Type *RetTy,
-                                            ArrayRef<Type *> Extra) {
+                                            ArrayRef<Type *> Extra,
+                                            bool Forward) {
   SmallVector<Type *, 8> Params;
   for (Type *T : Stub.getFunctionType()->params()) {
     Params.push_back(T);
-    if (T->isPointerTy())
+    if (hasShadow(T, Forward))
       Params.push_back(T);
   }
   Params.append(Extra.begin(), Extra.end());
@@ -98,15 +122,17 @@ GlobalVariable *LaunchGradientBuilder::createHandle(const Twine &Name) {
 }
 
 /// The kernel arguments of \p Half in memory, as cudaLaunchKernel takes
-/// them: the stub's parameters, then the shadows of its pointers, then
-/// \p Room slots the runtime fills. \p Count: the arguments before them.
+/// them: the stub's parameters, then the shadows of its pointers (and in
+/// forward mode the tangents of its floats), then \p Room slots the runtime
+/// fills. \p Count: the arguments before them.
 Value *LaunchGradientBuilder::argumentArray(IRBuilder<> &B, Function &Half,
-                                            unsigned Room, unsigned &Count) {
+                                            unsigned Room, unsigned &Count,
+                                            bool Forward) {
   SmallVector<Value *, 8> Values, Shadows;
   unsigned Next = 0;
   for (Type *T : Stub.getFunctionType()->params()) {
     Values.push_back(Half.getArg(Next++));
-    if (T->isPointerTy())
+    if (hasShadow(T, Forward))
       Shadows.push_back(Half.getArg(Next++));
   }
   Values.append(Shadows.begin(), Shadows.end());
@@ -121,6 +147,28 @@ Value *LaunchGradientBuilder::argumentArray(IRBuilder<> &B, Function &Half,
   return Array;
 }
 
+/// Per parameter of the stub, the shadow \p Half has for it or null (for
+/// the runtime's check of the shadows the kernel's derivative uses).
+Value *LaunchGradientBuilder::shadowArray(IRBuilder<> &B, Function &Half,
+                                          bool Forward) {
+  unsigned NumParams = Stub.arg_size();
+  auto *ShadowsTy = ArrayType::get(Ptr, NumParams);
+  Value *Shadows = B.CreateAlloca(ShadowsTy, nullptr, "shadows");
+  unsigned Next = 0;
+  for (unsigned I = 0; I < NumParams; ++I) {
+    Type *T = Stub.getArg(I)->getType();
+    Next += 1;
+    Value *Shadow = T->isPointerTy()
+                        ? Half.getArg(Next)
+                        : static_cast<Value *>(Constant::getNullValue(Ptr));
+    if (hasShadow(T, Forward))
+      ++Next;
+    B.CreateStore(Shadow,
+                  B.CreateConstInBoundsGEP2_32(ShadowsTy, Shadows, 0, I));
+  }
+  return Shadows;
+}
+
 Function *LaunchGradientBuilder::createAugment(GlobalVariable *Handle,
                                                GlobalVariable *Info,
                                                GlobalVariable *Symbol) {
@@ -128,27 +176,32 @@ Function *LaunchGradientBuilder::createAugment(GlobalVariable *Handle,
   IRBuilder<> B(BasicBlock::Create(Ctx, "entry", F));
   unsigned Count;
   Value *Args = argumentArray(B, *F, /*Room=*/1, Count);
-  // Per parameter, its shadow or null.
-  unsigned NumParams = Stub.arg_size();
-  auto *ShadowsTy = ArrayType::get(Ptr, NumParams);
-  Value *Shadows = B.CreateAlloca(ShadowsTy, nullptr, "shadows");
-  unsigned Next = 0;
-  for (unsigned I = 0; I < NumParams; ++I) {
-    bool IsPointer = Stub.getArg(I)->getType()->isPointerTy();
-    Next += 1;
-    Value *Shadow = IsPointer
-                        ? F->getArg(Next++)
-                        : static_cast<Value *>(Constant::getNullValue(Ptr));
-    B.CreateStore(Shadow,
-                  B.CreateConstInBoundsGEP2_32(ShadowsTy, Shadows, 0, I));
-  }
+  Value *Shadows = shadowArray(B, *F, /*Forward=*/false);
   Function *Launch = getRuntimeFunction(M, "__enzyme_rt_cuda_augment_launch");
   Value *Name = B.CreateGlobalString(displayName(K.DeviceName),
                                      Stub.getName() + ".kernel.name");
   Value *Record =
       B.CreateCall(Launch, {Handle, Name, Info, Symbol, Args, B.getInt32(Count),
-                            Shadows, B.getInt32(NumParams)});
+                            Shadows, B.getInt32(Stub.arg_size())});
   B.CreateRet(Record);
+  return F;
+}
+
+Function *LaunchGradientBuilder::createForward(GlobalVariable *Handle,
+                                               GlobalVariable *Info,
+                                               GlobalVariable *Symbol) {
+  Function *F = createHalf(".enzyme.forward", Type::getVoidTy(Ctx), {},
+                           /*Forward=*/true);
+  IRBuilder<> B(BasicBlock::Create(Ctx, "entry", F));
+  unsigned Count;
+  Value *Args = argumentArray(B, *F, /*Room=*/0, Count, /*Forward=*/true);
+  Value *Shadows = shadowArray(B, *F, /*Forward=*/true);
+  Function *Launch = getRuntimeFunction(M, "__enzyme_rt_cuda_tangent_launch");
+  Value *Name = B.CreateGlobalString(displayName(K.DeviceName),
+                                     Stub.getName() + ".kernel.name");
+  B.CreateCall(Launch, {Handle, Name, Info, Symbol, Args, Shadows,
+                        B.getInt32(Stub.arg_size())});
+  B.CreateRetVoid();
   return F;
 }
 
@@ -193,52 +246,82 @@ Function *LaunchGradientBuilder::createReverse(GlobalVariable *Handle) {
   return F;
 }
 
-void LaunchGradientBuilder::build(Instruction &RegistrationEnd) {
-  std::string AugName = augmentedKernelName(K.DeviceName);
-  std::string RevName = reverseKernelName(K.DeviceName);
-  std::string InfoName = kernelInfoName(K.DeviceName);
-  // Host-side names stay clear of `__enzyme_`, which registrations use.
-  std::string Prefix = "enzyme.launch." + K.DeviceName;
-  GlobalVariable *AugHandle = createHandle(Prefix + ".augmented");
-  GlobalVariable *RevHandle = createHandle(Prefix + ".reverse");
-  // The device variable's host twin, which names it to the runtime, and
-  // the copy of its value the runtime reads once.
-  Type *I64 = Type::getInt64Ty(Ctx);
-  auto *SymbolTy = ArrayType::get(I64, 2);
-  auto *Symbol = new GlobalVariable(
-      M, SymbolTy, false, GlobalValue::InternalLinkage,
-      Constant::getNullValue(SymbolTy), Prefix + ".info.symbol");
-  auto *InfoTy = StructType::get(I64, I64, Type::getInt32Ty(Ctx));
-  auto *Info =
-      new GlobalVariable(M, InfoTy, false, GlobalValue::InternalLinkage,
-                         Constant::getNullValue(InfoTy), Prefix + ".info");
-
-  IRBuilder<> B(&RegistrationEnd);
+GlobalVariable *LaunchGradientBuilder::registerKernel(
+    IRBuilder<> &B, const std::string &DeviceName, const Twine &HandleName) {
+  GlobalVariable *Handle = createHandle(HandleName);
   Type *I32 = B.getInt32Ty();
   FunctionCallee RegisterFunction =
       M.getOrInsertFunction("__cudaRegisterFunction", B.getVoidTy(), Ptr, Ptr,
                             Ptr, Ptr, I32, Ptr, Ptr, Ptr, Ptr, Ptr);
+  Constant *Null = Constant::getNullValue(Ptr);
+  Value *Str = B.CreateGlobalString(DeviceName, Handle->getName() + ".name");
+  B.CreateCall(RegisterFunction, {K.Binary, Handle, Str, Str, B.getInt32(-1),
+                                  Null, Null, Null, Null, Null});
+  return Handle;
+}
+
+void LaunchGradientBuilder::registerInfo(IRBuilder<> &B,
+                                         const std::string &DeviceName,
+                                         const Twine &HostName,
+                                         GlobalVariable *&Symbol,
+                                         GlobalVariable *&Info) {
+  // The device variable's host twin, which names it to the runtime, and
+  // the copy of its value the runtime reads once.
+  Type *I64 = Type::getInt64Ty(Ctx), *I32 = Type::getInt32Ty(Ctx);
+  auto *SymbolTy = ArrayType::get(I64, 2);
+  Symbol = new GlobalVariable(M, SymbolTy, false, GlobalValue::InternalLinkage,
+                              Constant::getNullValue(SymbolTy),
+                              HostName + ".symbol");
+  auto *InfoTy = StructType::get(I64, I64, I32);
+  Info = new GlobalVariable(M, InfoTy, false, GlobalValue::InternalLinkage,
+                            Constant::getNullValue(InfoTy), HostName);
   FunctionCallee RegisterVar =
       M.getOrInsertFunction("__cudaRegisterVar", B.getVoidTy(), Ptr, Ptr, Ptr,
                             Ptr, I32, I64, I32, I32);
-  Constant *Null = Constant::getNullValue(Ptr);
-  for (auto [Handle, Name] :
-       {std::pair{AugHandle, &AugName}, std::pair{RevHandle, &RevName}}) {
-    Value *Str = B.CreateGlobalString(*Name, Handle->getName() + ".name");
-    B.CreateCall(RegisterFunction, {K.Binary, Handle, Str, Str, B.getInt32(-1),
-                                    Null, Null, Null, Null, Null});
-  }
-  Value *InfoStr = B.CreateGlobalString(InfoName, Prefix + ".info.name");
-  B.CreateCall(RegisterVar, {K.Binary, Symbol, InfoStr, InfoStr, B.getInt32(0),
+  Value *Str = B.CreateGlobalString(DeviceName, HostName + ".name");
+  B.CreateCall(RegisterVar, {K.Binary, Symbol, Str, Str, B.getInt32(0),
                              B.getInt64(16), B.getInt32(0), B.getInt32(0)});
+}
 
-  Function *Augment = createAugment(AugHandle, Info, Symbol);
-  Function *Reverse = createReverse(RevHandle);
-  auto *RegistrationTy = ArrayType::get(Ptr, 3);
-  new GlobalVariable(
-      M, RegistrationTy, /*isConstant=*/false, GlobalValue::InternalLinkage,
-      ConstantArray::get(RegistrationTy, {&Stub, Augment, Reverse}),
-      "__enzyme_register_gradient_" + Stub.getName());
+/// `__enzyme_<Kind>_<stub> = {stub, Rules...}`, which the engine reads like
+/// a user's registration.
+void LaunchGradientBuilder::registerRule(StringRef Kind,
+                                         ArrayRef<Constant *> Rules) {
+  SmallVector<Constant *, 3> Entries = {&Stub};
+  Entries.append(Rules.begin(), Rules.end());
+  auto *Ty = ArrayType::get(Ptr, Entries.size());
+  new GlobalVariable(M, Ty, /*isConstant=*/false, GlobalValue::InternalLinkage,
+                     ConstantArray::get(Ty, Entries),
+                     "__enzyme_" + Kind + "_" + Stub.getName());
+}
+
+void LaunchGradientBuilder::build(Instruction &RegistrationEnd) {
+  // Host-side names stay clear of `__enzyme_`, which registrations use.
+  std::string Prefix = "enzyme.launch." + K.DeviceName;
+  IRBuilder<> B(&RegistrationEnd);
+  if (isDerivativeKernel(K.DeviceName) &&
+      !M.getNamedGlobal(
+          ("__enzyme_register_gradient_" + Stub.getName()).str())) {
+    GlobalVariable *AugHandle = registerKernel(
+        B, augmentedKernelName(K.DeviceName), Prefix + ".augmented");
+    GlobalVariable *RevHandle =
+        registerKernel(B, reverseKernelName(K.DeviceName), Prefix + ".reverse");
+    GlobalVariable *Symbol, *Info;
+    registerInfo(B, kernelInfoName(K.DeviceName), Prefix + ".info", Symbol,
+                 Info);
+    registerRule("register_gradient", {createAugment(AugHandle, Info, Symbol),
+                                       createReverse(RevHandle)});
+  }
+  if (isTangentKernel(K.DeviceName) &&
+      !M.getNamedGlobal(
+          ("__enzyme_register_derivative_" + Stub.getName()).str())) {
+    GlobalVariable *Handle =
+        registerKernel(B, tangentKernelName(K.DeviceName), Prefix + ".tangent");
+    GlobalVariable *Symbol, *Info;
+    registerInfo(B, tangentKernelInfoName(K.DeviceName),
+                 Prefix + ".tangent.info", Symbol, Info);
+    registerRule("register_derivative", {createForward(Handle, Info, Symbol)});
+  }
 }
 
 /// The kernels that \p Register registers, which the driver listed.
@@ -260,7 +343,8 @@ static SmallVector<HostKernel, 4> listedKernels(Function &Register) {
     if (!Stub || Stub->isDeclaration() || !Init || !Init->isCString())
       continue;
     StringRef DeviceName = Init->getAsCString();
-    if (!isDerivativeKernel(DeviceName) || unsupportedKernelParameter(*Stub))
+    if ((!isDerivativeKernel(DeviceName) && !isTangentKernel(DeviceName)) ||
+        unsupportedKernelParameter(*Stub))
       continue;
     Kernels.push_back({Stub, DeviceName.str(), Call->getArgOperand(0)});
   }
@@ -274,12 +358,8 @@ void createLaunchGradients(Module &M) {
   if (!Register || Register->isDeclaration())
     return;
   Instruction *End = Register->back().getTerminator();
-  for (const HostKernel &K : listedKernels(*Register)) {
-    if (M.getNamedGlobal(
-            ("__enzyme_register_gradient_" + K.Stub->getName()).str()))
-      continue;
+  for (const HostKernel &K : listedKernels(*Register))
     LaunchGradientBuilder(M, K).build(*End);
-  }
 }
 
 /// `cudaLaunchKernel(stub, grid, block, args, shared, stream)` as
@@ -313,9 +393,11 @@ static void callStubOf(CallInst &Call, Function &Stub) {
 static Function *launchedStub(const CallBase &Call) {
   auto *Stub = dyn_cast<Function>(Call.getArgOperand(0)->stripPointerCasts());
   const Module &M = *Call.getModule();
-  if (Stub &&
-      M.getNamedGlobal(("__enzyme_register_gradient_" + Stub->getName()).str()))
-    return Stub;
+  if (!Stub)
+    return nullptr;
+  for (StringRef Kind : {"register_gradient", "register_derivative"})
+    if (M.getNamedGlobal(("__enzyme_" + Kind + "_" + Stub->getName()).str()))
+      return Stub;
   return nullptr;
 }
 

@@ -8,9 +8,10 @@
 /// Scan mode (Core/KernelLaunches.h): before a CUDA file is compiled, the
 /// driver compiles its host side at -O0 and this scan lists the kernels
 /// whose derivative kernels the device compilation must define: those
-/// whose host stubs the reverse-mode requests reach through direct calls.
-/// The walk stops where the engine would not look inside: at functions
-/// with a custom gradient or marked inactive. It also starts at the
+/// whose host stubs the requests reach through direct calls, in reverse
+/// mode (derivative kernels) or forward mode (tangent kernels). The walk
+/// stops where the engine would not look inside: at functions with a
+/// custom derivative for the mode or marked inactive. It also starts at the
 /// functions that `__enzyme_differentiable_launcher_NAME` registrations
 /// name: host code that a request in another file differentiates.
 ///
@@ -33,19 +34,26 @@ using namespace llvm;
 
 namespace enzyme {
 
-/// The reverse-mode entry points, whose first argument is differentiated.
-static bool isReverseEntry(StringRef Name) {
+/// The entry points of \p Family's requests, whose first argument is
+/// differentiated.
+static bool isEntryOf(StringRef Name, RequestFamily Family) {
+  if (Family == RequestFamily::Forward)
+    return Name.contains("__enzyme_fwddiff");
   return Name.contains("__enzyme_autodiff") ||
          Name.contains("__enzyme_augmentfwd") ||
          Name.contains("__enzyme_reverse");
 }
 
-SmallPtrSet<const Function *, 8> registeredFunctions(Module &M) {
+SmallPtrSet<const Function *, 8> registeredFunctions(Module &M,
+                                                     RequestFamily Family) {
+  StringRef Custom = Family == RequestFamily::Forward
+                         ? "__enzyme_register_derivative"
+                         : "__enzyme_register_gradient";
   SmallPtrSet<const Function *, 8> Registered;
   for (GlobalVariable &GV : M.globals()) {
     StringRef Name = GV.getName();
-    if (!GV.hasInitializer() || (!Name.contains("__enzyme_register_gradient") &&
-                                 !Name.contains("__enzyme_inactivefn")))
+    if (!GV.hasInitializer() ||
+        (!Name.contains(Custom) && !Name.contains("__enzyme_inactivefn")))
       continue;
     const Constant *Init = GV.getInitializer();
     if (auto *F = dyn_cast<Function>(Init->stripPointerCasts()))
@@ -57,10 +65,11 @@ SmallPtrSet<const Function *, 8> registeredFunctions(Module &M) {
   return Registered;
 }
 
-SetVector<Function *> functionsReverseRequestsReach(Module &M) {
-  SmallPtrSet<const Function *, 8> Opaque = registeredFunctions(M);
+SetVector<Function *> functionsRequestsReach(Module &M, RequestFamily Family) {
+  SmallPtrSet<const Function *, 8> Opaque = registeredFunctions(M, Family);
   SetVector<Function *> Reached, Bodies;
-  // Host functions the user says are differentiated from another file.
+  // Host functions the user says are differentiated from another file, in
+  // either mode.
   for (GlobalVariable &GV : M.globals())
     if (GV.getName().contains("__enzyme_differentiable_launcher") &&
         GV.hasInitializer())
@@ -71,7 +80,7 @@ SetVector<Function *> functionsReverseRequestsReach(Module &M) {
           Reached.insert(const_cast<Function *>(F));
       }
   for (Function &Entry : M) {
-    if (!Entry.isDeclaration() || !isReverseEntry(Entry.getName()))
+    if (!Entry.isDeclaration() || !isEntryOf(Entry.getName(), Family))
       continue;
     for (User *U : Entry.users())
       if (auto *Call = dyn_cast<CallBase>(U);
@@ -96,10 +105,20 @@ SetVector<Function *> functionsReverseRequestsReach(Module &M) {
   return Bodies;
 }
 
-void listLaunchedKernels(Module &M) {
-  SmallPtrSet<const Function *, 8> Opaque = registeredFunctions(M);
+SetVector<Function *> functionsRequestsReach(Module &M) {
+  SetVector<Function *> Reached =
+      functionsRequestsReach(M, RequestFamily::Reverse);
+  SetVector<Function *> Forward =
+      functionsRequestsReach(M, RequestFamily::Forward);
+  Reached.insert(Forward.begin(), Forward.end());
+  return Reached;
+}
+
+/// The kernels whose host stubs \p Family's requests reach.
+static std::set<std::string> launchedKernels(Module &M, RequestFamily Family) {
+  SmallPtrSet<const Function *, 8> Opaque = registeredFunctions(M, Family);
   std::set<std::string> Kernels;
-  for (Function *F : functionsReverseRequestsReach(M))
+  for (Function *F : functionsRequestsReach(M, Family))
     for (Instruction &Inst : instructions(*F))
       if (auto *Call = dyn_cast<CallBase>(&Inst))
         for (Value *Operand : Call->operands())
@@ -108,6 +127,10 @@ void listLaunchedKernels(Module &M) {
             if (std::optional<std::string> Kernel =
                     kernelNameOfStub(Stub->getName()))
               Kernels.insert(*Kernel);
+  return Kernels;
+}
+
+void listLaunchedKernels(Module &M) {
   std::error_code EC;
   raw_fd_ostream Out(launchedKernelListPath(), EC);
   if (EC) {
@@ -115,8 +138,11 @@ void listLaunchedKernels(Module &M) {
            << "': " << EC.message() << "\n";
     return;
   }
-  for (const std::string &Kernel : Kernels)
+  // One kernel per line; those of forward-mode requests marked so.
+  for (const std::string &Kernel : launchedKernels(M, RequestFamily::Reverse))
     Out << Kernel << "\n";
+  for (const std::string &Kernel : launchedKernels(M, RequestFamily::Forward))
+    Out << "forward " << Kernel << "\n";
 }
 
 } // namespace enzyme

@@ -3,13 +3,14 @@
 // REQUIRES: cuda-emulation
 // RUN: not %clangxx_enzyme -fenzyme -fcuda-emulate -O2 -c %s -o %t.o 2>&1 | FileCheck %s
 // RUN: not %clangxx_enzyme -fenzyme -fcuda-emulate -O2 -c -DNOT_DIFFERENTIABLE %s -o %t.o 2>&1 | FileCheck %s --check-prefix=BODY
-// CHECK: launch-errors.cu:[[@LINE+12]]:{{[0-9]+}}: error: cannot differentiate kernel 'step(Pair, double*)', which differentiated host code launches: its parameter 1 is passed by value as a struct or vector; derivative kernels take pointers, integers, float and double
-// Forward mode has no derivative kernels: the link says so.
-// RUN: not %clangxx_enzyme -fenzyme -fcuda-emulate -O2 -DFORWARD %s -o %t.fwd 2>&1 | FileCheck %s --check-prefix=FORWARD
-// FORWARD: error: {{.*}}cannot differentiate 'forward_run(double*)': forward mode of host code that launches kernels is not supported
+// CHECK: launch-errors.cu:[[@LINE+13]]:{{[0-9]+}}: error: cannot differentiate kernel 'step(Pair, double*)', which differentiated host code launches: its parameter 1 is passed by value as a struct or vector; derivative kernels take pointers, integers, float and double
+// The same in forward mode, for the tangent kernel.
+// RUN: not %clangxx_enzyme -fenzyme -fcuda-emulate -O2 -c -DFORWARD %s -o %t.o 2>&1 | FileCheck %s --check-prefix=FORWARD
+// RUN: not %clangxx_enzyme -fenzyme -fcuda-emulate -O2 -c -DFORWARD -DNOT_DIFFERENTIABLE %s -o %t.o 2>&1 | FileCheck %s --check-prefix=FORWARD-BODY
+// FORWARD: launch-errors.cu:[[@LINE+9]]:{{[0-9]+}}: error: cannot differentiate kernel 'step(Pair, double*)', which differentiated host code launches: its parameter 1 is passed by value as a struct or vector
+// FORWARD-BODY: launch-errors.cu:{{[0-9]+}}:{{[0-9]+}}: error: cannot differentiate kernel 'opaque(double*)' in forward mode, which differentiated host code launches: {{.*}}shuffle
 // BODY: launch-errors.cu:{{[0-9]+}}:{{[0-9]+}}: error: cannot differentiate kernel 'opaque(double*)', which differentiated host code launches: {{.*}}shuffle
 
-#ifndef FORWARD
 struct Pair {
   double A, B;
 };
@@ -32,18 +33,14 @@ void run(double *X) {
 }
 
 extern int enzyme_dup;
+#ifdef FORWARD
+void __enzyme_fwddiff(void *, ...);
+void tangent(double *X, double *DX) {
+  __enzyme_fwddiff((void *)run, enzyme_dup, X, DX);
+}
+#else
 void __enzyme_autodiff(void *, ...);
 void gradient(double *X, double *DX) {
   __enzyme_autodiff((void *)run, enzyme_dup, X, DX);
-}
-#else
-__global__ void plain(double *X) { X[threadIdx.x] *= X[threadIdx.x]; }
-void forward_run(double *X) { plain<<<1, 32>>>(X); }
-extern int enzyme_dup;
-void __enzyme_fwddiff(void *, ...);
-int main() {
-  double *X = nullptr, *DX = nullptr;
-  __enzyme_fwddiff((void *)forward_run, enzyme_dup, X, DX);
-  return 0;
 }
 #endif

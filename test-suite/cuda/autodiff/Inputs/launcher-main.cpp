@@ -1,4 +1,5 @@
-// Differentiates step (Inputs/launcher-kernels.cu) from a C++ file.
+// Differentiates step (Inputs/launcher-kernels.cu) from a C++ file, in
+// reverse and forward mode.
 #include <cmath>
 #include <cstdio>
 extern "C" int cudaMallocManaged(void **, unsigned long, unsigned);
@@ -7,6 +8,7 @@ extern "C" int cudaDeviceSynchronize();
 void step(double *X, int N);
 extern int enzyme_dup;
 void __enzyme_autodiff(void *, ...);
+void __enzyme_fwddiff(void *, ...);
 
 int main() {
   const int N = 50;
@@ -23,5 +25,17 @@ int main() {
   for (int I = 0; I < N; ++I)
     Ok &= std::fabs(DX[I] - 0.2 * I) < 1e-12;
   std::printf("%s\n", Ok ? "gradient ok" : "gradient WRONG");
-  return !Ok;
+  // Forward mode through the same registration: X^2 along DX = 1 + I.
+  for (int I = 0; I < N; ++I) {
+    X[I] = 0.1 * I;
+    DX[I] = 1 + I;
+  }
+  __enzyme_fwddiff((void *)step, enzyme_dup, X, DX, N);
+  cudaDeviceSynchronize();
+  bool TangentOk = true;
+  for (int I = 0; I < N; ++I)
+    TangentOk &= std::fabs(DX[I] - 0.2 * I * (1 + I)) < 1e-12 &&
+                 std::fabs(X[I] - 0.01 * I * I) < 1e-12;
+  std::printf("%s\n", TangentOk ? "tangent ok" : "tangent WRONG");
+  return !Ok || !TangentOk;
 }

@@ -19,6 +19,17 @@
 // DEVICE-DAG: !{ptr @_enzyme_kernel_augmented__Z7collidePfS_, !"kernel", i32 1}
 // DEVICE-DAG: !{ptr @_enzyme_kernel_reverse__Z7collidePfS_, !"kernel", i32 1}
 // DEVICE-NOT: call {{.*}}@malloc
+// Forward mode of the same `iter` (__enzyme_fwddiff): the tangent kernel,
+// which computes the primal and its tangents, needs no tape.
+// RUN: %clangxx_enzyme -fenzyme -fcuda-emulate -O0 -DFORWARD %s -o %t.fwd.O0 && %t.fwd.O0 | FileCheck %s
+// RUN: %clangxx_enzyme -fenzyme -fcuda-emulate -O2 -DFORWARD %s -o %t.fwd.O2 && %t.fwd.O2 | FileCheck %s
+// RUN: %if gpu %{ %clangxx_enzyme -fenzyme -O2 -DFORWARD %s -o %t.fwd.gpu && %t.fwd.gpu | FileCheck %s %}
+// RUN: %clangxx_enzyme -fenzyme -O2 -DFORWARD --cuda-device-only -S -emit-llvm %s -o - | FileCheck %s --check-prefix=TANGENT
+// TANGENT-DAG: @_enzyme_kernel_tangent_info__Z7collidePfS_ = weak_odr addrspace(1) global [2 x i64] [i64 0, i64 3]
+// TANGENT-DAG: define {{.*}}ptx_kernel void @_enzyme_kernel_tangent__Z7collidePfS_(ptr {{.*}}, ptr {{.*}}, ptr {{.*}}, ptr {{.*}})
+// TANGENT-DAG: !{ptr @_enzyme_kernel_tangent__Z7collidePfS_, !"kernel", i32 1}
+// TANGENT-NOT: _enzyme_kernel_augmented
+// TANGENT-NOT: call {{.*}}@malloc
 
 // As the seed writes it, up to the hand-written pair.
 __device__
@@ -49,6 +60,16 @@ void iter(int nTimeSteps, float* src, float* dst) {
     }
 }
 
+#ifdef FORWARD
+template <typename... Args>
+void __enzyme_fwddiff(Args...);
+
+void tangent_iter(int nTimeSteps, float* src, float* dsrc, float* dst, float* ddst) {
+    __enzyme_fwddiff(iter, nTimeSteps, src, dsrc, dst, ddst);
+}
+
+#include "Inputs/seed-heterogeneous-tangent.cu"
+#else
 template <typename... Args>
 void __enzyme_autodiff(Args...);
 
@@ -57,3 +78,4 @@ void grad_iter(int nTimeSteps, float* src, float* dsrc, float* dst, float* ddst)
 }
 
 #include "Inputs/seed-heterogeneous-main.cu"
+#endif

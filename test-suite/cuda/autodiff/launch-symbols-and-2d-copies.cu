@@ -6,7 +6,8 @@
 // around kernel launches,
 // with nothing but __enzyme_autodiff. A __device__ variable's adjoints live
 // in the shadow the program declares for it (enzyme_shadow), which both
-// compilations know. Checked against analytic gradients at -O0 and -O2.
+// compilations know. Checked against analytic gradients at -O0 and -O2, and
+// forward mode (__enzyme_fwddiff, the copies' tangents) against them.
 // REQUIRES: cuda-emulation
 // RUN: %clangxx_enzyme -fenzyme -fcuda-emulate -O0 %s -o %t.O0 && %t.O0 | FileCheck %s
 // RUN: %clangxx_enzyme -fenzyme -fcuda-emulate -O2 %s -o %t.O2 && %t.O2 | FileCheck %s
@@ -21,6 +22,7 @@
 #include "../Inputs/check.h"
 
 extern double __enzyme_autodiff(void *, ...);
+extern double __enzyme_fwddiff(void *, ...);
 int enzyme_dup, enzyme_const;
 
 constexpr int Rows = 5, Cols = 7;
@@ -116,5 +118,19 @@ int main() {
     std::snprintf(Name, sizeof Name, "d/dC[%d] through the symbol copies", J);
     checkClose(Name, DC[J], Expected[J], 1e-10);
   }
+
+  // The tangent along a direction is the gradient's projection on it.
+  double THost[Rows * Cols], TC[4] = {0.5, -1, 0.25, 2};
+  double Projection = 0;
+  for (int I = 0; I < Rows * Cols; ++I) {
+    THost[I] = std::cos(0.4 * I);
+    Projection += DHost[I] * THost[I];
+  }
+  for (int J = 0; J < 4; ++J)
+    Projection += DC[J] * TC[J];
+  double Tangent = __enzyme_fwddiff((void *)loss, enzyme_dup, Host, THost,
+                                    enzyme_dup, C, TC);
+  checkClose("forward mode through the symbol and 2D copies", Tangent,
+             Projection, 1e-10);
   return finish();
 }

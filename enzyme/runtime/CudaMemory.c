@@ -463,6 +463,20 @@ static void fail_untyped(const char *call) {
   write_and_abort(&m);
 }
 
+/* Values that carry derivatives, copied by CALL into a __device__ variable
+ * DST without a shadow, would lose them: the program stops. */
+static void check_variable_shadow(const char *call, enum contents what,
+                                  struct region dst, const void *ddst,
+                                  const void *dsrc) {
+  if (dst.kind == in_variable && dsrc && !ddst && what != integers &&
+      what != pointers)
+    fail_in(call,
+            "the values it copies carry derivatives, but the __device__ "
+            "variable it copies them into has no shadow; declare one with "
+            "__attribute__((enzyme_shadow(name))) (see docs/cuda.md)",
+            0);
+}
+
 /* The forward copy of CALL from SRC to DST; shadow memory mirrors the
  * pointers it holds, so a copy of pointers copies their shadows (DSRC to
  * DDST, the same regions at the shadows' addresses) too. */
@@ -472,15 +486,7 @@ static int augment_copy(const char *call, enum contents what, struct region dst,
   int error = copy_region(dst, src, kind, async, stream);
   if (error)
     return error;
-  // Values that carry derivatives would lose them in a __device__ variable
-  // without a shadow.
-  if (dst.kind == in_variable && dsrc && !ddst && what != integers &&
-      what != pointers)
-    fail_in(call,
-            "the values it copies carry derivatives, but the __device__ "
-            "variable it copies them into has no shadow; declare one with "
-            "__attribute__((enzyme_shadow(name))) (see docs/cuda.md)",
-            0);
+  check_variable_shadow(call, what, dst, ddst, dsrc);
   if (what == pointers && ddst && dsrc &&
       (error = copy_region(at(dst, ddst), at(src, dsrc), kind, async, stream)))
     fail_in(call, "cannot copy the shadows of the pointers it copies", error);
@@ -539,13 +545,7 @@ static int forward_copy(const char *call, enum contents what, struct region dst,
   int error = copy_region(dst, src, kind, async, stream);
   if (error)
     return error;
-  if (dst.kind == in_variable && dsrc && !ddst && what != integers &&
-      what != pointers)
-    fail_in(call,
-            "the values it copies carry derivatives, but the __device__ "
-            "variable it copies them into has no shadow; declare one with "
-            "__attribute__((enzyme_shadow(name))) (see docs/cuda.md)",
-            0);
+  check_variable_shadow(call, what, dst, ddst, dsrc);
   if (!ddst)
     return 0;
   if (dsrc) {

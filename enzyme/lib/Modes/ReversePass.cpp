@@ -634,25 +634,23 @@ bool FunctionDifferentiator::reverseInstruction(Instruction &I,
     return true;
   case Instruction::FDiv: {
     Value *Den = primal(Op(1));
-    if (RecomputesMath) {
-      // GPU code recomputes the quotient rather than record it, and its
-      // other uses often need it too: d/b = -(D / b) * (a / b) takes one
-      // division more than d/a = D / b, not two.
-      Value *Share = Scaled(Instruction::FDiv, Den);
-      if (Activity.isActive(Op(0)))
-        addAdjoint(Op(0), Share, B);
-      if (Activity.isActive(Op(1)))
-        addAdjoint(Op(1),
-                   Negated(scaleAdjoint(B, Instruction::FMul, Share, primal(&I),
-                                        I.getType())),
-                   B);
-      return true;
-    }
+    // D / b, the dividend's adjoint. GPU code recomputes the quotient rather
+    // than record it, and its other uses often need it too: there the
+    // divisor's, -(D / b) * (a / b), reuses both (one division more than
+    // the dividend's, not two). Host code, which records, uses a / (b * b).
+    Value *Share = Activity.isActive(Op(0)) || RecomputesMath
+                       ? Scaled(Instruction::FDiv, Den)
+                       : nullptr;
     if (Activity.isActive(Op(0)))
-      addAdjoint(Op(0), Scaled(Instruction::FDiv, Den), B);
+      addAdjoint(Op(0), Share, B);
     if (Activity.isActive(Op(1))) {
-      Value *Q = B.CreateFDiv(primal(Op(0)), B.CreateFMul(Den, Den));
-      addAdjoint(Op(1), Negated(Scaled(Instruction::FMul, Q)), B);
+      Value *Grad =
+          RecomputesMath
+              ? scaleAdjoint(B, Instruction::FMul, Share, primal(&I),
+                             I.getType())
+              : Scaled(Instruction::FMul,
+                       B.CreateFDiv(primal(Op(0)), B.CreateFMul(Den, Den)));
+      addAdjoint(Op(1), Negated(Grad), B);
     }
     return true;
   }

@@ -68,11 +68,12 @@ static bool derivesFromKernelArguments(const Value *Ptr,
   });
 }
 
-void answerKernelArgumentSpaceQueries(Module &M) {
+void answerKernelArgumentSpaceQueries(
+    Module &M, function_ref<bool(const Function &)> Touched) {
   if (!isCudaModule(M))
     return;
   for (Function &F : M) {
-    if (F.isDeclaration() || !isCudaKernel(F))
+    if (F.isDeclaration() || !isCudaKernel(F) || !Touched(F))
       continue;
     for (Instruction &I : make_early_inc_range(instructions(F))) {
       auto *Query = dyn_cast<IntrinsicInst>(&I);

@@ -37,8 +37,11 @@ void inlineDerivativesIntoRequesters(
 /// In CUDA kernels: answers the engine's address-space queries (`isspacep`
 /// of a shadow it adds into) of pointers that derive from the kernel's
 /// pointer arguments alone, which point to global memory. The program's own
-/// queries stay as they are.
-void answerKernelArgumentSpaceQueries(llvm::Module &M);
+/// queries stay as they are. Only kernels that \p Touched selects (the
+/// engine made them, or inlined derivatives into them) can hold such
+/// queries.
+void answerKernelArgumentSpaceQueries(
+    llvm::Module &M, llvm::function_ref<bool(const llvm::Function &)> Touched);
 
 } // namespace enzyme
 

@@ -401,14 +401,17 @@ void EnzymePass::serveRequests(Module &M, ModuleAnalysisManager &MAM) {
     return Requesting.count(&F) != 0;
   };
   inlineDerivativesIntoRequesters(M, IsGenerated, AsksForDerivatives);
-  finishDeviceMath(M, [&](const Function &F) {
+  // Derivatives and the functions they were inlined into: the engine's code
+  // is there.
+  auto HoldsDerivatives = [&](const Function &F) {
     return IsGenerated(F) || AsksForDerivatives(F);
-  });
-  answerKernelArgumentSpaceQueries(M);
+  };
+  finishDeviceMath(M, HoldsDerivatives);
+  answerKernelArgumentSpaceQueries(M, HoldsDerivatives);
   // In kernels, with their derivatives inlined.
   if (isCudaModule(M))
     for (Function &F : M)
-      if (IsGenerated(F) || AsksForDerivatives(F))
+      if (HoldsDerivatives(F))
         sumWarpAdditionsPerBlock(F);
   removeUnusedSharedMemoryShadows(M);
 

@@ -144,6 +144,8 @@ uint32_t __cudaemu_redux(uint32_t Op, uint32_t Mask, uint32_t Value);
 void __cudaemu_nanosleep(uint32_t Nanoseconds);
 /// Whether \p Address is in the calling device thread's stack (`.local`).
 int32_t __cudaemu_is_local(const void *Address);
+/// Whether \p Address is in the running block's shared memory (`.shared`).
+int32_t __cudaemu_is_shared(const void *Address);
 int32_t __cudaemu_vprintf(const char *Format, const void *Arguments);
 void __cudaemu_assertfail(const char *Message, const char *File, uint32_t Line,
                           const char *Function, uint64_t CharSize);

@@ -175,6 +175,10 @@ private:
   Value *vote(IRBuilder<> &B, CallInst &Call, EnzymeCudaEmuVoteMode Mode,
               bool Sync);
   void replace(CallInst &Call, Value *With);
+  /// Whether \p Address is in the space the `nvvm_isspacep_*` intrinsic
+  /// \p ID names.
+  Value *addressSpaceQuery(IRBuilder<> &B, Intrinsic::ID ID, Value *Address);
+  Value *inConstantMemory(IRBuilder<> &B, Value *Address);
 
   Module &M;
   DiagnosticList &Diags;
@@ -269,6 +273,47 @@ bool DeviceCallLowering::lowerScopedAtomic(CallInst &Call, StringRef Name) {
   replace(Call, B.CreateAtomicRMW(*Kind, Address, Call.getArgOperand(1),
                                   MaybeAlign(), AtomicOrdering::Monotonic));
   return true;
+}
+
+/// The device thread's stack is its local memory and the running block's
+/// buffer its shared memory (the runtime knows both); `__constant__`
+/// variables stay in their address space, so the module knows their
+/// addresses; the rest, device allocations and `__device__` variables, is
+/// global memory.
+Value *DeviceCallLowering::inConstantMemory(IRBuilder<> &B, Value *Address) {
+  Value *In = B.getFalse();
+  Value *At = B.CreatePtrToInt(Address, I64);
+  const DataLayout &DL = M.getDataLayout();
+  for (GlobalVariable &G : M.globals()) {
+    if (G.getAddressSpace() != 4 || G.isDeclaration())
+      continue;
+    Value *Start = B.CreatePtrToInt(&G, I64);
+    Value *End =
+        B.CreateAdd(Start, B.getInt64(DL.getTypeAllocSize(G.getValueType())));
+    In = B.CreateOr(
+        In, B.CreateAnd(B.CreateICmpUGE(At, Start), B.CreateICmpULT(At, End)));
+  }
+  return In;
+}
+
+Value *DeviceCallLowering::addressSpaceQuery(IRBuilder<> &B, Intrinsic::ID ID,
+                                             Value *Address) {
+  auto Ask = [&](StringRef Name) {
+    return B.CreateICmpNE(B.CreateCall(runtime(Name, I32, {Ptr}), {Address}),
+                          B.getInt32(0));
+  };
+  switch (ID) {
+  case Intrinsic::nvvm_isspacep_local:
+    return Ask("__cudaemu_is_local");
+  case Intrinsic::nvvm_isspacep_shared:
+    return Ask("__cudaemu_is_shared");
+  case Intrinsic::nvvm_isspacep_const:
+    return inConstantMemory(B, Address);
+  default:
+    return B.CreateNot(B.CreateOr(
+        B.CreateOr(Ask("__cudaemu_is_local"), Ask("__cudaemu_is_shared")),
+        inConstantMemory(B, Address)));
+  }
 }
 
 bool DeviceCallLowering::lowerNvvmIntrinsic(CallInst &Call, Intrinsic::ID ID) {
@@ -414,12 +459,12 @@ bool DeviceCallLowering::lowerNvvmIntrinsic(CallInst &Call, Intrinsic::ID ID) {
     return true;
   }
   case Intrinsic::nvvm_isspacep_local:
-    // The derivative's check before an atomic adjoint update, or the
-    // program's __isLocal: whether it points into this thread's stack.
-    replace(Call, B.CreateICmpNE(
-                      B.CreateCall(runtime("__cudaemu_is_local", I32, {Ptr}),
-                                   {Call.getArgOperand(0)}),
-                      B.getInt32(0)));
+  case Intrinsic::nvvm_isspacep_shared:
+  case Intrinsic::nvvm_isspacep_const:
+  case Intrinsic::nvvm_isspacep_global:
+    // A derivative's check before an adjoint update, or the program's
+    // __isLocal, __isShared, __isConstant, __isGlobal.
+    replace(Call, addressSpaceQuery(B, ID, Call.getArgOperand(0)));
     return true;
   case Intrinsic::nvvm_nanosleep:
     B.CreateCall(runtime("__cudaemu_nanosleep", Void, {I32}),

@@ -255,6 +255,14 @@ int32_t __cudaemu_is_local(const void *Address) {
   return P >= Low && P < High;
 }
 
+int32_t __cudaemu_is_shared(const void *Address) {
+  const std::vector<unsigned char> &Shared =
+      currentThread().Launch->SharedMemory;
+  auto *P = static_cast<const unsigned char *>(Address);
+  return !Shared.empty() && P >= Shared.data() &&
+         P < Shared.data() + Shared.size();
+}
+
 void __cudaemu_nanosleep(uint32_t Nanoseconds) {
   std::this_thread::sleep_for(std::chrono::nanoseconds(Nanoseconds));
 }

@@ -26,6 +26,7 @@
 #include "Core/Activity.h"
 #include "Core/Diagnostics.h"
 #include "Core/DifferentiationFailure.h"
+#include "Core/GlobalShadows.h"
 #include "Core/KernelLaunches.h"
 #include "Modes/ForwardModeGenerator.h"
 #include "Modes/ReverseModeGenerator.h"
@@ -290,6 +291,84 @@ void DerivativeKernelBuilder::createAugmentedKernel() {
   InlineFunction(*Call, Info);
 }
 
+/// The shared-memory shadows that start undefined (GlobalShadows.h) which
+/// \p F or a function it calls uses.
+static SmallVector<GlobalVariable *, 4> sharedShadowsUsedBy(Function &F) {
+  SetVector<const Function *> Reached;
+  Reached.insert(&F);
+  for (unsigned I = 0; I < Reached.size(); ++I)
+    for (const Instruction &Inst : instructions(*Reached[I]))
+      if (const auto *Call = dyn_cast<CallBase>(&Inst))
+        if (const Function *Callee = Call->getCalledFunction();
+            Callee && !Callee->isDeclaration())
+          Reached.insert(Callee);
+  auto UsedInReached = [&](GlobalVariable &Shadow) {
+    SmallVector<const User *, 8> Work(Shadow.users());
+    SmallPtrSet<const User *, 8> Seen;
+    while (!Work.empty()) {
+      const User *U = Work.pop_back_val();
+      if (!Seen.insert(U).second)
+        continue;
+      if (const auto *I = dyn_cast<Instruction>(U)) {
+        if (Reached.count(I->getFunction()))
+          return true;
+      } else if (isa<Constant>(U)) {
+        Work.append(U->user_begin(), U->user_end());
+      }
+    }
+    return false;
+  };
+  SmallVector<GlobalVariable *, 4> Shadows;
+  for (GlobalVariable &GV : F.getParent()->globals())
+    if (shadowStartsUndefined(GV))
+      if (GlobalVariable *Shadow = globalShadowOf(GV);
+          Shadow && UsedInReached(*Shadow))
+        Shadows.push_back(Shadow);
+  return Shadows;
+}
+
+/// Zeroes \p Shadows, the threads of the block sharing the words, and waits
+/// for the block. Shared memory does not outlive a launch: the shadows
+/// the augmented kernel zeroed where it wrote are garbage again when the
+/// reverse kernel starts, and the reverse pass adds into them.
+static void zeroSharedShadows(IRBuilder<> &B,
+                              ArrayRef<GlobalVariable *> Shadows) {
+  if (Shadows.empty())
+    return;
+  using namespace Intrinsic;
+  Function *F = B.GetInsertBlock()->getParent();
+  const DataLayout &DL = F->getDataLayout();
+  Value *Thread =
+      linearIndex(B, nvvm_read_ptx_sreg_tid_x, nvvm_read_ptx_sreg_tid_y,
+                  nvvm_read_ptx_sreg_tid_z, nvvm_read_ptx_sreg_ntid_x,
+                  nvvm_read_ptx_sreg_ntid_y);
+  Value *Threads =
+      B.CreateMul(B.CreateMul(readRegister(B, nvvm_read_ptx_sreg_ntid_x),
+                              readRegister(B, nvvm_read_ptx_sreg_ntid_y)),
+                  readRegister(B, nvvm_read_ptx_sreg_ntid_z));
+  for (GlobalVariable *Shadow : Shadows) {
+    uint64_t Bytes = DL.getTypeAllocSize(Shadow->getValueType());
+    // Words of 4 bytes where the size allows (the shadows of float and
+    // double arrays), else bytes.
+    Type *Word = Bytes % 4 ? B.getInt8Ty() : B.getInt32Ty();
+    uint64_t Words = Bytes / DL.getTypeAllocSize(Word);
+    BasicBlock *Before = B.GetInsertBlock();
+    BasicBlock *Loop = BasicBlock::Create(B.getContext(), "zero.shadow", F);
+    BasicBlock *Done = BasicBlock::Create(B.getContext(), "zeroed", F);
+    B.CreateCondBr(B.CreateICmpULT(Thread, B.getInt64(Words)), Loop, Done);
+    B.SetInsertPoint(Loop);
+    PHINode *Index = B.CreatePHI(B.getInt64Ty(), 2);
+    Index->addIncoming(Thread, Before);
+    B.CreateStore(Constant::getNullValue(Word),
+                  B.CreateGEP(Word, Shadow, Index));
+    Value *Next = B.CreateAdd(Index, Threads);
+    Index->addIncoming(Next, Loop);
+    B.CreateCondBr(B.CreateICmpULT(Next, B.getInt64(Words)), Loop, Done);
+    B.SetInsertPoint(Done);
+  }
+  B.CreateIntrinsic(nvvm_barrier0, {}, {});
+}
+
 void DerivativeKernelBuilder::createReverseKernel() {
   PointerType *Ptr = PointerType::getUnqual(M.getContext());
   Function *F = createKernel(reverseKernelName(K.getName()), {Ptr, Ptr});
@@ -306,6 +385,7 @@ void DerivativeKernelBuilder::createReverseKernel() {
   } else {
     Tape = B.CreateLoad(Ptr, threadTapeSlot(B, Tapes), "tape");
   }
+  zeroSharedShadows(B, sharedShadowsUsedBy(*Pair->Reverse));
   SmallVector<Value *, 8> Args = pairArguments(*F, PairArgs);
   Args.push_back(Tape);
   CallInst *Grads = B.CreateCall(Pair->Reverse, Args);

@@ -54,7 +54,7 @@ static void checkSize(int N) {
     for (int J = 0; J < N; ++J)
       RowSum += B[K + J * N];
     for (int I = 0; I < N; ++I)
-      if (std::fabs(D[I + K * N] - RowSum) > 1e-9 * (1 + std::fabs(RowSum)))
+      if (!(std::fabs(D[I + K * N] - RowSum) <= 1e-9 * (1 + std::fabs(RowSum))))
         ++Wrong;
   }
   char Name[64];

@@ -310,9 +310,11 @@ int Driver::runCudaEmulation(const CommandLineScan &Scan) const {
         return error(toString(std::move(E)));
     }
     Request.DeviceCompileArgs = Device.Before;
-    // The emulator runs a warp's lanes without tracking divergence, so its
-    // __activemask names every live lane: derivatives there add adjoints
-    // with plain atomics, not warp-aggregated ones (which rely on it).
+    // Emulated lanes meet at each __activemask (runtime/BlockSync.h), which
+    // keeps warp-aggregated atomics right but slow: each adjoint addition
+    // becomes a dozen meetings of the warp's host threads. Derivatives add
+    // with plain atomics there unless the command line asks otherwise
+    // (later -mllvm options win), as the tests of those paths do.
     Request.DeviceCompileArgs.insert(
         Request.DeviceCompileArgs.end(),
         {"-mllvm", "-enzyme-warp-aggregated-atomics=false"});

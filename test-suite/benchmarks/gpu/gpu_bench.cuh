@@ -69,7 +69,9 @@ bool checkGradient(const char *Name, double *Input, const double *Gradient,
     double Expected = double((Plus - Minus) / (2 * H));
     double Error =
         std::fabs(Gradient[I] - Expected) / std::max(1e-3, std::fabs(Expected));
-    Worst = std::max(Worst, Error);
+    // A NaN error is the worst (std::max would drop it).
+    if (!(Error <= Worst))
+      Worst = Error;
   }
   bool Ok = Worst <= Tolerance;
   std::printf("CHECK %s worst relative error %.2e %s\n", Name, Worst,

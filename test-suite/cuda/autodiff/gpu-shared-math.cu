@@ -94,7 +94,7 @@ int main() {
       Row[K] = Saved;
       double Expected = (Plus - Minus) / (2 * H);
       double Got = DP[T * Params + K];
-      if (std::fabs(Got - Expected) > 1e-6 * (1 + std::fabs(Expected))) {
+      if (!(std::fabs(Got - Expected) <= 1e-6 * (1 + std::fabs(Expected)))) {
         std::printf("FAIL thread %d parameter %d: %.17g, expected %.17g\n", T,
                     K, Got, Expected);
         Ok = false;
@@ -120,8 +120,8 @@ int main() {
     double Expected[Params] = {-Row[1] * S * X + C * X * Row[0] + S, C,
                                -Row[1] * S + C * Row[0]};
     for (int K = 0; K < Params; ++K)
-      if (std::fabs(DPF[T * Params + K] - Expected[K]) >
-          2e-4 * (1 + std::fabs(Expected[K]))) {
+      if (!(std::fabs(DPF[T * Params + K] - Expected[K]) <=
+          2e-4 * (1 + std::fabs(Expected[K])))) {
         std::printf("FAIL float thread %d parameter %d: %.9g, expected %.9g\n",
                     T, K, DPF[T * Params + K], Expected[K]);
         Ok = false;

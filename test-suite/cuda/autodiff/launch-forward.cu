@@ -164,7 +164,7 @@ int main() {
   bool YOk = true;
   for (int I = 0; I < N; ++I) {
     double Expected = (Up[I] - Y2[I]) / (2 * H);
-    if (std::fabs(DY[I] - Expected) > 1e-6 * (1 + std::fabs(Expected))) {
+    if (!(std::fabs(DY[I] - Expected) <= 1e-6 * (1 + std::fabs(Expected)))) {
       std::printf("d Y[%d]: got %.17g, expected %.17g\n", I, DY[I], Expected);
       YOk = false;
     }

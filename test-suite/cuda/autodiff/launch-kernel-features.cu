@@ -14,7 +14,7 @@
 #include "../Inputs/check.h"
 
 constexpr int N = 300;
-__constant__ double Weights[4] = {0.5, -1.25, 2.0, 0.75};
+__constant__ double Weights[4] = {0.2, 0.5, -0.3, 0.1};
 
 __device__ double smoothStep(double X) { return X * X * (3 - 2 * X); }
 
@@ -86,7 +86,7 @@ int main() {
   CUDA_CHECK(cudaMallocManaged(&DY, N * sizeof(double)));
   CUDA_CHECK(cudaMallocManaged(&DOut, sizeof(double)));
   for (int I = 0; I < N; ++I) {
-    X[I] = std::sin(0.37 * I);
+    X[I] = 0.5 + 0.3 * std::sin(0.37 * I);
     DX[I] = 0;
     DY[I] = 0;
   }
@@ -110,7 +110,7 @@ int main() {
     double Down = evaluate(Scale);
     X[J] = Saved;
     double Expected = (Up - Down) / (2 * H);
-    if (std::fabs(DX[J] - Expected) > 1e-6 * (1 + std::fabs(Expected))) {
+    if (!(std::fabs(DX[J] - Expected) <= 1e-6 * (1 + std::fabs(Expected)))) {
       std::printf("d/dX[%d]: got %.17g, expected %.17g\n", J, DX[J],
                   Expected);
       XOk = false;

@@ -7,11 +7,12 @@
 // address, and the three fields of a row share them (one match.any, one
 // set of votes, then shuffles only for each addition). The GPU benchmarks
 // (xs-lookup, rs-poles) check such gradients on a GPU; the gradients run
-// here under emulation (lanes add one by one) and, where a GPU is present,
-// on it: partial warps, lanes left out.
+// here under emulation (lanes add one by one, and grouped as on a GPU) and,
+// where a GPU is present, on it: partial warps, lanes left out.
 // REQUIRES: cuda-emulation
 // RUN: %clangxx_enzyme -fenzyme -O2 -mllvm -enzyme-inline-device-derivatives=false --cuda-gpu-arch=sm_90 --cuda-device-only -S -emit-llvm %s -o - | FileCheck %s
 // RUN: %clangxx_enzyme -fenzyme -fcuda-emulate -O2 %s -o %t && %t | FileCheck %s --check-prefix=OUT
+// RUN: %clangxx_enzyme -fenzyme -fcuda-emulate -O2 -mllvm -enzyme-warp-aggregated-atomics=true %s -o %t.groups && %t.groups | FileCheck %s --check-prefix=OUT
 // RUN: %if gpu %{ %clangxx_enzyme -fenzyme -O2 %s -o %t.gpu && %t.gpu | FileCheck %s --check-prefix=OUT %}
 // CHECK-LABEL: define internal void @_Z5modelPKdPKii.grad(
 // CHECK:         %[[ACTIVE:.*]] = {{.*}}call i32 @llvm.nvvm.activemask()

@@ -7,13 +7,14 @@
 // REQUIRES: cuda-emulation
 // RUN: %clangxx_enzyme -fenzyme -fcuda-emulate -O0 %s -o %t.O0 && %t.O0 | FileCheck %s
 // RUN: %clangxx_enzyme -fenzyme -fcuda-emulate -O2 %s -o %t.O2 && %t.O2 | FileCheck %s
+// RUN: %clangxx_enzyme -fenzyme -fcuda-emulate -O2 -mllvm -enzyme-warp-aggregated-atomics=true %s -o %t.warps && %t.warps | FileCheck %s
 // RUN: %if gpu %{ %clangxx_enzyme -fenzyme -O2 %s -o %t.gpu && %t.gpu | FileCheck %s %}
 // RUN: %clangxx_enzyme -fenzyme -O2 -mllvm -enzyme-inline-device-derivatives=false --cuda-device-only -S -emit-llvm %s -o - | FileCheck %s --check-prefix=IR
 // CHECK-NOT: FAIL
 // CHECK: all checks passed
 // The model's reads of P: atomic additions, after a check for local memory;
-// a full warp adding into one address sums its lanes' adjoints first (the
-// emulator, whose __activemask cannot see divergence, takes plain atomics).
+// a full warp adding into one address sums its lanes' adjoints first
+// (emulation adds lane by lane unless asked to sum as on a GPU).
 // The lanes are grouped by address once for P[0] and P[1] (one base).
 // IR-LABEL: define internal void @_Z5modelPKdS0_Pd.grad(
 // IR:         %[[ACTIVE:.*]] = {{.*}}call i32 @llvm.nvvm.activemask()

@@ -7,6 +7,7 @@
 // REQUIRES: cuda-emulation
 // RUN: %clangxx_enzyme -fenzyme -fcuda-emulate -O0 %s -o %t.O0 && %t.O0 | FileCheck %s
 // RUN: %clangxx_enzyme -fenzyme -fcuda-emulate -O2 %s -o %t.O2 && %t.O2 | FileCheck %s
+// RUN: %clangxx_enzyme -fenzyme -fcuda-emulate -O2 -mllvm -enzyme-warp-aggregated-atomics=true %s -o %t.warps && %t.warps | FileCheck %s
 // RUN: %if gpu %{ %clangxx_enzyme -fenzyme -O2 %s -o %t.gpu && %t.gpu | FileCheck %s %}
 // A shuffle over part of a warp is an error, not a wrong derivative.
 // RUN: not %clangxx_enzyme -fenzyme -fcuda-emulate -O2 -DPARTIAL_WIDTH -c %s -o %t.o 2>&1 | FileCheck %s --check-prefix=PARTIAL

@@ -132,7 +132,9 @@ uint32_t __cudaemu_barrier(uint32_t Kind, uint32_t Predicate);
 /// `bar.sync Id` with an id known only at run time; only 0 is emulated.
 void __cudaemu_barrier_id(uint32_t Id);
 void __cudaemu_warp_sync(uint32_t Mask);
-uint32_t __cudaemu_active_mask(void);
+/// `__activemask` at the call \p Site (an address of its own per call):
+/// the lanes of the warp that reach that call together.
+uint32_t __cudaemu_active_mask(const void *Site);
 /// Returns the value in the low 32 bits and the PTX predicate in bit 32.
 uint64_t __cudaemu_shuffle(uint32_t Mode, uint32_t Mask, uint32_t Value,
                            uint32_t LaneOrDelta, uint32_t Clamp);

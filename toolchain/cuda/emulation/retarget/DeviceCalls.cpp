@@ -403,9 +403,15 @@ bool DeviceCallLowering::lowerNvvmIntrinsic(CallInst &Call, Intrinsic::ID ID) {
                  {Call.getArgOperand(0)});
     replace(Call, nullptr);
     return true;
-  case Intrinsic::nvvm_activemask:
-    replace(Call, B.CreateCall(runtime("__cudaemu_active_mask", I32, {}), {}));
+  case Intrinsic::nvvm_activemask: {
+    // The lanes meet at this call: an address of its own names it.
+    auto *Site = new GlobalVariable(M, B.getInt8Ty(), /*isConstant=*/false,
+                                    GlobalValue::PrivateLinkage, B.getInt8(0),
+                                    "activemask.site");
+    replace(Call,
+            B.CreateCall(runtime("__cudaemu_active_mask", I32, {Ptr}), {Site}));
     return true;
+  }
 
   case Intrinsic::nvvm_match_any_sync_i32:
   case Intrinsic::nvvm_match_any_sync_i64:

@@ -32,6 +32,9 @@ void BlockSync::reset(unsigned Threads, const char *KernelName, unsigned X,
   if (Threads % WarpSize)
     LiveLaneMasks.back() = (1u << (Threads % WarpSize)) - 1;
   Warps.assign(NumWarps, {});
+  WaitingLaneMasks.assign(NumWarps, 0);
+  Convergences.assign(NumWarps, {});
+  Visits.assign(Threads, {});
 }
 
 std::string BlockSync::describe() const {
@@ -41,7 +44,64 @@ std::string BlockSync::describe() const {
   return Text;
 }
 
+void BlockSync::setWaiting(unsigned Warp, uint32_t Lanes, bool Waits) {
+  if (Waits) {
+    WaitingLaneMasks[Warp] |= Lanes;
+    settleConvergences(Warp);
+  } else {
+    WaitingLaneMasks[Warp] &= ~Lanes;
+  }
+}
+
+void BlockSync::settleConvergences(unsigned Warp) {
+  for (Convergence &C : Convergences[Warp]) {
+    if (C.Complete)
+      continue;
+    // Every other live lane waits elsewhere: none of them can come.
+    uint32_t Free = LiveLaneMasks[Warp] & ~C.Arrived & ~WaitingLaneMasks[Warp];
+    if (Free)
+      continue;
+    C.Complete = true;
+    Waiting -= std::bitset<32>(C.Arrived).count();
+    WaitingLaneMasks[Warp] &= ~C.Arrived;
+    Released.notify_all();
+  }
+}
+
+uint32_t BlockSync::convergedLanes(unsigned Thread, uintptr_t Site) {
+  unsigned Warp = Thread / WarpSize;
+  uint32_t Lane = 1u << (Thread % WarpSize);
+  std::unique_lock<std::mutex> Guard(Lock);
+  uint64_t Visit = Visits[Thread][Site]++;
+  std::list<Convergence> &Pending = Convergences[Warp];
+  Convergence *C = nullptr;
+  for (Convergence &Candidate : Pending)
+    if (!Candidate.Complete && Candidate.Site == Site &&
+        Candidate.Visit == Visit) {
+      C = &Candidate;
+      break;
+    }
+  if (!C) {
+    C = &Pending.emplace_back();
+    C->Site = Site;
+    C->Visit = Visit;
+  }
+  C->Arrived |= Lane;
+  ++Waiting;
+  setWaiting(Warp, Lane, true);
+  if (!C->Complete) {
+    checkDeadlock();
+    Released.wait(Guard, [&] { return C->Complete; });
+  }
+  uint32_t Participants = C->Arrived;
+  if (++C->Departed == std::bitset<32>(Participants).count())
+    Pending.remove_if([&](const Convergence &Done) { return &Done == C; });
+  return Participants;
+}
+
 void BlockSync::completeBarrier() {
+  for (uint32_t &Waits : WaitingLaneMasks)
+    Waits = 0;
   ResultCount = BarrierCount;
   ResultAll = BarrierAll;
   ResultAny = BarrierAny;
@@ -55,8 +115,9 @@ void BlockSync::completeBarrier() {
   Released.notify_all();
 }
 
-void BlockSync::complete(Rendezvous &R) {
+void BlockSync::complete(Rendezvous &R, unsigned Warp) {
   R.Complete = true;
+  WaitingLaneMasks[Warp] &= ~R.Arrived;
   Waiting -= R.Waiters;
   R.Waiters = 0;
   Released.notify_all();
@@ -85,7 +146,7 @@ void BlockSync::checkDeadlock() {
         Warp.c_str());
 }
 
-uint32_t BlockSync::barrier(uint32_t Kind, bool Predicate) {
+uint32_t BlockSync::barrier(unsigned Thread, uint32_t Kind, bool Predicate) {
   std::unique_lock<std::mutex> Guard(Lock);
   BarrierCount += Predicate;
   BarrierAll = BarrierAll && Predicate;
@@ -96,6 +157,7 @@ uint32_t BlockSync::barrier(uint32_t Kind, bool Predicate) {
     uint64_t Generation = BarrierGeneration;
     ++BarrierWaiters;
     ++Waiting;
+    setWaiting(Thread / WarpSize, 1u << (Thread % WarpSize), true);
     checkDeadlock();
     Released.wait(Guard, [&] { return BarrierGeneration != Generation; });
   }
@@ -109,11 +171,6 @@ uint32_t BlockSync::barrier(uint32_t Kind, bool Predicate) {
   default:
     return 0;
   }
-}
-
-uint32_t BlockSync::liveLanes(unsigned Thread) {
-  std::lock_guard<std::mutex> Guard(Lock);
-  return LiveLaneMasks[Thread / WarpSize];
 }
 
 uint32_t BlockSync::gather(unsigned Thread, uint32_t Mask, uint64_t Value,
@@ -142,10 +199,11 @@ uint32_t BlockSync::gather(unsigned Thread, uint32_t Mask, uint64_t Value,
   R->Values[Thread % WarpSize] = Value;
   R->Arrived |= Lane;
   if (R->Arrived == R->Expected) {
-    complete(*R);
+    complete(*R, Warp);
   } else {
     ++R->Waiters;
     ++Waiting;
+    setWaiting(Warp, Lane, true);
     checkDeadlock();
     Released.wait(Guard, [&] { return R->Complete; });
   }
@@ -169,8 +227,10 @@ void BlockSync::exit(unsigned Thread) {
     if (!R.Complete && (R.Expected & Lane)) {
       R.Expected &= ~Lane;
       if (R.Arrived == R.Expected)
-        complete(R);
+        complete(R, Warp);
     }
+  // One lane fewer that could still come to a convergence.
+  settleConvergences(Warp);
   if (Live != 0)
     checkDeadlock();
 }

@@ -15,6 +15,13 @@
 /// none can release the others, the block is deadlocked and the program
 /// stops with a report instead of hanging.
 ///
+/// `__activemask` names the lanes that run together with the caller. Lanes
+/// of an emulated warp run on their own, so the lanes that reach the same
+/// call (the same time they reach it) meet there: a lane waits until each
+/// other live lane of its warp has arrived too, or waits somewhere else
+/// (a barrier, a warp collective, another such call), or returned. Lanes
+/// that took another branch are then not in the mask, as on a GPU.
+///
 //===----------------------------------------------------------------------===//
 
 #ifndef ENZYME_CUDA_EMULATION_BLOCKSYNC_H
@@ -25,6 +32,7 @@
 #include <list>
 #include <mutex>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace enzyme::cuda_emulation {
@@ -38,8 +46,9 @@ public:
   void reset(unsigned Threads, const char *Kernel, unsigned X, unsigned Y,
              unsigned Z);
 
-  /// `__syncthreads` and its reducing forms; returns the popc/and/or result.
-  uint32_t barrier(uint32_t Kind, bool Predicate);
+  /// `__syncthreads` and its reducing forms for \p Thread; returns the
+  /// popc/and/or result.
+  uint32_t barrier(unsigned Thread, uint32_t Kind, bool Predicate);
 
   /// The lanes' values of a warp collective: waits until every live lane
   /// of \p Mask arrived with the same mask, then copies their values into
@@ -48,8 +57,9 @@ public:
   uint32_t gather(unsigned Thread, uint32_t Mask, uint64_t Value,
                   uint64_t Values[WarpSize]);
 
-  /// The live lanes of \p Thread's warp.
-  uint32_t liveLanes(unsigned Thread);
+  /// `__activemask` at the call \p Site: the lanes of \p Thread's warp
+  /// that reach it together.
+  uint32_t convergedLanes(unsigned Thread, uintptr_t Site);
 
   /// \p Thread returned from the kernel: it no longer takes part.
   void exit(unsigned Thread);
@@ -65,8 +75,22 @@ private:
     uint64_t Values[WarpSize] = {};
   };
 
+  /// The lanes that met at one `__activemask` call.
+  struct Convergence {
+    uintptr_t Site = 0;
+    /// How many times each of them reached the call before.
+    uint64_t Visit = 0;
+    uint32_t Arrived = 0;
+    unsigned Departed = 0;
+    bool Complete = false;
+  };
+
   void completeBarrier();
-  void complete(Rendezvous &R);
+  void complete(Rendezvous &R, unsigned Warp);
+  /// Marks \p Lanes of \p Warp waiting (or no longer), and completes the
+  /// convergences of the warp whose other lanes all wait or returned.
+  void setWaiting(unsigned Warp, uint32_t Lanes, bool Waits);
+  void settleConvergences(unsigned Warp);
   /// Called with the lock held by a thread about to wait.
   void checkDeadlock();
   /// "kernel 'name', block (x,y,z)", formatted only for a report.
@@ -88,7 +112,13 @@ private:
   bool ResultAll = true, ResultAny = false;
 
   std::vector<uint32_t> LiveLaneMasks;
+  /// Per warp, the lanes waiting at a barrier, a collective or a
+  /// convergence.
+  std::vector<uint32_t> WaitingLaneMasks;
   std::vector<std::list<Rendezvous>> Warps;
+  std::vector<std::list<Convergence>> Convergences;
+  /// Per thread, how many times it reached each `__activemask` call.
+  std::vector<std::unordered_map<uintptr_t, uint64_t>> Visits;
 };
 
 } // namespace enzyme::cuda_emulation

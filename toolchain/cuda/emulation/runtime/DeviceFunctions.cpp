@@ -92,7 +92,8 @@ void *__cudaemu_shared_memory(void) {
 }
 
 uint32_t __cudaemu_barrier(uint32_t Kind, uint32_t Predicate) {
-  return currentThread().Launch->Sync.barrier(Kind, Predicate != 0);
+  ThreadContext &T = currentThread();
+  return T.Launch->Sync.barrier(T.Linear, Kind, Predicate != 0);
 }
 
 void __cudaemu_barrier_id(uint32_t Id) {
@@ -100,7 +101,8 @@ void __cudaemu_barrier_id(uint32_t Id) {
     fatal("named barrier %u (bar.sync with an id other than 0) is not "
           "emulated; only __syncthreads and barrier 0 are",
           Id);
-  currentThread().Launch->Sync.barrier(EnzymeCudaEmuBarrierPlain, false);
+  ThreadContext &T = currentThread();
+  T.Launch->Sync.barrier(T.Linear, EnzymeCudaEmuBarrierPlain, false);
 }
 
 void __cudaemu_warp_sync(uint32_t Mask) {
@@ -109,10 +111,10 @@ void __cudaemu_warp_sync(uint32_t Mask) {
   T.Launch->Sync.gather(T.Linear, Mask, 0, Values);
 }
 
-uint32_t __cudaemu_active_mask(void) {
-  // Lanes of a warp do not diverge here; the active lanes are the live ones.
+uint32_t __cudaemu_active_mask(const void *Site) {
   ThreadContext &T = currentThread();
-  return T.Launch->Sync.liveLanes(T.Linear);
+  return T.Launch->Sync.convergedLanes(T.Linear,
+                                       reinterpret_cast<uintptr_t>(Site));
 }
 
 /// PTX shfl.sync: `Clamp` packs the segment mask (bits 8-12) and the clamp

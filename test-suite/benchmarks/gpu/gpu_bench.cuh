@@ -97,6 +97,13 @@ long double sumAfterUpload(const std::vector<double> &Data, double *Device,
   return Sum;
 }
 
+/// Forward mode's line beside RESULT: tangent time / primal time.
+inline void printTangentResult(const char *Name, double PrimalMs,
+                               double TangentMs, bool Ok) {
+  std::printf("TANGENT %s primal %.4f ms tangent %.4f ms ratio %.2f %s\n", Name,
+              PrimalMs, TangentMs, TangentMs / PrimalMs, Ok ? "ok" : "WRONG");
+}
+
 inline void printResult(const char *Name, double PrimalMs, double GradientMs,
                         bool Ok) {
   std::printf("RESULT %s primal %.4f ms gradient %.4f ms ratio %.2f %s\n", Name,

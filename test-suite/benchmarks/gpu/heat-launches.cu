@@ -5,7 +5,9 @@
 // does. The gradient launches the derivative kernels the toolchain made
 // (per-thread tapes in device memory, the adjoint of the scalar parameter
 // summed over all threads) and returns d/dC. Prints gradient time / primal
-// time of the whole host function.
+// time of the whole host function, and the same for forward mode
+// (__enzyme_fwddiff, the tangent kernels), whose tangent is checked against
+// the gradient's projection on its direction.
 #include "gpu_bench.cuh"
 
 __global__ void step(const double *U, double *V, double C, int N) {
@@ -29,6 +31,7 @@ void simulate(double *U, double *V, double C, int N, int Steps) {
 
 extern int enzyme_dup, enzyme_const, enzyme_out;
 double __enzyme_autodiff(void *, ...);
+void __enzyme_fwddiff(void *, ...);
 
 int main(int Argc, char **Argv) {
   bool Quick = quickRun(Argc, Argv);
@@ -37,11 +40,13 @@ int main(int Argc, char **Argv) {
   std::vector<double> Init(N);
   for (int I = 0; I < N; ++I)
     Init[I] = std::sin(0.001 * I) + 0.1 * std::cos(0.37 * I);
-  double *U, *V, *DU, *DV;
+  double *U, *V, *DU, *DV, *TU, *TV;
   GPU_CHECK(cudaMalloc(&U, N * sizeof(double)));
   GPU_CHECK(cudaMalloc(&V, N * sizeof(double)));
   GPU_CHECK(cudaMalloc(&DU, N * sizeof(double)));
   GPU_CHECK(cudaMalloc(&DV, N * sizeof(double)));
+  GPU_CHECK(cudaMalloc(&TU, N * sizeof(double)));
+  GPU_CHECK(cudaMalloc(&TV, N * sizeof(double)));
   auto Reset = [&](const std::vector<double> &From) {
     GPU_CHECK(
         cudaMemcpy(U, From.data(), N * sizeof(double), cudaMemcpyHostToDevice));
@@ -57,11 +62,25 @@ int main(int Argc, char **Argv) {
     DC = __enzyme_autodiff((void *)simulate, enzyme_dup, U, DU, enzyme_dup, V,
                            DV, enzyme_out, C, N, Steps);
   };
+  // Forward mode along (Direction, TC).
+  std::vector<double> Direction(N);
+  for (int I = 0; I < N; ++I)
+    Direction[I] = std::cos(0.01 * I);
+  const double TC = 0.5;
+  auto RunTangent = [&] {
+    GPU_CHECK(cudaMemcpy(TU, Direction.data(), N * sizeof(double),
+                         cudaMemcpyHostToDevice));
+    GPU_CHECK(cudaMemset(TV, 0, N * sizeof(double)));
+    __enzyme_fwddiff((void *)simulate, enzyme_dup, U, TU, enzyme_dup, V, TV,
+                     enzyme_dup, C, TC, N, Steps);
+  };
   Reset(Init);
   RunPrimal();
   RunGradient();
+  RunTangent();
   double PrimalMs = timeKernel(RunPrimal, Runs);
   double GradientMs = timeKernel(RunGradient, Runs);
+  double TangentMs = timeKernel(RunTangent, Runs);
 
   Reset(Init);
   RunGradient();
@@ -87,6 +106,24 @@ int main(int Argc, char **Argv) {
       [&] { return Objective(Init, C); }, 1e-5);
   Ok &= checkGradient(
       "d/dC", &Coef, &DC, {0}, [&] { return Objective(Init, Coef); }, 1e-5);
-  printResult("heat-launches", PrimalMs, GradientMs, Ok);
-  return Ok ? 0 : 1;
+  // The tangent of the final values' sum is the gradient's projection.
+  Reset(Init);
+  RunTangent();
+  GPU_CHECK(cudaDeviceSynchronize());
+  std::vector<double> Tangents(N);
+  GPU_CHECK(cudaMemcpy(Tangents.data(), TU, N * sizeof(double),
+                       cudaMemcpyDeviceToHost));
+  long double Got = 0, Projection = (long double)DC * TC;
+  for (int I = 0; I < N; ++I) {
+    Got += Tangents[I];
+    Projection += (long double)DInit[I] * Direction[I];
+  }
+  double TangentError = double(std::fabs(Got - Projection) /
+                               std::max(1.0L, std::fabs(Projection)));
+  bool TangentOk = TangentError <= 1e-9;
+  std::printf("CHECK tangent against the gradient relative error %.2e %s\n",
+              TangentError, TangentOk ? "ok" : "WRONG");
+  printTangentResult("heat-launches", PrimalMs, TangentMs, TangentOk);
+  printResult("heat-launches", PrimalMs, GradientMs, Ok && TangentOk);
+  return Ok && TangentOk ? 0 : 1;
 }

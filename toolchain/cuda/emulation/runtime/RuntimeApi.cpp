@@ -271,6 +271,71 @@ cudaError_t cudaMemset2DAsync(void *DevPtr, size_t Pitch, int Value,
   return cudaMemset2D(DevPtr, Pitch, Value, Width, Height);
 }
 
+// 3D: linear memory only (CUDA arrays are not emulated). Rows are padded as
+// cudaMallocPitch pads them; a slice is ysize rows.
+cudaError_t cudaMalloc3D(cudaPitchedPtr *PitchedDevPtr, cudaExtent Extent) {
+  if (!PitchedDevPtr)
+    return setError(cudaErrorInvalidValue);
+  size_t Pitch = 0;
+  void *Memory = nullptr;
+  if (cudaError_t Error = cudaMallocPitch(&Memory, &Pitch, Extent.width,
+                                          Extent.height * Extent.depth))
+    return Error;
+  *PitchedDevPtr = cudaPitchedPtr{Memory, Pitch, Extent.width, Extent.height};
+  return setError(cudaSuccess);
+}
+cudaError_t cudaMemset3D(cudaPitchedPtr PitchedDevPtr, int Value,
+                         cudaExtent Extent) {
+  if (Extent.width > PitchedDevPtr.pitch ||
+      (Extent.depth > 1 && Extent.height > PitchedDevPtr.ysize))
+    return setError(cudaErrorInvalidValue);
+  if (Extent.width && Extent.height && Extent.depth && !PitchedDevPtr.ptr)
+    return setError(cudaErrorInvalidValue);
+  size_t Slice = PitchedDevPtr.pitch * PitchedDevPtr.ysize;
+  for (size_t Z = 0; Z < Extent.depth; ++Z)
+    for (size_t Row = 0; Row < Extent.height; ++Row)
+      std::memset(static_cast<char *>(PitchedDevPtr.ptr) + Z * Slice +
+                      Row * PitchedDevPtr.pitch,
+                  Value, Extent.width);
+  return setError(cudaSuccess);
+}
+cudaError_t cudaMemset3DAsync(cudaPitchedPtr PitchedDevPtr, int Value,
+                              cudaExtent Extent, cudaStream_t) {
+  return cudaMemset3D(PitchedDevPtr, Value, Extent);
+}
+cudaError_t cudaMemcpy3D(const cudaMemcpy3DParms *P) {
+  if (!P || !validKind(P->kind))
+    return setError(P ? cudaErrorInvalidMemcpyDirection
+                      : cudaErrorInvalidValue);
+  if (P->srcArray || P->dstArray) {
+    std::fprintf(stderr, "CUDA emulation: cudaMemcpy3D with a CUDA array is "
+                         "not emulated; copy between linear (pitched) "
+                         "memory\n");
+    return setError(cudaErrorInvalidValue);
+  }
+  const cudaExtent &E = P->extent;
+  const cudaPitchedPtr &S = P->srcPtr, &D = P->dstPtr;
+  if (S.pitch < P->srcPos.x + E.width || D.pitch < P->dstPos.x + E.width ||
+      (E.depth > 1 &&
+       (S.ysize < P->srcPos.y + E.height || D.ysize < P->dstPos.y + E.height)))
+    return setError(cudaErrorInvalidPitchValue);
+  if (E.width && E.height && E.depth && (!S.ptr || !D.ptr))
+    return setError(cudaErrorInvalidValue);
+  for (size_t Z = 0; Z < E.depth; ++Z)
+    for (size_t Row = 0; Row < E.height; ++Row) {
+      size_t From = (P->srcPos.z + Z) * S.pitch * S.ysize +
+                    (P->srcPos.y + Row) * S.pitch + P->srcPos.x;
+      size_t To = (P->dstPos.z + Z) * D.pitch * D.ysize +
+                  (P->dstPos.y + Row) * D.pitch + P->dstPos.x;
+      std::memmove(static_cast<char *>(D.ptr) + To,
+                   static_cast<const char *>(S.ptr) + From, E.width);
+    }
+  return setError(cudaSuccess);
+}
+cudaError_t cudaMemcpy3DAsync(const cudaMemcpy3DParms *P, cudaStream_t) {
+  return cudaMemcpy3D(P);
+}
+
 cudaError_t cudaMemcpyToSymbol(const void *Symbol, const void *Src,
                                size_t Count, size_t Offset,
                                cudaMemcpyKind Kind) {

@@ -292,17 +292,23 @@ void DerivativeKernelBuilder::createAugmentedKernel() {
 }
 
 /// The shared-memory shadows that start undefined (GlobalShadows.h) which
-/// \p F or a function it calls uses.
+/// \p F or a function it calls uses (all of them where it calls through a
+/// pointer).
 static SmallVector<GlobalVariable *, 4> sharedShadowsUsedBy(Function &F) {
   SetVector<const Function *> Reached;
   Reached.insert(&F);
+  bool CallsThroughPointers = false;
   for (unsigned I = 0; I < Reached.size(); ++I)
     for (const Instruction &Inst : instructions(*Reached[I]))
-      if (const auto *Call = dyn_cast<CallBase>(&Inst))
-        if (const Function *Callee = Call->getCalledFunction();
-            Callee && !Callee->isDeclaration())
+      if (const auto *Call = dyn_cast<CallBase>(&Inst)) {
+        const Function *Callee = Call->getCalledFunction();
+        CallsThroughPointers |= !Callee && !Call->isInlineAsm();
+        if (Callee && !Callee->isDeclaration())
           Reached.insert(Callee);
+      }
   auto UsedInReached = [&](GlobalVariable &Shadow) {
+    if (CallsThroughPointers)
+      return true;
     SmallVector<const User *, 8> Work(Shadow.users());
     SmallPtrSet<const User *, 8> Seen;
     while (!Work.empty()) {

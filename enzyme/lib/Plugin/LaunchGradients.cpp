@@ -14,9 +14,8 @@
 /// reverse kernel with the same one (runtime/CudaLaunch.c). A kernel on the
 /// tangent list gets a custom forward derivative that launches its tangent
 /// kernel. The engine differentiates the host code around the stubs as
-/// usual. The derivative
-/// kernels and their info are registered with the CUDA runtime beside the
-/// file's own kernels, in `__cuda_register_globals`.
+/// usual. The derivative kernels and their info are registered with the
+/// CUDA runtime beside the file's own kernels, in `__cuda_register_globals`.
 ///
 //===----------------------------------------------------------------------===//
 

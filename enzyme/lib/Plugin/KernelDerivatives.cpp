@@ -85,19 +85,29 @@ static Value *linearBlockIndex(IRBuilder<> &B) {
                      nvvm_read_ptx_sreg_nctaid_y);
 }
 
+/// The thread's index in its block, x fastest.
+static Value *threadInBlock(IRBuilder<> &B) {
+  using namespace Intrinsic;
+  return linearIndex(B, nvvm_read_ptx_sreg_tid_x, nvvm_read_ptx_sreg_tid_y,
+                     nvvm_read_ptx_sreg_tid_z, nvvm_read_ptx_sreg_ntid_x,
+                     nvvm_read_ptx_sreg_ntid_y);
+}
+
+/// The number of threads of a block.
+static Value *blockSize(IRBuilder<> &B) {
+  using namespace Intrinsic;
+  return B.CreateMul(B.CreateMul(readRegister(B, nvvm_read_ptx_sreg_ntid_x),
+                                 readRegister(B, nvvm_read_ptx_sreg_ntid_y)),
+                     readRegister(B, nvvm_read_ptx_sreg_ntid_z));
+}
+
 /// The thread's index in the whole launch, x fastest (as the host counts
 /// the launch's threads).
 static Value *linearThreadIndex(IRBuilder<> &B) {
-  using namespace Intrinsic;
-  Value *Thread =
-      linearIndex(B, nvvm_read_ptx_sreg_tid_x, nvvm_read_ptx_sreg_tid_y,
-                  nvvm_read_ptx_sreg_tid_z, nvvm_read_ptx_sreg_ntid_x,
-                  nvvm_read_ptx_sreg_ntid_y);
-  Value *BlockSize =
-      B.CreateMul(B.CreateMul(readRegister(B, nvvm_read_ptx_sreg_ntid_x),
-                              readRegister(B, nvvm_read_ptx_sreg_ntid_y)),
-                  readRegister(B, nvvm_read_ptx_sreg_ntid_z));
-  return B.CreateAdd(B.CreateMul(linearBlockIndex(B), BlockSize), Thread);
+  Value *Thread = threadInBlock(B);
+  Value *Threads = blockSize(B);
+  Value *Block = linearBlockIndex(B);
+  return B.CreateAdd(B.CreateMul(Block, Threads), Thread);
 }
 
 /// The first instruction of \p K's own code (not inlined into it), where
@@ -341,17 +351,9 @@ static void zeroSharedShadows(IRBuilder<> &B,
                               ArrayRef<GlobalVariable *> Shadows) {
   if (Shadows.empty())
     return;
-  using namespace Intrinsic;
   Function *F = B.GetInsertBlock()->getParent();
   const DataLayout &DL = F->getDataLayout();
-  Value *Thread =
-      linearIndex(B, nvvm_read_ptx_sreg_tid_x, nvvm_read_ptx_sreg_tid_y,
-                  nvvm_read_ptx_sreg_tid_z, nvvm_read_ptx_sreg_ntid_x,
-                  nvvm_read_ptx_sreg_ntid_y);
-  Value *Threads =
-      B.CreateMul(B.CreateMul(readRegister(B, nvvm_read_ptx_sreg_ntid_x),
-                              readRegister(B, nvvm_read_ptx_sreg_ntid_y)),
-                  readRegister(B, nvvm_read_ptx_sreg_ntid_z));
+  Value *Thread = threadInBlock(B), *Threads = blockSize(B);
   for (GlobalVariable *Shadow : Shadows) {
     uint64_t Bytes = DL.getTypeAllocSize(Shadow->getValueType());
     // Words of 4 bytes where the size allows (the shadows of float and
@@ -372,7 +374,7 @@ static void zeroSharedShadows(IRBuilder<> &B,
     B.CreateCondBr(B.CreateICmpULT(Next, B.getInt64(Words)), Loop, Done);
     B.SetInsertPoint(Done);
   }
-  B.CreateIntrinsic(nvvm_barrier0, {}, {});
+  B.CreateIntrinsic(Intrinsic::nvvm_barrier0, {}, {});
 }
 
 void DerivativeKernelBuilder::createReverseKernel() {

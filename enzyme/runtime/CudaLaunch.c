@@ -155,6 +155,13 @@ void __enzyme_rt_cuda_tangent_launch(const void *kernel, const char *name,
   check(__cudaPopCallConfiguration(&grid, &block, &shared_bytes, &stream), name,
         "the launch has no configuration");
   check_shadows(name, info, symbol, shadows, num_params);
+  /* TangentKernelUnavailable (Core/KernelLaunches.h). */
+  if (info->slot_bytes == ~0ull)
+    fail(name,
+         "forward mode cannot differentiate the kernel (the warning of its "
+         "CUDA file's device compilation says why); only reverse mode can "
+         "differentiate its launches",
+         0);
   check(cudaLaunchKernel(kernel, grid, block, args, shared_bytes, stream), name,
         "cannot launch its tangent kernel");
 }

@@ -55,7 +55,7 @@ Expected<std::vector<std::string>> Driver::derivativeKernelArguments(
   if (std::error_code EC =
           sys::fs::createTemporaryFile("enzyme-kernels", "txt", ListFile))
     return createStringError("cannot create a temporary file: " + EC.message());
-  std::set<std::string> Kernels, TangentKernels;
+  std::set<std::string> Kernels, TangentKernels, OptionalTangentKernels;
   for (const InputArgument &Input : Scan.Inputs) {
     if (!Input.Cuda)
       continue;
@@ -88,11 +88,14 @@ Expected<std::vector<std::string>> Driver::derivativeKernelArguments(
       continue;
     SmallVector<StringRef, 8> Lines;
     (*List)->getBuffer().split(Lines, '\n', -1, /*KeepEmpty=*/false);
-    // Kernels of reverse-mode requests, and `forward NAME` for those of
-    // forward-mode ones.
+    // Kernels of reverse-mode requests, `forward NAME` for those of
+    // forward-mode ones, `forward-if-possible NAME` for those a launcher
+    // registration names (LaunchedKernelScan.cpp).
     for (StringRef Line : Lines) {
       StringRef Kernel = Line.trim();
-      if (Kernel.consume_front("forward "))
+      if (Kernel.consume_front("forward-if-possible "))
+        OptionalTangentKernels.insert(Kernel.trim().str());
+      else if (Kernel.consume_front("forward "))
         TangentKernels.insert(Kernel.trim().str());
       else
         Kernels.insert(Kernel.str());
@@ -107,6 +110,14 @@ Expected<std::vector<std::string>> Driver::derivativeKernelArguments(
     Arguments.insert(
         Arguments.end(),
         {"-mllvm", "-enzyme-tangent-kernels=" + join(TangentKernels, ",")});
+  // A kernel that one file's requests need and another's launcher names is
+  // required.
+  for (const std::string &Kernel : TangentKernels)
+    OptionalTangentKernels.erase(Kernel);
+  if (!OptionalTangentKernels.empty())
+    Arguments.insert(Arguments.end(),
+                     {"-mllvm", "-enzyme-optional-tangent-kernels=" +
+                                    join(OptionalTangentKernels, ",")});
   return Arguments;
 }
 

@@ -60,6 +60,16 @@ private:
 };
 } // namespace
 
+void reportWarning(const Instruction &At, const Twine &Message,
+                   StringRef OffendingLocation) {
+  std::string Text = Message.str();
+  if (!OffendingLocation.empty())
+    Text += " (the operation is at " + OffendingLocation.str() + ")";
+  const Function &F = *At.getFunction();
+  F.getContext().diagnose(
+      DiagnosticInfoUnsupported(F, Text, At.getDebugLoc(), DS_Warning));
+}
+
 void reportError(const Instruction &At, const Twine &Message,
                  StringRef OffendingLocation) {
   std::string Text = Message.str();

@@ -38,6 +38,10 @@ std::string describeLocation(const llvm::DebugLoc &Loc);
 void reportError(const llvm::Instruction &At, const llvm::Twine &Message,
                  llvm::StringRef OffendingLocation = "");
 
+/// Reports a warning located at \p At, as reportError does an error.
+void reportWarning(const llvm::Instruction &At, const llvm::Twine &Message,
+                   llvm::StringRef OffendingLocation = "");
+
 /// Reports an error about a global the user wrote (a registration), at its
 /// declaration when debug info has it.
 void reportError(const llvm::GlobalVariable &At, const llvm::Twine &Message);

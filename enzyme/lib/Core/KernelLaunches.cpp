@@ -31,6 +31,12 @@ static cl::list<std::string> TangentKernels(
              "forward mode differentiates, which get tangent kernels "
              "(enzyme-clang sets it)"));
 
+static cl::list<std::string> OptionalTangentKernels(
+    "enzyme-optional-tangent-kernels", cl::CommaSeparated,
+    cl::desc("CUDA kernels that get tangent kernels where forward mode can "
+             "differentiate them (a launcher registration names them; "
+             "enzyme-clang sets it)"));
+
 static cl::opt<std::string> ListLaunchedKernels(
     "enzyme-list-launched-kernels", cl::init(""),
     cl::desc("Scan mode: write the CUDA kernels launched from differentiated "
@@ -42,11 +48,17 @@ bool isDerivativeKernel(StringRef KernelName) {
 }
 
 bool isTangentKernel(StringRef KernelName) {
-  return is_contained(TangentKernels, KernelName);
+  return is_contained(TangentKernels, KernelName) ||
+         isOptionalTangentKernel(KernelName);
+}
+
+bool isOptionalTangentKernel(StringRef KernelName) {
+  return is_contained(OptionalTangentKernels, KernelName);
 }
 
 bool anyDerivativeKernels() {
-  return !DerivativeKernels.empty() || !TangentKernels.empty();
+  return !DerivativeKernels.empty() || !TangentKernels.empty() ||
+         !OptionalTangentKernels.empty();
 }
 
 StringRef launchedKernelListPath() { return ListLaunchedKernels; }

@@ -13,7 +13,9 @@
 /// engine in scan mode, which lists the kernels whose host stubs are
 /// reachable from requests (-enzyme-list-launched-kernels), and passes the
 /// lists to both compilations: -enzyme-derivative-kernels for reverse-mode
-/// requests, -enzyme-tangent-kernels for forward-mode ones.
+/// requests, -enzyme-tangent-kernels for forward-mode ones (and
+/// -enzyme-optional-tangent-kernels for those a launcher registration names,
+/// which only reverse mode may be able to differentiate).
 ///
 /// For each listed kernel K, the device compilation defines
 ///   _enzyme_kernel_augmented_K(params, shadows, tapes)        a kernel,
@@ -39,6 +41,7 @@
 
 #include "llvm/ADT/StringRef.h"
 
+#include <cstdint>
 #include <optional>
 #include <string>
 
@@ -59,8 +62,18 @@ inline constexpr unsigned ScalarAdjointReplicas = 64;
 /// The kernels (device names) the driver asked reverse-mode derivative
 /// kernels for.
 bool isDerivativeKernel(llvm::StringRef KernelName);
-/// The kernels the driver asked tangent kernels for (forward mode).
+/// The kernels the driver asked tangent kernels for (forward mode), the
+/// optional ones included.
 bool isTangentKernel(llvm::StringRef KernelName);
+/// A tangent kernel that only a launcher registration asks for: where the
+/// kernel cannot be differentiated in forward mode, the device compilation
+/// warns, and its forward launches stop the program with a message
+/// (TangentKernelUnavailable).
+bool isOptionalTangentKernel(llvm::StringRef KernelName);
+
+/// The first word of a tangent kernel's info where the device compilation
+/// could not make the kernel.
+inline constexpr uint64_t TangentKernelUnavailable = ~uint64_t(0);
 /// The driver asked for derivative or tangent kernels.
 bool anyDerivativeKernels();
 

@@ -153,19 +153,29 @@ static Function *cloneKernelBody(Function &Kernel, StringRef Suffix) {
   return Body;
 }
 
-/// Reports a parameter of \p K that derivative kernels cannot take.
-static bool checkKernelParameters(Function &K) {
+/// Why derivative kernels of \p K cannot take one of its parameters, or
+/// empty.
+static std::string unsupportedParameterReason(Function &K) {
   std::optional<unsigned> Bad = unsupportedKernelParameter(K);
   if (!Bad)
+    return "";
+  return ("its parameter " + Twine(*Bad + 1) +
+          " is passed by value as a struct or vector; derivative kernels "
+          "take pointers, integers, float and double (pass other values "
+          "through a pointer)")
+      .str();
+}
+
+/// Reports a parameter of \p K that derivative kernels cannot take.
+static bool checkKernelParameters(Function &K) {
+  std::string Reason = unsupportedParameterReason(K);
+  if (Reason.empty())
     return true;
-  reportError(reportPoint(K),
-              "cannot differentiate kernel '" + displayName(K.getName()) +
-                  "', which differentiated host code launches: its "
-                  "parameter " +
-                  Twine(*Bad + 1) +
-                  " is passed by value as a struct or vector; derivative "
-                  "kernels take pointers, integers, float and double "
-                  "(pass other values through a pointer)");
+  reportError(reportPoint(K), "cannot differentiate kernel '" +
+                                  displayName(K.getName()) +
+                                  "', which differentiated host code "
+                                  "launches: " +
+                                  Reason);
   return false;
 }
 
@@ -510,10 +520,40 @@ void createKernelDerivatives(Module &M, ReverseModeGenerator &Gen) {
 /// The tangent kernel of \p K: its body's forward-mode derivative, which
 /// computes the primal and the tangents of every pointer and floating-point
 /// parameter (Core/KernelLaunches.h). Forward mode records nothing, so the
-/// kernel needs no tape.
+/// kernel needs no tape. A kernel that only a launcher registration lists
+/// (optional) and forward mode cannot differentiate gets a warning and an
+/// info that stops its forward launches.
 static void createTangentKernel(Function &K, ForwardModeGenerator &Gen) {
-  if (!checkKernelParameters(K))
-    return;
+  bool Optional = isOptionalTangentKernel(K.getName());
+  auto Fail = [&](const std::string &Reason, StringRef Offending) {
+    std::string Message = "cannot differentiate kernel '" +
+                          displayName(K.getName()) +
+                          "' in forward mode, which differentiated host "
+                          "code launches: " +
+                          Reason;
+    if (!Optional) {
+      reportError(reportPoint(K), Message, Offending);
+      return;
+    }
+    reportWarning(reportPoint(K),
+                  Message + "; only reverse mode can differentiate the "
+                            "launchers that name it",
+                  Offending);
+    // The host registers the kernel whatever happens here: an empty one
+    // stands in, which the info keeps from being launched.
+    SmallVector<Type *, 8> Params(K.getFunctionType()->params());
+    for (Argument &A : K.args())
+      if (A.getType()->isPointerTy() || A.getType()->isFloatingPointTy())
+        Params.push_back(A.getType());
+    Function *StandIn =
+        createKernelBeside(K, tangentKernelName(K.getName()), Params);
+    ReturnInst::Create(K.getContext(),
+                       BasicBlock::Create(K.getContext(), "entry", StandIn));
+    createKernelInfo(K, tangentKernelInfoName(K.getName()),
+                     TangentKernelUnavailable, 0);
+  };
+  if (std::string Reason = unsupportedParameterReason(K); !Reason.empty())
+    return Fail(Reason, "");
   Function *Body = cloneKernelBody(K, ".enzyme.tangent.body");
   ForwardSignature Sig;
   Sig.Fn = Body;
@@ -526,14 +566,9 @@ static void createTangentKernel(Function &K, ForwardModeGenerator &Gen) {
   Function *Tangent = Gen.getOrCreate(Sig, Failure);
   if (!Tangent) {
     Body->eraseFromParent();
-    reportError(reportPoint(K),
-                "cannot differentiate kernel '" + displayName(K.getName()) +
-                    "' in forward mode, which differentiated host code "
-                    "launches: " +
-                    (Failure.Message.empty() ? "it cannot be differentiated"
-                                             : Failure.Message),
+    return Fail(Failure.Message.empty() ? "it cannot be differentiated"
+                                        : Failure.Message,
                 Failure.OffendingLocation);
-    return;
   }
   // Bit I: the tangent reads or writes through parameter I's shadow.
   uint64_t Used = 0;

@@ -65,11 +65,10 @@ SmallPtrSet<const Function *, 8> registeredFunctions(Module &M,
   return Registered;
 }
 
-SetVector<Function *> functionsRequestsReach(Module &M, RequestFamily Family) {
-  SmallPtrSet<const Function *, 8> Opaque = registeredFunctions(M, Family);
-  SetVector<Function *> Reached, Bodies;
-  // Host functions the user says are differentiated from another file, in
-  // either mode.
+/// The functions that `__enzyme_differentiable_launcher_NAME`
+/// registrations name: host code a request in another file differentiates.
+static SmallVector<Function *, 4> registeredLaunchers(Module &M) {
+  SmallVector<Function *, 4> Launchers;
   for (GlobalVariable &GV : M.globals())
     if (GV.getName().contains("__enzyme_differentiable_launcher") &&
         GV.hasInitializer())
@@ -77,18 +76,18 @@ SetVector<Function *> functionsRequestsReach(Module &M, RequestFamily Family) {
         if (isa<ConstantArray>(Init) && Init->getNumOperands())
           Init = cast<Constant>(Init->getOperand(0))->stripPointerCasts();
         if (auto *F = dyn_cast<Function>(Init))
-          Reached.insert(const_cast<Function *>(F));
+          Launchers.push_back(const_cast<Function *>(F));
       }
-  for (Function &Entry : M) {
-    if (!Entry.isDeclaration() || !isEntryOf(Entry.getName(), Family))
-      continue;
-    for (User *U : Entry.users())
-      if (auto *Call = dyn_cast<CallBase>(U);
-          Call && Call->getCalledOperand() == &Entry && Call->arg_size())
-        if (auto *F =
-                dyn_cast<Function>(Call->getArgOperand(0)->stripPointerCasts()))
-          Reached.insert(F);
-  }
+  return Launchers;
+}
+
+/// The bodies reached from \p Starts through direct calls (and function
+/// pointers passed to calls), up to the opaque functions of \p Family.
+static SetVector<Function *> bodiesReachedFrom(Module &M,
+                                               ArrayRef<Function *> Starts,
+                                               RequestFamily Family) {
+  SmallPtrSet<const Function *, 8> Opaque = registeredFunctions(M, Family);
+  SetVector<Function *> Reached(Starts.begin(), Starts.end()), Bodies;
   for (unsigned I = 0; I < Reached.size(); ++I) {
     Function *F = Reached[I];
     if (F->isDeclaration() || Opaque.count(F) ||
@@ -105,6 +104,29 @@ SetVector<Function *> functionsRequestsReach(Module &M, RequestFamily Family) {
   return Bodies;
 }
 
+/// The functions \p Family's requests of \p M differentiate first.
+static SmallVector<Function *, 4> requestedFunctions(Module &M,
+                                                     RequestFamily Family) {
+  SmallVector<Function *, 4> Requested;
+  for (Function &Entry : M) {
+    if (!Entry.isDeclaration() || !isEntryOf(Entry.getName(), Family))
+      continue;
+    for (User *U : Entry.users())
+      if (auto *Call = dyn_cast<CallBase>(U);
+          Call && Call->getCalledOperand() == &Entry && Call->arg_size())
+        if (auto *F =
+                dyn_cast<Function>(Call->getArgOperand(0)->stripPointerCasts()))
+          Requested.push_back(F);
+  }
+  return Requested;
+}
+
+SetVector<Function *> functionsRequestsReach(Module &M, RequestFamily Family) {
+  SmallVector<Function *, 8> Starts = registeredLaunchers(M);
+  Starts.append(requestedFunctions(M, Family));
+  return bodiesReachedFrom(M, Starts, Family);
+}
+
 SetVector<Function *> functionsRequestsReach(Module &M) {
   SetVector<Function *> Reached =
       functionsRequestsReach(M, RequestFamily::Reverse);
@@ -114,11 +136,14 @@ SetVector<Function *> functionsRequestsReach(Module &M) {
   return Reached;
 }
 
-/// The kernels whose host stubs \p Family's requests reach.
-static std::set<std::string> launchedKernels(Module &M, RequestFamily Family) {
+/// The kernels whose host stubs \p Bodies launch, but for those with a
+/// custom derivative of \p Family.
+static std::set<std::string> kernelsLaunchedBy(Module &M,
+                                               ArrayRef<Function *> Bodies,
+                                               RequestFamily Family) {
   SmallPtrSet<const Function *, 8> Opaque = registeredFunctions(M, Family);
   std::set<std::string> Kernels;
-  for (Function *F : functionsRequestsReach(M, Family))
+  for (Function *F : Bodies)
     for (Instruction &Inst : instructions(*F))
       if (auto *Call = dyn_cast<CallBase>(&Inst))
         for (Value *Operand : Call->operands())
@@ -138,11 +163,29 @@ void listLaunchedKernels(Module &M) {
            << "': " << EC.message() << "\n";
     return;
   }
-  // One kernel per line; those of forward-mode requests marked so.
-  for (const std::string &Kernel : launchedKernels(M, RequestFamily::Reverse))
+  // One kernel per line; those of forward-mode requests marked so. A
+  // launcher registration asks for reverse mode, where launches were first
+  // differentiated, and for forward mode only where the kernel allows it
+  // (`forward-if-possible`): a kernel that only reverse mode can
+  // differentiate (a custom gradient inside) stays usable.
+  auto Reached = [&](RequestFamily Family) {
+    return functionsRequestsReach(M, Family).takeVector();
+  };
+  for (const std::string &Kernel : kernelsLaunchedBy(
+           M, Reached(RequestFamily::Reverse), RequestFamily::Reverse))
     Out << Kernel << "\n";
-  for (const std::string &Kernel : launchedKernels(M, RequestFamily::Forward))
+  SmallVector<Function *, 8> Requested =
+      bodiesReachedFrom(M, requestedFunctions(M, RequestFamily::Forward),
+                        RequestFamily::Forward)
+          .takeVector();
+  std::set<std::string> Forward =
+      kernelsLaunchedBy(M, Requested, RequestFamily::Forward);
+  for (const std::string &Kernel : Forward)
     Out << "forward " << Kernel << "\n";
+  for (const std::string &Kernel : kernelsLaunchedBy(
+           M, Reached(RequestFamily::Forward), RequestFamily::Forward))
+    if (!Forward.count(Kernel))
+      Out << "forward-if-possible " << Kernel << "\n";
 }
 
 } // namespace enzyme

@@ -7,7 +7,7 @@
 // The same in forward mode, for the tangent kernel.
 // RUN: not %clangxx_enzyme -fenzyme -fcuda-emulate -O2 -c -DFORWARD %s -o %t.o 2>&1 | FileCheck %s --check-prefix=FORWARD
 // RUN: not %clangxx_enzyme -fenzyme -fcuda-emulate -O2 -c -DFORWARD -DNOT_DIFFERENTIABLE %s -o %t.o 2>&1 | FileCheck %s --check-prefix=FORWARD-BODY
-// FORWARD: launch-errors.cu:[[@LINE+9]]:{{[0-9]+}}: error: cannot differentiate kernel 'step(Pair, double*)', which differentiated host code launches: its parameter 1 is passed by value as a struct or vector
+// FORWARD: launch-errors.cu:[[@LINE+9]]:{{[0-9]+}}: error: cannot differentiate kernel 'step(Pair, double*)' in forward mode, which differentiated host code launches: its parameter 1 is passed by value as a struct or vector
 // FORWARD-BODY: launch-errors.cu:{{[0-9]+}}:{{[0-9]+}}: error: cannot differentiate kernel 'opaque(double*)' in forward mode, which differentiated host code launches: {{.*}}shuffle
 // BODY: launch-errors.cu:{{[0-9]+}}:{{[0-9]+}}: error: cannot differentiate kernel 'opaque(double*)', which differentiated host code launches: {{.*}}shuffle
 

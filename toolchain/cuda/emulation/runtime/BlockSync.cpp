@@ -34,6 +34,8 @@ void BlockSync::reset(unsigned Threads, const char *KernelName, unsigned X,
   Warps.assign(NumWarps, {});
   WaitingLaneMasks.assign(NumWarps, 0);
   Convergences.assign(NumWarps, {});
+  if (WarpReleased.size() < NumWarps)
+    WarpReleased = std::vector<std::condition_variable>(NumWarps);
   Visits.assign(Threads, {});
 }
 
@@ -64,7 +66,7 @@ void BlockSync::settleConvergences(unsigned Warp) {
     C.Complete = true;
     Waiting -= std::bitset<32>(C.Arrived).count();
     WaitingLaneMasks[Warp] &= ~C.Arrived;
-    Released.notify_all();
+    WarpReleased[Warp].notify_all();
   }
 }
 
@@ -91,7 +93,7 @@ uint32_t BlockSync::convergedLanes(unsigned Thread, uintptr_t Site) {
   setWaiting(Warp, Lane, true);
   if (!C->Complete) {
     checkDeadlock();
-    Released.wait(Guard, [&] { return C->Complete; });
+    WarpReleased[Warp].wait(Guard, [&] { return C->Complete; });
   }
   uint32_t Participants = C->Arrived;
   if (++C->Departed == std::bitset<32>(Participants).count())
@@ -120,7 +122,7 @@ void BlockSync::complete(Rendezvous &R, unsigned Warp) {
   WaitingLaneMasks[Warp] &= ~R.Arrived;
   Waiting -= R.Waiters;
   R.Waiters = 0;
-  Released.notify_all();
+  WarpReleased[Warp].notify_all();
 }
 
 void BlockSync::checkDeadlock() {
@@ -205,7 +207,7 @@ uint32_t BlockSync::gather(unsigned Thread, uint32_t Mask, uint64_t Value,
     ++Waiting;
     setWaiting(Warp, Lane, true);
     checkDeadlock();
-    Released.wait(Guard, [&] { return R->Complete; });
+    WarpReleased[Warp].wait(Guard, [&] { return R->Complete; });
   }
   uint32_t Participants = R->Arrived;
   for (unsigned L = 0; L < WarpSize; ++L)

@@ -97,7 +97,11 @@ private:
   std::string describe() const;
 
   std::mutex Lock;
+  /// Barriers wake the block; a warp's collectives and convergences wake
+  /// the warp alone (waking the whole block for each was most of the cost
+  /// of warp-heavy code).
   std::condition_variable Released;
+  std::vector<std::condition_variable> WarpReleased;
   const char *Kernel = "";
   unsigned BlockIndex[3] = {};
   unsigned Live = 0;

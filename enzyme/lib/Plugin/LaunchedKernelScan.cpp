@@ -166,8 +166,8 @@ void listLaunchedKernels(Module &M) {
   // One kernel per line; those of forward-mode requests marked so. A
   // launcher registration asks for reverse mode, where launches were first
   // differentiated, and for forward mode only where the kernel allows it
-  // (`forward-if-possible`): a kernel that only reverse mode can
-  // differentiate (a custom gradient inside) stays usable.
+  // (`forward-if-possible`): a kernel that forward mode cannot
+  // differentiate keeps building for reverse mode.
   auto Reached = [&](RequestFamily Family) {
     return functionsRequestsReach(M, Family).takeVector();
   };

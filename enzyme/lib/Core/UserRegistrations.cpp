@@ -561,4 +561,19 @@ void UserRegistrations::keepRegistrationsToTheLink(Module &M) {
     appendToUsed(M, Keep);
 }
 
+std::string registrationName(StringRef Kind, const Function &F) {
+  return ("__enzyme_" + Kind + "_" + F.getName()).str();
+}
+
+void addRegistration(Module &M, StringRef Kind, Function &F,
+                     ArrayRef<Constant *> Rules) {
+  SmallVector<Constant *, 3> Entries = {&F};
+  Entries.append(Rules.begin(), Rules.end());
+  auto *Ty =
+      ArrayType::get(PointerType::getUnqual(M.getContext()), Entries.size());
+  new GlobalVariable(M, Ty, /*isConstant=*/false, GlobalValue::InternalLinkage,
+                     ConstantArray::get(Ty, Entries),
+                     registrationName(Kind, F));
+}
+
 } // namespace enzyme

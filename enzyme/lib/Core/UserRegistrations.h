@@ -32,9 +32,14 @@
 #ifndef ENZYME_CORE_USERREGISTRATIONS_H
 #define ENZYME_CORE_USERREGISTRATIONS_H
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <string>
 
 namespace llvm {
+class Constant;
 class Function;
 class GlobalVariable;
 class Module;
@@ -113,6 +118,15 @@ private:
   llvm::DenseMap<const llvm::Function *, CustomGradient> Gradients;
   llvm::DenseMap<const llvm::Function *, CustomForward> Forwards;
 };
+
+/// The name of \p F's registration of \p Kind ("register_gradient",
+/// "register_derivative"...): `__enzyme_<Kind>_<F>`.
+std::string registrationName(llvm::StringRef Kind, const llvm::Function &F);
+
+/// Writes `__enzyme_<Kind>_<F> = {F, Rules...}` into \p M, as a user would:
+/// the toolchain's own rules reach the engine as registrations it reads.
+void addRegistration(llvm::Module &M, llvm::StringRef Kind, llvm::Function &F,
+                     llvm::ArrayRef<llvm::Constant *> Rules);
 
 /// The global `__enzyme_inactive_global` named: its memory carries no
 /// derivatives, so values stored into it lose theirs.

@@ -10,8 +10,8 @@
 /// request reaches gets a custom gradient and a custom forward derivative
 /// (runtime/CudaMemory.c) through registrations written here, which the
 /// engine reads like a user's; the calls that manage streams, events and
-/// devices are inactive. A
-/// cudaMemcpy must move adjoints of the type the memory holds, so each call
+/// devices are inactive. A cudaMemcpy must move adjoints of the type the
+/// memory holds, so each call
 /// becomes a call of the copy for that type, as the memory's accesses in the
 /// program show it (Analysis/MemoryTypes.h); a copy that nothing types keeps
 /// cudaMemcpy, whose reverse pass stops the program where it would have to
@@ -25,6 +25,7 @@
 #include "Core/GpuTarget.h"
 #include "Core/KernelLaunches.h"
 #include "Core/RuntimeLibrary.h"
+#include "Core/UserRegistrations.h"
 
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Analysis/ValueTracking.h"
@@ -322,25 +323,17 @@ void prepareCudaRuntimeCalls(Module &M, ArrayRef<Function *> Reached) {
       }
     Differentiated.insert(Callee);
   }
-  PointerType *Ptr = PointerType::getUnqual(M.getContext());
-  auto Register = [&](StringRef Kind, ArrayRef<Constant *> Entries) {
-    auto *Ty = ArrayType::get(Ptr, Entries.size());
-    new GlobalVariable(M, Ty, /*isConstant=*/false,
-                       GlobalValue::InternalLinkage,
-                       ConstantArray::get(Ty, Entries),
-                       "__enzyme_" + Kind + "_" + Entries[0]->getName());
-  };
   for (Function *F : Differentiated) {
     StringRef Prefix = gradientPrefixOf(F->getName());
     if (!Registered.count(F))
-      Register("register_gradient",
-               {F, getRuntimeFunction(M, (Prefix + "_augment").str()),
-                getRuntimeFunction(M, (Prefix + "_reverse").str())});
+      addRegistration(M, "register_gradient", *F,
+                      {getRuntimeFunction(M, (Prefix + "_augment").str()),
+                       getRuntimeFunction(M, (Prefix + "_reverse").str())});
     if (!RegisteredForward.count(F))
-      Register(
-          "register_derivative",
-          {F, forwardReturningResult(
-                  M, *getRuntimeFunction(M, (Prefix + "_forward").str()))});
+      addRegistration(
+          M, "register_derivative", *F,
+          {forwardReturningResult(
+              M, *getRuntimeFunction(M, (Prefix + "_forward").str()))});
   }
 }
 

@@ -25,6 +25,7 @@
 #include "Core/GpuTarget.h"
 #include "Core/KernelLaunches.h"
 #include "Core/RuntimeLibrary.h"
+#include "Core/UserRegistrations.h"
 
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/IRBuilder.h"
@@ -87,7 +88,6 @@ private:
   Function *createReverse(GlobalVariable *Handle);
   Function *createForward(GlobalVariable *Handle, GlobalVariable *Info,
                           GlobalVariable *Symbol);
-  void registerRule(StringRef Kind, ArrayRef<Constant *> Rules);
 };
 } // namespace
 
@@ -282,25 +282,12 @@ void LaunchGradientBuilder::registerInfo(IRBuilder<> &B,
                              B.getInt64(16), B.getInt32(0), B.getInt32(0)});
 }
 
-/// `__enzyme_<Kind>_<stub> = {stub, Rules...}`, which the engine reads like
-/// a user's registration.
-void LaunchGradientBuilder::registerRule(StringRef Kind,
-                                         ArrayRef<Constant *> Rules) {
-  SmallVector<Constant *, 3> Entries = {&Stub};
-  Entries.append(Rules.begin(), Rules.end());
-  auto *Ty = ArrayType::get(Ptr, Entries.size());
-  new GlobalVariable(M, Ty, /*isConstant=*/false, GlobalValue::InternalLinkage,
-                     ConstantArray::get(Ty, Entries),
-                     "__enzyme_" + Kind + "_" + Stub.getName());
-}
-
 void LaunchGradientBuilder::build(Instruction &RegistrationEnd) {
   // Host-side names stay clear of `__enzyme_`, which registrations use.
   std::string Prefix = "enzyme.launch." + K.DeviceName;
   IRBuilder<> B(&RegistrationEnd);
   if (isDerivativeKernel(K.DeviceName) &&
-      !M.getNamedGlobal(
-          ("__enzyme_register_gradient_" + Stub.getName()).str())) {
+      !M.getNamedGlobal(registrationName("register_gradient", Stub))) {
     GlobalVariable *AugHandle = registerKernel(
         B, augmentedKernelName(K.DeviceName), Prefix + ".augmented");
     GlobalVariable *RevHandle =
@@ -308,18 +295,19 @@ void LaunchGradientBuilder::build(Instruction &RegistrationEnd) {
     GlobalVariable *Symbol, *Info;
     registerInfo(B, kernelInfoName(K.DeviceName), Prefix + ".info", Symbol,
                  Info);
-    registerRule("register_gradient", {createAugment(AugHandle, Info, Symbol),
-                                       createReverse(RevHandle)});
+    addRegistration(
+        M, "register_gradient", Stub,
+        {createAugment(AugHandle, Info, Symbol), createReverse(RevHandle)});
   }
   if (isTangentKernel(K.DeviceName) &&
-      !M.getNamedGlobal(
-          ("__enzyme_register_derivative_" + Stub.getName()).str())) {
+      !M.getNamedGlobal(registrationName("register_derivative", Stub))) {
     GlobalVariable *Handle =
         registerKernel(B, tangentKernelName(K.DeviceName), Prefix + ".tangent");
     GlobalVariable *Symbol, *Info;
     registerInfo(B, tangentKernelInfoName(K.DeviceName),
                  Prefix + ".tangent.info", Symbol, Info);
-    registerRule("register_derivative", {createForward(Handle, Info, Symbol)});
+    addRegistration(M, "register_derivative", Stub,
+                    {createForward(Handle, Info, Symbol)});
   }
 }
 
@@ -395,7 +383,7 @@ static Function *launchedStub(const CallBase &Call) {
   if (!Stub)
     return nullptr;
   for (StringRef Kind : {"register_gradient", "register_derivative"})
-    if (M.getNamedGlobal(("__enzyme_" + Kind + "_" + Stub->getName()).str()))
+    if (M.getNamedGlobal(registrationName(Kind, *Stub)))
       return Stub;
   return nullptr;
 }

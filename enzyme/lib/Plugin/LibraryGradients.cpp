@@ -9,6 +9,7 @@
 #include "Core/KokkosRuntime.h"
 #include "Core/MpiRuntime.h"
 #include "Core/RuntimeLibrary.h"
+#include "Core/UserRegistrations.h"
 #include "Plugin/LaunchDerivatives.h"
 
 #include "llvm/ADT/STLFunctionalExtras.h"
@@ -28,16 +29,12 @@ namespace enzyme {
 static void registerRules(Module &M, Function &F, StringRef Kind,
                           function_ref<SmallVector<Function *, 2>()> Rules,
                           const SmallPtrSetImpl<const Function *> &Registered) {
-  std::string Name = ("__enzyme_" + Kind + "_" + F.getName()).str();
-  if (Registered.count(&F) || M.getNamedGlobal(Name))
+  if (Registered.count(&F) || M.getNamedGlobal(registrationName(Kind, F)))
     return;
-  SmallVector<Constant *, 3> Entries = {&F};
+  SmallVector<Constant *, 2> Entries;
   for (Function *Rule : Rules())
     Entries.push_back(Rule);
-  auto *Ty =
-      ArrayType::get(PointerType::getUnqual(M.getContext()), Entries.size());
-  new GlobalVariable(M, Ty, /*isConstant=*/false, GlobalValue::InternalLinkage,
-                     ConstantArray::get(Ty, Entries), Name);
+  addRegistration(M, Kind, F, Entries);
 }
 
 /// Registers the run-time's `<Prefix><Suffix>` functions for \p F.

@@ -168,23 +168,21 @@ void listLaunchedKernels(Module &M) {
   // differentiated, and for forward mode only where the kernel allows it
   // (`forward-if-possible`): a kernel that forward mode cannot
   // differentiate keeps building for reverse mode.
-  auto Reached = [&](RequestFamily Family) {
-    return functionsRequestsReach(M, Family).takeVector();
-  };
   for (const std::string &Kernel : kernelsLaunchedBy(
-           M, Reached(RequestFamily::Reverse), RequestFamily::Reverse))
+           M, functionsRequestsReach(M, RequestFamily::Reverse).getArrayRef(),
+           RequestFamily::Reverse))
     Out << Kernel << "\n";
-  SmallVector<Function *, 8> Requested =
-      bodiesReachedFrom(M, requestedFunctions(M, RequestFamily::Forward),
-                        RequestFamily::Forward)
-          .takeVector();
-  std::set<std::string> Forward =
-      kernelsLaunchedBy(M, Requested, RequestFamily::Forward);
-  for (const std::string &Kernel : Forward)
+  auto ForwardFrom = [&](ArrayRef<Function *> Starts) {
+    return kernelsLaunchedBy(
+        M, bodiesReachedFrom(M, Starts, RequestFamily::Forward).getArrayRef(),
+        RequestFamily::Forward);
+  };
+  std::set<std::string> Requested =
+      ForwardFrom(requestedFunctions(M, RequestFamily::Forward));
+  for (const std::string &Kernel : Requested)
     Out << "forward " << Kernel << "\n";
-  for (const std::string &Kernel : kernelsLaunchedBy(
-           M, Reached(RequestFamily::Forward), RequestFamily::Forward))
-    if (!Forward.count(Kernel))
+  for (const std::string &Kernel : ForwardFrom(registeredLaunchers(M)))
+    if (!Requested.count(Kernel))
       Out << "forward-if-possible " << Kernel << "\n";
 }
 

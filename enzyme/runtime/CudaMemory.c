@@ -431,10 +431,15 @@ static char *read_adjoints(const char *call, struct region r) {
   return buffer;
 }
 
+/* The kind of a copy from host memory into R (the runtime tells host from
+ * device memory, but a __device__ variable is named by its host handle). */
+static int kind_from_host(struct region r) {
+  return r.kind == in_variable ? cuda_memcpy_host_to_device
+                               : cuda_memcpy_default;
+}
+
 static void write_adjoints(const char *call, struct region r, char *buffer) {
-  int kind =
-      r.kind == in_variable ? cuda_memcpy_host_to_device : cuda_memcpy_default;
-  int error = copy_region(r, host_region(buffer, r), kind, 0, 0);
+  int error = copy_region(r, host_region(buffer, r), kind_from_host(r), 0, 0);
   if (error)
     fail_in(call, "cannot write adjoints", error);
 }
@@ -521,21 +526,6 @@ static void reverse_copy(const char *call, enum contents what,
   free(moved);
 }
 
-/* How zeros from a host buffer reach DST, which a copy of KIND writes. */
-static int zeros_kind(struct region dst, int kind) {
-  if (dst.kind == in_variable)
-    return cuda_memcpy_host_to_device;
-  switch (kind) {
-  case 0: /* host to host */
-  case cuda_memcpy_device_to_host:
-    return 0;
-  case cuda_memcpy_default:
-    return cuda_memcpy_default;
-  default: /* to the device */
-    return cuda_memcpy_host_to_device;
-  }
-}
-
 /* Forward mode: the copy of CALL from SRC to DST, then that of the shadow
  * bytes (tangents, or the shadows of pointers) from DSRC to DDST; a
  * destination with a shadow and a source without one gets zero tangents. */
@@ -561,7 +551,7 @@ static int forward_copy(const char *call, enum contents what, struct region dst,
   for (size_t i = 0; i < n; ++i)
     zeros[i] = 0;
   if ((error = copy_region(at(dst, ddst), host_region(zeros, dst),
-                           zeros_kind(dst, kind), async, stream)) ||
+                           kind_from_host(dst), async, stream)) ||
       (async && (error = cudaStreamSynchronize(stream))))
     fail_in(call, "cannot clear the tangents of what it overwrote", error);
   free(zeros);

@@ -46,13 +46,12 @@ std::string BlockSync::describe() const {
   return Text;
 }
 
-void BlockSync::setWaiting(unsigned Warp, uint32_t Lanes, bool Waits) {
-  if (Waits) {
-    WaitingLaneMasks[Warp] |= Lanes;
-    settleConvergences(Warp);
-  } else {
-    WaitingLaneMasks[Warp] &= ~Lanes;
-  }
+void BlockSync::startWaiting(unsigned Thread) {
+  unsigned Warp = Thread / WarpSize;
+  ++Waiting;
+  WaitingLaneMasks[Warp] |= 1u << (Thread % WarpSize);
+  settleConvergences(Warp);
+  checkDeadlock();
 }
 
 void BlockSync::settleConvergences(unsigned Warp) {
@@ -89,12 +88,8 @@ uint32_t BlockSync::convergedLanes(unsigned Thread, uintptr_t Site) {
     C->Visit = Visit;
   }
   C->Arrived |= Lane;
-  ++Waiting;
-  setWaiting(Warp, Lane, true);
-  if (!C->Complete) {
-    checkDeadlock();
-    WarpReleased[Warp].wait(Guard, [&] { return C->Complete; });
-  }
+  startWaiting(Thread);
+  WarpReleased[Warp].wait(Guard, [&] { return C->Complete; });
   uint32_t Participants = C->Arrived;
   if (++C->Departed == std::bitset<32>(Participants).count())
     Pending.remove_if([&](const Convergence &Done) { return &Done == C; });
@@ -158,9 +153,7 @@ uint32_t BlockSync::barrier(unsigned Thread, uint32_t Kind, bool Predicate) {
   } else {
     uint64_t Generation = BarrierGeneration;
     ++BarrierWaiters;
-    ++Waiting;
-    setWaiting(Thread / WarpSize, 1u << (Thread % WarpSize), true);
-    checkDeadlock();
+    startWaiting(Thread);
     Released.wait(Guard, [&] { return BarrierGeneration != Generation; });
   }
   switch (Kind) {
@@ -204,9 +197,7 @@ uint32_t BlockSync::gather(unsigned Thread, uint32_t Mask, uint64_t Value,
     complete(*R, Warp);
   } else {
     ++R->Waiters;
-    ++Waiting;
-    setWaiting(Warp, Lane, true);
-    checkDeadlock();
+    startWaiting(Thread);
     WarpReleased[Warp].wait(Guard, [&] { return R->Complete; });
   }
   uint32_t Participants = R->Arrived;

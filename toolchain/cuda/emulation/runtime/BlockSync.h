@@ -87,9 +87,12 @@ private:
 
   void completeBarrier();
   void complete(Rendezvous &R, unsigned Warp);
-  /// Marks \p Lanes of \p Warp waiting (or no longer), and completes the
-  /// convergences of the warp whose other lanes all wait or returned.
-  void setWaiting(unsigned Warp, uint32_t Lanes, bool Waits);
+  /// \p Thread is about to wait (with the lock held): it is marked
+  /// waiting, the convergences of its warp that no other lane can join
+  /// complete, and a block where every thread waits is reported.
+  void startWaiting(unsigned Thread);
+  /// Completes the convergences of \p Warp whose other lanes all wait or
+  /// returned.
   void settleConvergences(unsigned Warp);
   /// Called with the lock held by a thread about to wait.
   void checkDeadlock();

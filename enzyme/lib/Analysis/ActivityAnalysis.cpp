@@ -262,7 +262,97 @@ static void collectBitSources(const Value *V,
     collectBitSources(I->getOperand(Op), Seen, Sources);
 }
 
+/// The values whose bits the integer \p V is assembled from: through casts
+/// between integer widths, shifts by constants, bitwise operations, phis,
+/// selects, aggregate and vector lane moves. A bitcast of floating-point
+/// values is a source of its own. This is how a struct of a float and an
+/// integer passed or returned by value is packed into one integer, and
+/// unpacked.
+static void collectAssembledBits(const Value *V,
+                                 SmallPtrSetImpl<const Value *> &Seen,
+                                 SmallVectorImpl<const Value *> &Sources) {
+  if (Seen.size() > 64 || !Seen.insert(V).second)
+    return;
+  const auto *I = dyn_cast<Instruction>(V);
+  unsigned First = 0, Last = I ? I->getNumOperands() : 0;
+  switch (I ? I->getOpcode() : 0) {
+  case Instruction::Shl:
+  case Instruction::LShr:
+  case Instruction::AShr:
+    if (!isa<Constant>(I->getOperand(1))) {
+      Sources.push_back(V);
+      return;
+    }
+    Last = 1;
+    break;
+  case Instruction::BitCast:
+    if (I->getOperand(0)->getType()->isFPOrFPVectorTy()) {
+      Sources.push_back(V);
+      return;
+    }
+    break;
+  case Instruction::Select:
+    First = 1;
+    break;
+  case Instruction::ExtractElement:
+  case Instruction::ExtractValue:
+    Last = 1;
+    break;
+  case Instruction::InsertElement:
+    Last = 2;
+    break;
+  case Instruction::ZExt:
+  case Instruction::SExt:
+  case Instruction::Trunc:
+  case Instruction::And:
+  case Instruction::Or:
+  case Instruction::Xor:
+  case Instruction::PHI:
+  case Instruction::ShuffleVector:
+  case Instruction::InsertValue:
+  case Instruction::Freeze:
+    break;
+  default:
+    Sources.push_back(V);
+    return;
+  }
+  for (unsigned Op = First; Op < Last; ++Op)
+    collectAssembledBits(I->getOperand(Op), Seen, Sources);
+}
+
+/// \p Call returns the result of a function the engine differentiates,
+/// given values that carry derivatives.
+static bool returnsDifferentiatedResult(const ActivityAnalysis &AA,
+                                        const CallBase &Call) {
+  const Function *Callee = Call.getCalledFunction();
+  if (!Callee || Callee->isIntrinsic() || Callee->isDeclaration() ||
+      isInactiveCall(Call))
+    return false;
+  return any_of(Call.args(), [&](const Use &U) {
+    return AA.isActive(U.get()) || AA.isShadowed(U.get());
+  });
+}
+
 const Value *ActivityAnalysis::lostFloatBits(const Instruction &I) const {
+  // Optimised code stores a float field of such a result as the integer
+  // it came in.
+  if (const auto *Store = dyn_cast<StoreInst>(&I);
+      Store && Store->getValueOperand()->getType()->isIntOrIntVectorTy() &&
+      isShadowed(Store->getPointerOperand())) {
+    SmallPtrSet<const Value *, 8> Seen;
+    SmallVector<const Value *, 4> Sources;
+    collectAssembledBits(Store->getValueOperand(), Seen, Sources);
+    for (const Value *Source : Sources)
+      if (const auto *Call = dyn_cast<CallBase>(Source);
+          Call && returnsDifferentiatedResult(*this, *Call)) {
+        IntegerAccessContents Contents =
+            classifyIntegerAccess({const_cast<StoreInst *>(Store)});
+        if (Contents.What == IntegerAccessContents::Floats ||
+            Contents.What == IntegerAccessContents::Unknown)
+          return Source;
+      }
+    return nullptr;
+  }
   const auto *Cast = dyn_cast<BitCastInst>(&I);
   if (!Cast || isActive(Cast) || !Cast->getDestTy()->isFPOrFPVectorTy() ||
       !Cast->getSrcTy()->isIntOrIntVectorTy())
@@ -275,7 +365,51 @@ const Value *ActivityAnalysis::lostFloatBits(const Instruction &I) const {
     if (isActive(Source) || (Load && isShadowed(Load->getPointerOperand())))
       return Source;
   }
+  // Floats unpacked from an integer that a differentiated function
+  // returned (a struct of a float and an integer returned by value): the
+  // derivative of the float stayed in the callee.
+  Seen.clear();
+  Sources.clear();
+  collectAssembledBits(Cast->getOperand(0), Seen, Sources);
+  for (const Value *Source : Sources)
+    if (const auto *Call = dyn_cast<CallBase>(Source);
+        Call && returnsDifferentiatedResult(*this, *Call))
+      return Source;
   return nullptr;
+}
+
+std::optional<unsigned>
+ActivityAnalysis::floatBitsPassedAsInteger(const CallBase &Call,
+                                           const Value *&Source) const {
+  const Function *Callee = Call.getCalledFunction();
+  if (!Callee || Callee->isIntrinsic() || Callee->isDeclaration() ||
+      isInactiveCall(Call))
+    return std::nullopt;
+  for (const Use &Arg : Call.args()) {
+    if (!Arg->getType()->isIntOrIntVectorTy())
+      continue;
+    SmallPtrSet<const Value *, 8> Seen;
+    SmallVector<const Value *, 4> Sources;
+    collectAssembledBits(Arg.get(), Seen, Sources);
+    for (const Value *S : Sources) {
+      bool Carries = false;
+      if (const auto *Cast = dyn_cast<BitCastInst>(S))
+        Carries = isActive(Cast->getOperand(0));
+      else if (const auto *Load = dyn_cast<LoadInst>(S);
+               Load && isShadowed(Load->getPointerOperand())) {
+        // Integers and pointers read as integers carry no float bits.
+        IntegerAccessContents Contents =
+            classifyIntegerAccess({const_cast<LoadInst *>(Load)});
+        Carries = Contents.What == IntegerAccessContents::Floats ||
+                  Contents.What == IntegerAccessContents::Unknown;
+      }
+      if (Carries) {
+        Source = S;
+        return Call.getArgOperandNo(&Arg);
+      }
+    }
+  }
+  return std::nullopt;
 }
 
 const Value *ActivityAnalysis::lostPointerBits(const Instruction &I) const {
@@ -355,12 +489,40 @@ std::string describeUntypedBitsStored(const Value &Source) {
 }
 
 std::string describeLostFloatBits(const Value &Source) {
+  if (const auto *Call = dyn_cast<CallBase>(&Source);
+      Call && Call->getCalledFunction()) {
+    std::string Callee =
+        "'" + displayName(Call->getCalledFunction()->getName()) + "'";
+    return "cannot differentiate floats unpacked from the integer that " +
+           Callee +
+           " returns (a struct that mixes floats and integers, returned by "
+           "value, which the ABI packs into one integer register): their "
+           "derivative would stay in the callee; return the struct through "
+           "a pointer or reference parameter, or give " +
+           Callee + " a custom derivative";
+  }
   std::string Name =
       Source.hasName() ? (" ('" + Source.getName() + "')").str() : "";
   return "cannot differentiate floats whose bits" + Name +
          " carry a derivative but are moved as integers with operations "
          "that split or mix them; move them as floating-point values, or "
          "give the function a custom derivative";
+}
+
+std::string describeFloatBitsPassedAsInteger(const CallBase &Call,
+                                             unsigned ArgNo) {
+  std::string Callee =
+      Call.getCalledFunction()
+          ? "'" + displayName(Call.getCalledFunction()->getName()) + "'"
+          : std::string("the callee");
+  return "cannot differentiate the call of " + Callee + ": its argument " +
+         std::to_string(ArgNo + 1) +
+         " is an integer that carries the bits of a float with a derivative "
+         "(a struct that mixes floats and integers, passed by value, which "
+         "the ABI packs into one integer register), and the callee would "
+         "receive it without its derivative; pass the struct by pointer or "
+         "reference, or give " +
+         Callee + " a custom derivative";
 }
 
 std::string returnedWithoutShadow(const Function &F) {

@@ -29,6 +29,7 @@
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
+#include <optional>
 #include <string>
 
 namespace llvm {
@@ -80,6 +81,9 @@ std::string describeLostPointerBits(const llvm::Value &Source);
 /// The error for floats whose bits, from \p Source, carry a derivative
 /// that moving them as integers lost (ActivityAnalysis::lostFloatBits).
 std::string describeLostFloatBits(const llvm::Value &Source);
+/// The error for ActivityAnalysis::floatBitsPassedAsInteger.
+std::string describeFloatBitsPassedAsInteger(const llvm::CallBase &Call,
+                                             unsigned ArgNo);
 
 /// The error for ActivityAnalysis::untypedBitsStored.
 std::string describeUntypedBitsStored(const llvm::Value &Source);
@@ -174,6 +178,14 @@ public:
   /// moved in a way that splits floats, bit arithmetic); nullptr otherwise.
   /// A zero derivative for \p I would be silently wrong.
   const llvm::Value *lostFloatBits(const llvm::Instruction &I) const;
+  /// For \p Call, a call of a function the engine differentiates: the
+  /// number of an integer argument assembled from the bits of a float that
+  /// carries a derivative (a struct of a float and an integer passed by
+  /// value, which the ABI packs into one integer), which the callee would
+  /// receive without it; \p Source is set to where those bits come from.
+  std::optional<unsigned>
+  floatBitsPassedAsInteger(const llvm::CallBase &Call,
+                           const llvm::Value *&Source) const;
 
   /// For \p I storing into memory with derivatives an integer (vector) that
   /// only moves the bits of loads from such memory (integer shuffles, phis,

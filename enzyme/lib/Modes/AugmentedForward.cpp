@@ -690,6 +690,10 @@ bool FunctionDifferentiator::buildAugmented() {
     for (Instruction &I : make_early_inc_range(*BB)) {
       if (auto *Call = dyn_cast<CallBase>(&I);
           Call && !isAllocationCall(*Call)) {
+        const Value *Bits;
+        if (std::optional<unsigned> Arg =
+                Activity.floatBitsPassedAsInteger(*Call, Bits))
+          return fail(&I, describeFloatBitsPassedAsInteger(*Call, *Arg));
         if (!augmentCall(*Call))
           return false;
         continue;

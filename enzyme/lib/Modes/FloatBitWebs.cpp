@@ -368,6 +368,26 @@ bool moveVectorLanesAsFloats(Function &F) {
   return Changed;
 }
 
+bool storeFloatBitsAsFloats(Function &F) {
+  SmallSetVector<BitCastInst *, 4> Casts;
+  for (Instruction &I : instructions(F)) {
+    auto *Store = dyn_cast<StoreInst>(&I);
+    auto *Cast =
+        Store ? dyn_cast<BitCastInst>(Store->getValueOperand()) : nullptr;
+    if (!Cast || !Cast->getSrcTy()->isFPOrFPVectorTy() ||
+        !Cast->getDestTy()->isIntOrIntVectorTy())
+      continue;
+    Store->setOperand(0, Cast->getOperand(0));
+    // The access's type tag names the integer type it was written with.
+    Store->setMetadata(LLVMContext::MD_tbaa, nullptr);
+    Casts.insert(Cast);
+  }
+  for (BitCastInst *Cast : Casts)
+    if (Cast->use_empty())
+      Cast->eraseFromParent();
+  return !Casts.empty();
+}
+
 bool retypeFloatBitWebs(Function &F, const Function *Original) {
   bool Folded = foldBitcastChains(F);
   SmallVector<FloatBitWeb, 2> Webs;

@@ -36,6 +36,13 @@ namespace enzyme {
 bool retypeFloatBitWebs(llvm::Function &F,
                         const llvm::Function *Original = nullptr);
 
+/// Stores the floats themselves where a store writes a float's bits as an
+/// integer of its width (`memcpy(&bits, &x, 4); *(int *)p = bits;`, which
+/// unoptimised code keeps once SROA has promoted the copy): the same bytes
+/// in memory, and the store now carries the float's derivative. True if
+/// something changed.
+bool storeFloatBitsAsFloats(llvm::Function &F);
+
 /// Moves a float inserted into (or extracted from) a vector of integers of
 /// its width as a float: `insertelement <N x i64> %v, (bitcast double %x
 /// to i64), i` becomes the bitcast of an insertelement into `<N x double>`

@@ -192,6 +192,7 @@ Function *prepareForDifferentiation(Function &F, FunctionAnalysisManager &FAM) {
   foldFloatSignMasks(*P);
   moveVectorLanesAsFloats(*P);
   retypeFloatBitWebs(*P, &F);
+  storeFloatBitsAsFloats(*P);
   retypeTaggedPointerWebs(*P);
   lowerTargetVectorIntrinsics(*P);
 

@@ -386,6 +386,12 @@ bool TangentBuilder::run(DifferentiationFailure &F) {
         continue;
       if (const Value *Source = Activity.lostFloatBits(I))
         return fail(&I, describeLostFloatBits(*Source));
+      if (const auto *Call = dyn_cast<CallBase>(&I)) {
+        const Value *Bits;
+        if (std::optional<unsigned> Arg =
+                Activity.floatBitsPassedAsInteger(*Call, Bits))
+          return fail(&I, describeFloatBitsPassedAsInteger(*Call, *Arg));
+      }
       if (const Value *Source = Activity.lostPointerBits(I))
         return fail(&I, describeLostPointerBits(*Source));
       if (const Value *Source = Activity.untypedBitsStored(I, Sig.Fn))

@@ -29,6 +29,8 @@ struct kernel_info {
   unsigned long long slot_bytes;
   /* Bit I: the derivative uses the shadow of parameter I. */
   unsigned long long used_shadows;
+  /* The adjoints of floating-point values that the reverse kernel sums. */
+  unsigned long long scalar_adjoints;
   int loaded;
 };
 
@@ -84,12 +86,13 @@ static void check_shadows(const char *name, struct kernel_info *info,
                           const void *symbol, void *const *shadows,
                           unsigned num_params) {
   if (!__atomic_load_n(&info->loaded, __ATOMIC_ACQUIRE)) {
-    unsigned long long words[2];
+    unsigned long long words[3];
     check(cudaMemcpyFromSymbol(words, symbol, sizeof words, 0,
                                cuda_memcpy_device_to_host),
           name, "cannot read what its derivative needs from the device");
     info->slot_bytes = words[0];
     info->used_shadows = words[1];
+    info->scalar_adjoints = words[2];
     __atomic_store_n(&info->loaded, 1, __ATOMIC_RELEASE);
   }
   for (unsigned i = 0; i < num_params && i < 64; ++i)
@@ -110,14 +113,17 @@ static void check_shadows(const char *name, struct kernel_info *info,
 /* KERNEL: the augmented kernel's host handle; NAME: the kernel as the user
  * wrote it; INFO and SYMBOL: the host's copy of the kernel's info and the
  * handle of its device variable; ARGS: pointers to the kernel's arguments
- * and the shadows of its pointer parameters (NUM_ARGS), then room for the
- * tape buffer; SHADOWS: per parameter, its shadow or null. Pops the
- * configuration that the launch pushed, as the kernel's stub would. */
+ * and the shadows of its pointer and struct parameters (NUM_ARGS), then
+ * room for the tape buffer; SHADOWS: per parameter, its shadow or null;
+ * NUM_ADJOINTS: the sums of floating-point values the host expects from
+ * the reverse kernel. Pops the configuration that the launch pushed, as
+ * the kernel's stub would. */
 void *__enzyme_rt_cuda_augment_launch(const void *kernel, const char *name,
                                       struct kernel_info *info,
                                       const void *symbol, void **args,
                                       unsigned num_args, void *const *shadows,
-                                      unsigned num_params) {
+                                      unsigned num_params,
+                                      unsigned num_adjoints) {
   struct launch *l = malloc(sizeof *l);
   if (!l)
     fail(name, "out of host memory", 0);
@@ -125,6 +131,14 @@ void *__enzyme_rt_cuda_augment_launch(const void *kernel, const char *name,
                                    &l->stream),
         name, "the launch has no configuration");
   check_shadows(name, info, symbol, shadows, num_params);
+  /* The host and device compilations laid the kernel's structs out
+   * differently: their adjoints would land on the wrong fields. */
+  if (info->scalar_adjoints != num_adjoints)
+    fail(name,
+         "its host and device code disagree on the float and double values "
+         "of its parameters (a struct passed by value whose layout differs "
+         "between them); pass the struct through a pointer",
+         0);
   unsigned long long threads = (unsigned long long)l->grid.x * l->grid.y *
                                l->grid.z * l->block.x * l->block.y * l->block.z;
   l->tapes = 0;

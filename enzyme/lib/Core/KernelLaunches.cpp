@@ -11,6 +11,8 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/IR/Constants.h"
+#include "llvm/IR/DataLayout.h"
+#include "llvm/IR/DerivedTypes.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/Metadata.h"
 #include "llvm/IR/Module.h"
@@ -129,13 +131,47 @@ launchWithoutDerivativeKernels(const Function &Callee, bool Forward) {
          "(docs/cuda.md)";
 }
 
+bool floatFieldsOf(Type *Ty, const DataLayout &DL,
+                   SmallVectorImpl<FloatField> &Fields) {
+  // Walks Ty's leaves at their offsets from Base.
+  auto Walk = [&](auto &Self, Type *T, uint64_t Base) -> bool {
+    if (auto *ST = dyn_cast<StructType>(T)) {
+      if (ST->hasName() && ST->getName().starts_with("union."))
+        return false;
+      const StructLayout *Layout = DL.getStructLayout(ST);
+      for (unsigned I = 0; I < ST->getNumElements(); ++I)
+        if (!Self(Self, ST->getElementType(I),
+                  Base + Layout->getElementOffset(I)))
+          return false;
+      return true;
+    }
+    if (auto *AT = dyn_cast<ArrayType>(T)) {
+      uint64_t Stride = DL.getTypeAllocSize(AT->getElementType());
+      for (uint64_t I = 0; I < AT->getNumElements(); ++I)
+        if (!Self(Self, AT->getElementType(), Base + I * Stride))
+          return false;
+      return true;
+    }
+    if (T->isFloatTy() || T->isDoubleTy()) {
+      Fields.push_back({Base, T});
+      return true;
+    }
+    return T->isIntegerTy() || T->isPointerTy();
+  };
+  return Walk(Walk, Ty, 0);
+}
+
 std::optional<unsigned> unsupportedKernelParameter(const Function &Kernel) {
+  const DataLayout &DL = Kernel.getDataLayout();
   for (const Argument &A : Kernel.args()) {
     Type *T = A.getType();
-    // A struct passed by value reaches a kernel as a pointer (byval) and
-    // the host stub in pieces.
-    if (A.hasByValAttr() || (!T->isPointerTy() && !T->isIntegerTy() &&
-                             !T->isFloatTy() && !T->isDoubleTy()))
+    SmallVector<FloatField, 4> Fields;
+    // A struct passed by value reaches a kernel as a pointer (byval).
+    // Each float of a struct takes ScalarAdjointReplicas sums.
+    if (A.hasByValAttr() ? !floatFieldsOf(A.getParamByValType(), DL, Fields) ||
+                               Fields.size() > MaxStructFloatFields
+                         : !T->isPointerTy() && !T->isIntegerTy() &&
+                               !T->isFloatTy() && !T->isDoubleTy())
       return A.getArgNo();
   }
   return std::nullopt;

@@ -20,16 +20,21 @@
 /// For each listed kernel K, the device compilation defines
 ///   _enzyme_kernel_augmented_K(params, shadows, tapes)        a kernel,
 ///   _enzyme_kernel_reverse_K(params, shadows, scalars, tapes) a kernel,
-///   _enzyme_kernel_info_K = {tape bytes per thread, used shadows}
-/// where `shadows` are those of the pointer parameters in order, `tapes`
-/// is the tape buffer, and `scalars` receives the adjoints of the
-/// floating-point parameters, as doubles summed over threads
+///   _enzyme_kernel_info_K = {tape bytes per thread, used shadows,
+///                            scalar adjoints}
+/// where `shadows` are those of the pointer parameters and of the structs
+/// passed by value in order (a struct's shadow is a struct of the same
+/// type, which holds the shadows of its pointers), `tapes` is the tape
+/// buffer, and `scalars` receives the adjoints of the float and double
+/// parameters and of the float and double fields of the structs (in
+/// parameter order, fields in memory order), as doubles summed over threads
 /// (ScalarAdjointReplicas slots each). For each kernel of the tangent list,
 /// it defines
 ///   _enzyme_kernel_tangent_K(params, tangents)                 a kernel,
-///   _enzyme_kernel_tangent_info_K = {0, used shadows}
-/// where `tangents` are those of the pointer and floating-point parameters
-/// in order; the kernel computes the primal and its tangents. The names
+///   _enzyme_kernel_tangent_info_K = {0, used shadows, 0}
+/// where `tangents` are those of the pointer, floating-point and struct
+/// parameters in order (a struct's holds the tangents of its floats); the
+/// kernel computes the primal and its tangents. The names
 /// stay clear of `__enzyme_`, which the user ABI's entry points and
 /// registrations use. The host compilation gives K's stub a custom gradient
 /// and a custom forward derivative that launch them (runtime/CudaLaunch.c).
@@ -39,6 +44,7 @@
 #ifndef ENZYME_CORE_KERNELLAUNCHES_H
 #define ENZYME_CORE_KERNELLAUNCHES_H
 
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <cstdint>
@@ -46,9 +52,11 @@
 #include <string>
 
 namespace llvm {
+class DataLayout;
 class Function;
 class FunctionType;
 class Module;
+class Type;
 } // namespace llvm
 
 namespace enzyme {
@@ -99,9 +107,29 @@ std::optional<std::string> kernelNameOfStub(llvm::StringRef Stub);
 std::optional<std::string>
 launchWithoutDerivativeKernels(const llvm::Function &Callee, bool Forward);
 
-/// The first parameter of \p Kernel (or of its host stub) that a derivative
-/// kernel cannot take: a struct passed by value, or a value that is neither
-/// a pointer, an integer, a float nor a double.
+/// A float or double field of a struct that a kernel takes by value.
+struct FloatField {
+  uint64_t Offset;
+  llvm::Type *Ty;
+};
+
+/// The float and double fields of \p Ty, a struct a kernel takes by value,
+/// at their offsets in memory order (in nested structs and arrays too).
+/// False when \p Ty holds a union (whose bytes may or may not be a float),
+/// a vector or another floating-point type, which the host and device
+/// halves of a launch's derivative could not agree on.
+bool floatFieldsOf(llvm::Type *Ty, const llvm::DataLayout &DL,
+                   llvm::SmallVectorImpl<FloatField> &Fields);
+
+/// A struct that a launched kernel takes by value may hold this many floats
+/// and doubles (each takes ScalarAdjointReplicas sums); pass larger ones
+/// through a pointer.
+inline constexpr unsigned MaxStructFloatFields = 64;
+
+/// The first parameter of \p Kernel, a kernel's device code, that its
+/// derivative kernels cannot take: neither a pointer, an integer, a float,
+/// a double nor a struct passed by value whose fields floatFieldsOf
+/// accepts (at most MaxStructFloatFields of them).
 std::optional<unsigned>
 unsupportedKernelParameter(const llvm::Function &Kernel);
 

@@ -31,8 +31,13 @@ bool readIsShared(const Value *PrimalPtr, bool ThreadsShareMemory) {
   // thread's own.
   SmallVector<const Value *, 4> Objects;
   getUnderlyingObjects(PrimalPtr, Objects);
-  return Objects.empty() ||
-         !all_of(Objects, [](const Value *O) { return isa<AllocaInst>(O); });
+  // A struct passed by value is the callee's own copy, and so is its
+  // shadow: the caller's copy's shadow (Modes/PreparedFunction.cpp), or the
+  // thread's copy in a launch's reverse kernel.
+  return Objects.empty() || !all_of(Objects, [](const Value *O) {
+           const auto *Arg = dyn_cast<Argument>(O);
+           return isa<AllocaInst>(O) || (Arg && Arg->hasByValAttr());
+         });
 }
 
 /// The additions of one floating-point scalar or vector; for a scalar that

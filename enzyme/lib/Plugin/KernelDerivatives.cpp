@@ -159,11 +159,72 @@ static std::string unsupportedParameterReason(Function &K) {
   std::optional<unsigned> Bad = unsupportedKernelParameter(K);
   if (!Bad)
     return "";
-  return ("its parameter " + Twine(*Bad + 1) +
-          " is passed by value as a struct or vector; derivative kernels "
-          "take pointers, integers, float and double (pass other values "
-          "through a pointer)")
-      .str();
+  std::string What =
+      K.getArg(*Bad)->hasByValAttr()
+          ? " is a struct passed by value that holds a union, a vector, a "
+            "floating-point type other than float and double, or more "
+            "than " +
+                std::to_string(MaxStructFloatFields) + " floats"
+          : " is passed by value as a vector or another type that is not a "
+            "pointer, an integer, float, double or a struct";
+  return "its parameter " + std::to_string(*Bad + 1) + What +
+         "; derivative kernels take pointers, integers, float, double and "
+         "structs of them (pass other values through a pointer)";
+}
+
+/// The float and double fields of \p K's struct parameter \p A (none for
+/// a parameter that is not a struct passed by value).
+static SmallVector<FloatField, 4> floatFieldsOfParam(const Argument &A) {
+  SmallVector<FloatField, 4> Fields;
+  if (A.hasByValAttr())
+    floatFieldsOf(A.getParamByValType(), A.getParent()->getDataLayout(),
+                  Fields);
+  return Fields;
+}
+
+/// A struct \p K takes by value needs its shadow for the shadows of its
+/// pointers; the adjoints or tangents of its floats may be zero.
+static bool holdsPointers(const Argument &A) {
+  auto Walk = [](auto &Self, Type *T) -> bool {
+    if (auto *ST = dyn_cast<StructType>(T))
+      return any_of(ST->elements(), [&](Type *E) { return Self(Self, E); });
+    if (auto *AT = dyn_cast<ArrayType>(T))
+      return Self(Self, AT->getElementType());
+    return T->isPointerTy();
+  };
+  return A.hasByValAttr() && Walk(Walk, A.getParamByValType());
+}
+
+/// The number of adjoints of \p K's floating-point values that its reverse
+/// kernel sums for the host (Core/KernelLaunches.h).
+static uint64_t scalarAdjointCount(Function &K) {
+  uint64_t Count = 0;
+  for (Argument &A : K.args())
+    Count +=
+        A.getType()->isFloatingPointTy() ? 1 : floatFieldsOfParam(A).size();
+  return Count;
+}
+
+/// Gives the parameters of \p F, a kernel made for \p K whose parameters
+/// are K's and then the shadows of those \p Shadowed says, K's by-value
+/// attributes: a struct's shadow is passed by value as well.
+static void
+copyByValueParameters(Function &K, Function &F,
+                      function_ref<bool(const Argument &)> Shadowed) {
+  unsigned Shadow = K.arg_size();
+  for (Argument &A : K.args()) {
+    bool HasShadow = Shadowed(A);
+    if (A.hasByValAttr()) {
+      AttributeSet Attrs = K.getAttributes().getParamAttrs(A.getArgNo());
+      for (unsigned I : {A.getArgNo(), Shadow})
+        if (I == A.getArgNo() || HasShadow)
+          for (Attribute::AttrKind Kind :
+               {Attribute::ByVal, Attribute::Alignment})
+            if (Attrs.hasAttribute(Kind))
+              F.addParamAttr(I, Attrs.getAttribute(Kind));
+    }
+    Shadow += HasShadow;
+  }
 }
 
 /// Reports a parameter of \p K that derivative kernels cannot take.
@@ -204,7 +265,10 @@ private:
       if (A.getType()->isPointerTy())
         Params.push_back(A.getType());
     Params.append(ExtraParams.begin(), ExtraParams.end());
-    return createKernelBeside(K, Name, Params);
+    Function *F = createKernelBeside(K, Name, Params);
+    copyByValueParameters(
+        K, *F, [](const Argument &A) { return A.getType()->isPointerTy(); });
+    return F;
   }
   Value *threadTapeSlot(IRBuilder<> &B, Value *Tapes);
   bool interleaved() const {
@@ -405,22 +469,59 @@ void DerivativeKernelBuilder::createReverseKernel() {
   }
   zeroSharedShadows(B, sharedShadowsUsedBy(*Pair->Reverse));
   SmallVector<Value *, 8> Args = pairArguments(*F, PairArgs);
+  // A struct's shadow comes from the host with its pointers' shadows; the
+  // thread adds the adjoints of its floats into its own copy, from zero.
+  const DataLayout &DL = M.getDataLayout();
+  DenseMap<unsigned, AllocaInst *> StructShadows;
+  unsigned Shadow = K.arg_size();
+  for (Argument &A : K.args()) {
+    if (!A.getType()->isPointerTy())
+      continue;
+    if (A.hasByValAttr()) {
+      Type *Ty = A.getParamByValType();
+      IRBuilder<> Entry(&F->getEntryBlock(), F->getEntryBlock().begin());
+      AllocaInst *Copy = Entry.CreateAlloca(Ty, nullptr, "struct.shadow");
+      Align Alignment = DL.getABITypeAlign(Ty);
+      Copy->setAlignment(Alignment);
+      B.CreateMemCpy(Copy, Alignment, F->getArg(Shadow), Alignment,
+                     DL.getTypeAllocSize(Ty));
+      for (const FloatField &Field : floatFieldsOfParam(A))
+        B.CreateStore(
+            Constant::getNullValue(Field.Ty),
+            B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Copy, Field.Offset));
+      Args[Shadow] = Copy;
+      StructShadows[A.getArgNo()] = Copy;
+    }
+    ++Shadow;
+  }
   Args.push_back(Tape);
   CallInst *Grads = B.CreateCall(Pair->Reverse, Args);
-  // The adjoints of by-value parameters are the sums over all threads: a
-  // warp sums its lanes' first, and blocks take turns among the replicas
-  // of each (the host adds them up). The buffer is the host's.
-  SmallVector<Value *, 4> Fields =
+  // The adjoints of by-value parameters (and of structs' floats) are the
+  // sums over all threads: a warp sums its lanes' first, and blocks take
+  // turns among the replicas of each (the host adds them up). The buffer
+  // is the host's.
+  SmallVector<Value *, 4> Returned =
       structFields(B, Grads->getType()->isVoidTy() ? nullptr : Grads);
+  SmallVector<Value *, 4> Adjoints;
+  unsigned NextReturned = 0;
+  for (Argument &A : K.args()) {
+    if (A.getType()->isFloatingPointTy())
+      Adjoints.push_back(Returned[NextReturned++]);
+    for (const FloatField &Field : floatFieldsOfParam(A))
+      Adjoints.push_back(B.CreateLoad(
+          Field.Ty, B.CreateConstInBoundsGEP1_64(B.getInt8Ty(),
+                                                 StructShadows[A.getArgNo()],
+                                                 Field.Offset)));
+  }
   Value *Global = B.CreateAddrSpaceCast(Scalars, B.getPtrTy(1));
   Value *Replica =
       B.CreateURem(linearBlockIndex(B), B.getInt64(ScalarAdjointReplicas));
   Type *Double = B.getDoubleTy();
-  for (auto [Index, Grad] : enumerate(Fields)) {
+  for (auto [Index, Adjoint] : enumerate(Adjoints)) {
     Value *Slot = B.CreateGEP(
         Double, Global,
         B.CreateAdd(B.getInt64(Index * ScalarAdjointReplicas), Replica));
-    accumulateAdjoint(B, Double, Slot, B.CreateFPExt(Grad, Double), Align(8),
+    accumulateAdjoint(B, Double, Slot, B.CreateFPExt(Adjoint, Double), Align(8),
                       /*Atomic=*/true);
   }
   if (!Sig.FixedTape)
@@ -467,23 +568,26 @@ uint64_t DerivativeKernelBuilder::usedShadows() const {
   for (Argument &A : K.args()) {
     if (!A.getType()->isPointerTy())
       continue;
-    if (A.getArgNo() < 64 && (reachesMemory(*Pair->Augmented->getArg(Shadow)) ||
-                              reachesMemory(*Pair->Reverse->getArg(Shadow))))
+    if (A.getArgNo() < 64 && (!A.hasByValAttr() || holdsPointers(A)) &&
+        (reachesMemory(*Pair->Augmented->getArg(Shadow)) ||
+         reachesMemory(*Pair->Reverse->getArg(Shadow))))
       Used |= uint64_t(1) << A.getArgNo();
     ++Shadow;
   }
   return Used;
 }
 
-/// `Name = {SlotBytes, UsedShadows}` in \p K's device code, which the
-/// host reads before its first launch.
+/// `Name = {SlotBytes, UsedShadows, ScalarAdjoints}` in \p K's device
+/// code, which the host reads before its first launch.
 static void createKernelInfo(Function &K, StringRef Name, uint64_t SlotBytes,
-                             uint64_t UsedShadows) {
+                             uint64_t UsedShadows,
+                             uint64_t ScalarAdjoints = 0) {
   Module &M = *K.getParent();
   Type *I64 = Type::getInt64Ty(M.getContext());
-  auto *Ty = ArrayType::get(I64, 2);
-  Constant *Init = ConstantArray::get(Ty, {ConstantInt::get(I64, SlotBytes),
-                                           ConstantInt::get(I64, UsedShadows)});
+  auto *Ty = ArrayType::get(I64, 3);
+  Constant *Init = ConstantArray::get(
+      Ty, {ConstantInt::get(I64, SlotBytes), ConstantInt::get(I64, UsedShadows),
+           ConstantInt::get(I64, ScalarAdjoints)});
   auto *Info =
       new GlobalVariable(M, Ty, /*isConstant=*/false,
                          K.hasLocalLinkage() ? GlobalValue::InternalLinkage
@@ -504,7 +608,8 @@ void DerivativeKernelBuilder::build() {
   }
   createAugmentedKernel();
   createReverseKernel();
-  createKernelInfo(K, kernelInfoName(K.getName()), SlotBytes, usedShadows());
+  createKernelInfo(K, kernelInfoName(K.getName()), SlotBytes, usedShadows(),
+                   scalarAdjointCount(K));
 }
 
 void createKernelDerivatives(Module &M, ReverseModeGenerator &Gen) {
@@ -523,6 +628,11 @@ void createKernelDerivatives(Module &M, ReverseModeGenerator &Gen) {
 /// kernel needs no tape. A kernel that only a launcher registration lists
 /// (optional) and forward mode cannot differentiate gets a warning and an
 /// info that stops its forward launches.
+/// \p A, a kernel's parameter, has a tangent in its tangent kernel.
+static bool hasTangent(const Argument &A) {
+  return A.getType()->isPointerTy() || A.getType()->isFloatingPointTy();
+}
+
 static void createTangentKernel(Function &K, ForwardModeGenerator &Gen) {
   bool Optional = isOptionalTangentKernel(K.getName());
   auto Fail = [&](const std::string &Reason, StringRef Offending) {
@@ -543,10 +653,11 @@ static void createTangentKernel(Function &K, ForwardModeGenerator &Gen) {
     // stands in, which the info keeps from being launched.
     SmallVector<Type *, 8> Params(K.getFunctionType()->params());
     for (Argument &A : K.args())
-      if (A.getType()->isPointerTy() || A.getType()->isFloatingPointTy())
+      if (hasTangent(A))
         Params.push_back(A.getType());
     Function *StandIn =
         createKernelBeside(K, tangentKernelName(K.getName()), Params);
+    copyByValueParameters(K, *StandIn, hasTangent);
     ReturnInst::Create(K.getContext(),
                        BasicBlock::Create(K.getContext(), "entry", StandIn));
     createKernelInfo(K, tangentKernelInfoName(K.getName()),
@@ -558,10 +669,7 @@ static void createTangentKernel(Function &K, ForwardModeGenerator &Gen) {
   ForwardSignature Sig;
   Sig.Fn = Body;
   for (Argument &A : Body->args())
-    Sig.Args.push_back(A.getType()->isPointerTy() ||
-                               A.getType()->isFloatingPointTy()
-                           ? Activity::Dup
-                           : Activity::Const);
+    Sig.Args.push_back(hasTangent(A) ? Activity::Dup : Activity::Const);
   DifferentiationFailure Failure;
   Function *Tangent = Gen.getOrCreate(Sig, Failure);
   if (!Tangent) {
@@ -577,12 +685,14 @@ static void createTangentKernel(Function &K, ForwardModeGenerator &Gen) {
     if (!hasShadow(Sig.Args[A.getArgNo()]))
       continue;
     if (A.getType()->isPointerTy() && A.getArgNo() < 64 &&
+        (!A.hasByValAttr() || holdsPointers(A)) &&
         reachesMemory(*Tangent->getArg(Shadow)))
       Used |= uint64_t(1) << A.getArgNo();
     ++Shadow;
   }
   Function *F = createKernelBeside(K, tangentKernelName(K.getName()),
                                    Tangent->getFunctionType()->params());
+  copyByValueParameters(K, *F, hasTangent);
   IRBuilder<> B(BasicBlock::Create(F->getContext(), "entry", F));
   B.SetCurrentDebugLocation(reportPoint(K).getDebugLoc());
   SmallVector<Value *, 8> Args;

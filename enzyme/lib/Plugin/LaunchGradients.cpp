@@ -20,6 +20,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Plugin/LaunchDerivatives.h"
+#include "Plugin/StubParameters.h"
 
 #include "Core/Diagnostics.h"
 #include "Core/GpuTarget.h"
@@ -45,6 +46,14 @@ struct HostKernel {
   std::string DeviceName;
   /// The fat binary's handle, as __cuda_register_globals has it.
   Value *Binary;
+  /// How the stub passes each of the kernel's parameters.
+  SmallVector<StubParameter, 8> Params;
+};
+
+/// A half's arguments per stub parameter: the value, and its shadow (or
+/// tangent) where the custom derivative's ABI gives one, else null.
+struct HalfArguments {
+  SmallVector<Value *, 8> Values, Shadows;
 };
 
 /// Builds the custom gradient of one stub.
@@ -65,14 +74,18 @@ private:
   /// The parameters that carry a shadow in the custom derivatives' ABI:
   /// pointers, and in forward mode floating-point values (their tangents).
   static bool hasShadow(Type *T, bool Forward) {
-    return T->isPointerTy() || (Forward && T->isFloatingPointTy());
+    return T->isPointerTy() || (Forward && T->isFPOrFPVectorTy());
   }
   Function *createHalf(StringRef Suffix, Type *RetTy, ArrayRef<Type *> Extra,
                        bool Forward = false);
   GlobalVariable *createHandle(const Twine &Name);
-  Value *argumentArray(IRBuilder<> &B, Function &Half, unsigned Room,
-                       unsigned &Count, bool Forward = false);
-  Value *shadowArray(IRBuilder<> &B, Function &Half, bool Forward);
+  HalfArguments halfArguments(Function &Half, bool Forward) const;
+  Value *assemble(IRBuilder<> &B, const StubParameter &P,
+                  ArrayRef<Value *> PieceValues, bool Zeroed);
+  Value *shadowOf(IRBuilder<> &B, const StubParameter &P,
+                  const HalfArguments &Args, bool Forward, bool &Complete);
+  Value *argumentArray(IRBuilder<> &B, const HalfArguments &Args, unsigned Room,
+                       unsigned &Count, Value *&Shadows, bool Forward = false);
   /// Registers the kernel \p DeviceName with the CUDA runtime under a new
   /// host handle, which it returns.
   GlobalVariable *registerKernel(IRBuilder<> &B, const std::string &DeviceName,
@@ -86,6 +99,7 @@ private:
   Function *createAugment(GlobalVariable *Handle, GlobalVariable *Info,
                           GlobalVariable *Symbol);
   Function *createReverse(GlobalVariable *Handle);
+  SmallVector<std::pair<unsigned, FloatField>, 8> scalarAdjoints() const;
   Function *createForward(GlobalVariable *Handle, GlobalVariable *Info,
                           GlobalVariable *Symbol);
 };
@@ -120,52 +134,111 @@ GlobalVariable *LaunchGradientBuilder::createHandle(const Twine &Name) {
                             ConstantInt::get(Type::getInt8Ty(Ctx), 0), Name);
 }
 
-/// The kernel arguments of \p Half in memory, as cudaLaunchKernel takes
-/// them: the stub's parameters, then the shadows of its pointers (and in
-/// forward mode the tangents of its floats), then \p Room slots the runtime
-/// fills. \p Count: the arguments before them.
-Value *LaunchGradientBuilder::argumentArray(IRBuilder<> &B, Function &Half,
-                                            unsigned Room, unsigned &Count,
-                                            bool Forward) {
-  SmallVector<Value *, 8> Values, Shadows;
+HalfArguments LaunchGradientBuilder::halfArguments(Function &Half,
+                                                   bool Forward) const {
+  HalfArguments Args;
   unsigned Next = 0;
   for (Type *T : Stub.getFunctionType()->params()) {
-    Values.push_back(Half.getArg(Next++));
-    if (hasShadow(T, Forward))
-      Shadows.push_back(Half.getArg(Next++));
+    Args.Values.push_back(Half.getArg(Next++));
+    Args.Shadows.push_back(hasShadow(T, Forward) ? Half.getArg(Next++)
+                                                 : nullptr);
   }
-  Values.append(Shadows.begin(), Shadows.end());
-  Count = Values.size();
-  auto *ArrayTy = ArrayType::get(Ptr, Count + Room);
-  Value *Array = B.CreateAlloca(ArrayTy, nullptr, "kernel.args");
-  for (auto [I, V] : enumerate(Values)) {
-    Value *Slot = B.CreateAlloca(V->getType());
-    B.CreateStore(V, Slot);
-    B.CreateStore(Slot, B.CreateConstInBoundsGEP2_32(ArrayTy, Array, 0, I));
-  }
-  return Array;
+  return Args;
 }
 
-/// Per parameter of the stub, the shadow \p Half has for it or null (for
-/// the runtime's check of the shadows the kernel's derivative uses).
-Value *LaunchGradientBuilder::shadowArray(IRBuilder<> &B, Function &Half,
-                                          bool Forward) {
-  unsigned NumParams = Stub.arg_size();
-  auto *ShadowsTy = ArrayType::get(Ptr, NumParams);
-  Value *Shadows = B.CreateAlloca(ShadowsTy, nullptr, "shadows");
-  unsigned Next = 0;
-  for (unsigned I = 0; I < NumParams; ++I) {
-    Type *T = Stub.getArg(I)->getType();
-    Next += 1;
-    Value *Shadow = T->isPointerTy()
-                        ? Half.getArg(Next)
-                        : static_cast<Value *>(Constant::getNullValue(Ptr));
-    if (hasShadow(T, Forward))
-      ++Next;
-    B.CreateStore(Shadow,
-                  B.CreateConstInBoundsGEP2_32(ShadowsTy, Shadows, 0, I));
+/// A local of \p P's memory type holding \p PieceValues (one per piece; a
+/// null one is left out) where the stub stores its pieces, zeroed first
+/// when \p Zeroed; for a struct passed byval, the value of its parameter.
+Value *LaunchGradientBuilder::assemble(IRBuilder<> &B, const StubParameter &P,
+                                       ArrayRef<Value *> PieceValues,
+                                       bool Zeroed) {
+  const DataLayout &DL = M.getDataLayout();
+  AllocaInst *Local = B.CreateAlloca(P.MemoryType);
+  Local->setAlignment(DL.getPrefTypeAlign(P.MemoryType));
+  if (Zeroed)
+    B.CreateMemSet(Local, B.getInt8(0), DL.getTypeAllocSize(P.MemoryType),
+                   Local->getAlign());
+  for (auto [Piece, Value] : zip(P.Pieces, PieceValues))
+    if (Value)
+      B.CreateStore(Value, B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Local,
+                                                        Piece.Offset));
+  return Local;
+}
+
+/// The memory that holds \p P's shadow, or its tangent in \p Forward
+/// mode, as the derivative kernels take it; null for a parameter without
+/// one. \p Complete: the host code has a shadow for each of its pointers.
+Value *LaunchGradientBuilder::shadowOf(IRBuilder<> &B, const StubParameter &P,
+                                       const HalfArguments &Args, bool Forward,
+                                       bool &Complete) {
+  Complete = true;
+  Type *T = P.MemoryType;
+  if (!P.isStruct() && !T->isPointerTy() &&
+      !(Forward && T->isFloatingPointTy()))
+    return nullptr;
+  if (P.ByValue) {
+    // The shadow of the byval copy: a struct of the same type that holds
+    // the pointers' shadows (and in forward mode the floats' tangents).
+    if (Value *Shadow = Args.Shadows[*P.ByValue])
+      return Shadow;
+    Complete = false;
+    return assemble(B, P, {}, /*Zeroed=*/true);
   }
-  return Shadows;
+  SmallVector<Value *, 2> Pieces;
+  for (const StubPiece &Piece : P.Pieces) {
+    Value *Shadow = Args.Shadows[Piece.StubParam];
+    Type *PieceTy = Args.Values[Piece.StubParam]->getType();
+    if (PieceTy->isPointerTy() && !Shadow) {
+      Complete = false;
+      Shadow = Constant::getNullValue(PieceTy);
+    }
+    Pieces.push_back(Shadow);
+  }
+  return assemble(B, P, Pieces, /*Zeroed=*/true);
+}
+
+/// The kernel arguments in memory, as cudaLaunchKernel takes them: the
+/// kernel's parameters, then the shadows of its pointers and structs (and
+/// in forward mode the tangents of its floats), then \p Room slots the
+/// runtime fills. \p Count: the arguments before them. \p Shadows: per
+/// kernel parameter, its shadow or null (for the runtime's check of the
+/// shadows the kernel's derivative uses).
+Value *LaunchGradientBuilder::argumentArray(IRBuilder<> &B,
+                                            const HalfArguments &Args,
+                                            unsigned Room, unsigned &Count,
+                                            Value *&Shadows, bool Forward) {
+  SmallVector<Value *, 8> Memory, ShadowMemory, Present;
+  for (const StubParameter &P : K.Params) {
+    if (P.ByValue) {
+      Memory.push_back(Args.Values[*P.ByValue]);
+    } else {
+      SmallVector<Value *, 2> Pieces;
+      for (const StubPiece &Piece : P.Pieces)
+        Pieces.push_back(Args.Values[Piece.StubParam]);
+      Memory.push_back(assemble(B, P, Pieces, /*Zeroed=*/false));
+    }
+    bool Complete;
+    Value *Shadow = shadowOf(B, P, Args, Forward, Complete);
+    if (Shadow)
+      ShadowMemory.push_back(Shadow);
+    // A float's tangent is no shadow the kernel may need.
+    bool IsPointer = P.MemoryType->isPointerTy();
+    Present.push_back(!Shadow || !Complete || !(IsPointer || P.isStruct())
+                          ? Constant::getNullValue(Ptr)
+                      : IsPointer ? B.CreateLoad(Ptr, Shadow)
+                                  : Shadow);
+  }
+  Memory.append(ShadowMemory.begin(), ShadowMemory.end());
+  Count = Memory.size();
+  auto *ArrayTy = ArrayType::get(Ptr, Count + Room);
+  Value *Array = B.CreateAlloca(ArrayTy, nullptr, "kernel.args");
+  for (auto [I, V] : enumerate(Memory))
+    B.CreateStore(V, B.CreateConstInBoundsGEP2_32(ArrayTy, Array, 0, I));
+  auto *ShadowsTy = ArrayType::get(Ptr, Present.size());
+  Shadows = B.CreateAlloca(ShadowsTy, nullptr, "shadows");
+  for (auto [I, V] : enumerate(Present))
+    B.CreateStore(V, B.CreateConstInBoundsGEP2_32(ShadowsTy, Shadows, 0, I));
+  return Array;
 }
 
 Function *LaunchGradientBuilder::createAugment(GlobalVariable *Handle,
@@ -174,14 +247,16 @@ Function *LaunchGradientBuilder::createAugment(GlobalVariable *Handle,
   Function *F = createHalf(".enzyme.augment", Ptr, {});
   IRBuilder<> B(BasicBlock::Create(Ctx, "entry", F));
   unsigned Count;
-  Value *Args = argumentArray(B, *F, /*Room=*/1, Count);
-  Value *Shadows = shadowArray(B, *F, /*Forward=*/false);
+  Value *Shadows;
+  Value *Args = argumentArray(B, halfArguments(*F, /*Forward=*/false),
+                              /*Room=*/1, Count, Shadows);
   Function *Launch = getRuntimeFunction(M, "__enzyme_rt_cuda_augment_launch");
   Value *Name = B.CreateGlobalString(displayName(K.DeviceName),
                                      Stub.getName() + ".kernel.name");
   Value *Record =
       B.CreateCall(Launch, {Handle, Name, Info, Symbol, Args, B.getInt32(Count),
-                            Shadows, B.getInt32(Stub.arg_size())});
+                            Shadows, B.getInt32(K.Params.size()),
+                            B.getInt32(scalarAdjoints().size())});
   B.CreateRet(Record);
   return F;
 }
@@ -193,45 +268,109 @@ Function *LaunchGradientBuilder::createForward(GlobalVariable *Handle,
                            /*Forward=*/true);
   IRBuilder<> B(BasicBlock::Create(Ctx, "entry", F));
   unsigned Count;
-  Value *Args = argumentArray(B, *F, /*Room=*/0, Count, /*Forward=*/true);
-  Value *Shadows = shadowArray(B, *F, /*Forward=*/true);
+  Value *Shadows;
+  Value *Args = argumentArray(B, halfArguments(*F, /*Forward=*/true),
+                              /*Room=*/0, Count, Shadows, /*Forward=*/true);
   Function *Launch = getRuntimeFunction(M, "__enzyme_rt_cuda_tangent_launch");
   Value *Name = B.CreateGlobalString(displayName(K.DeviceName),
                                      Stub.getName() + ".kernel.name");
   B.CreateCall(Launch, {Handle, Name, Info, Symbol, Args, Shadows,
-                        B.getInt32(Stub.arg_size())});
+                        B.getInt32(K.Params.size())});
   B.CreateRetVoid();
   return F;
 }
 
+/// The floating-point values whose adjoints the reverse kernel sums, in
+/// its order (Core/KernelLaunches.h): per kernel parameter, a float or
+/// double itself, or the floats of a struct.
+SmallVector<std::pair<unsigned, FloatField>, 8>
+LaunchGradientBuilder::scalarAdjoints() const {
+  SmallVector<std::pair<unsigned, FloatField>, 8> Adjoints;
+  for (auto [Index, P] : enumerate(K.Params)) {
+    SmallVector<FloatField, 4> Fields;
+    if (P.MemoryType->isFloatingPointTy())
+      Fields.push_back({0, P.MemoryType});
+    else if (P.isStruct())
+      floatFieldsOf(P.MemoryType, M.getDataLayout(), Fields);
+    for (const FloatField &Field : Fields)
+      Adjoints.push_back({unsigned(Index), Field});
+  }
+  return Adjoints;
+}
+
 Function *LaunchGradientBuilder::createReverse(GlobalVariable *Handle) {
+  // One gradient per floating-point stub parameter (a float, a double, or
+  // a piece of a struct): alone, or a struct of them.
   SmallVector<Type *, 4> Scalars;
-  for (Type *T : Stub.getFunctionType()->params())
-    if (T->isFloatingPointTy())
+  SmallVector<int, 8> GradientIndex;
+  for (Type *T : Stub.getFunctionType()->params()) {
+    GradientIndex.push_back(T->isFPOrFPVectorTy() ? Scalars.size() : -1);
+    if (T->isFPOrFPVectorTy())
       Scalars.push_back(T);
-  // One gradient per float parameter: alone, or a struct of them.
+  }
   Type *RetTy = Scalars.empty()       ? Type::getVoidTy(Ctx)
                 : Scalars.size() == 1 ? Scalars.front()
                                       : StructType::get(Ctx, Scalars);
   Function *F = createHalf(".enzyme.reverse", RetTy, {Ptr});
   IRBuilder<> B(BasicBlock::Create(Ctx, "entry", F));
   unsigned Count;
-  Value *Args = argumentArray(B, *F, /*Room=*/2, Count);
+  Value *Shadows;
+  HalfArguments Half = halfArguments(*F, /*Forward=*/false);
+  Value *Args = argumentArray(B, Half, /*Room=*/2, Count, Shadows);
   // The sums come back as doubles (Core/KernelLaunches.h).
-  auto *AdjointsTy = ArrayType::get(B.getDoubleTy(), Scalars.size());
-  Value *Adjoints = B.CreateAlloca(AdjointsTy, nullptr, "adjoints");
+  SmallVector<std::pair<unsigned, FloatField>, 8> Adjoints = scalarAdjoints();
+  auto *AdjointsTy = ArrayType::get(B.getDoubleTy(), Adjoints.size());
+  Value *Sums = B.CreateAlloca(AdjointsTy, nullptr, "adjoints");
   Function *Launch = getRuntimeFunction(M, "__enzyme_rt_cuda_reverse_launch");
   Value *Name = B.CreateGlobalString(displayName(K.DeviceName),
                                      Stub.getName() + ".kernel.name");
   B.CreateCall(Launch, {Handle, Name, F->getArg(F->arg_size() - 1), Args,
-                        B.getInt32(Count), Adjoints, B.getInt32(Scalars.size()),
+                        B.getInt32(Count), Sums, B.getInt32(Adjoints.size()),
                         B.getInt32(ScalarAdjointReplicas)});
+  // Each sum goes where the host code's derivative of that value is: the
+  // gradient of the stub parameter that passes it, or the shadow of a
+  // struct passed byval. A float that the host ABI packs into an integer
+  // has none; the engine makes sure the host code gives it no derivative
+  // (Analysis/ActivityAnalysis.h, floatBitsPassedAsInteger).
   SmallVector<Value *, 4> Gradients;
-  for (auto [I, T] : enumerate(Scalars))
-    Gradients.push_back(B.CreateFPTrunc(
+  for (Type *T : Scalars)
+    Gradients.push_back(Constant::getNullValue(T));
+  const DataLayout &DL = M.getDataLayout();
+  for (auto [I, Adjoint] : enumerate(Adjoints)) {
+    auto [Param, Field] = Adjoint;
+    const StubParameter &P = K.Params[Param];
+    Value *Sum = B.CreateFPTrunc(
         B.CreateLoad(B.getDoubleTy(),
-                     B.CreateConstInBoundsGEP2_32(AdjointsTy, Adjoints, 0, I)),
-        T));
+                     B.CreateConstInBoundsGEP2_32(AdjointsTy, Sums, 0, I)),
+        Field.Ty);
+    if (P.ByValue) {
+      if (Value *Shadow = Half.Shadows[*P.ByValue]) {
+        Value *Slot =
+            B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Shadow, Field.Offset);
+        B.CreateStore(B.CreateFAdd(B.CreateLoad(Field.Ty, Slot), Sum), Slot);
+      }
+      continue;
+    }
+    for (const StubPiece &Piece : P.Pieces) {
+      Type *PieceTy = Stub.getArg(Piece.StubParam)->getType();
+      uint64_t Size = DL.getTypeStoreSize(PieceTy);
+      int G = GradientIndex[Piece.StubParam];
+      if (G < 0 || Field.Offset < Piece.Offset ||
+          Field.Offset >= Piece.Offset + Size ||
+          PieceTy->getScalarType() != Field.Ty)
+        continue;
+      Value *&Gradient = Gradients[G];
+      if (auto *VecTy = dyn_cast<FixedVectorType>(PieceTy)) {
+        uint64_t Lane =
+            (Field.Offset - Piece.Offset) / DL.getTypeStoreSize(Field.Ty);
+        Gradient = B.CreateInsertElement(
+            Gradient, B.CreateFAdd(B.CreateExtractElement(Gradient, Lane), Sum),
+            Lane);
+      } else if (Field.Offset == Piece.Offset) {
+        Gradient = B.CreateFAdd(Gradient, Sum);
+      }
+    }
+  }
   if (Scalars.empty())
     B.CreateRetVoid();
   else if (Scalars.size() == 1)
@@ -267,11 +406,11 @@ void LaunchGradientBuilder::registerInfo(IRBuilder<> &B,
   // The device variable's host twin, which names it to the runtime, and
   // the copy of its value the runtime reads once.
   Type *I64 = Type::getInt64Ty(Ctx), *I32 = Type::getInt32Ty(Ctx);
-  auto *SymbolTy = ArrayType::get(I64, 2);
+  auto *SymbolTy = ArrayType::get(I64, 3);
   Symbol = new GlobalVariable(M, SymbolTy, false, GlobalValue::InternalLinkage,
                               Constant::getNullValue(SymbolTy),
                               HostName + ".symbol");
-  auto *InfoTy = StructType::get(I64, I64, I32);
+  auto *InfoTy = StructType::get(I64, I64, I64, I32);
   Info = new GlobalVariable(M, InfoTy, false, GlobalValue::InternalLinkage,
                             Constant::getNullValue(InfoTy), HostName);
   FunctionCallee RegisterVar =
@@ -279,7 +418,7 @@ void LaunchGradientBuilder::registerInfo(IRBuilder<> &B,
                             Ptr, I32, I64, I32, I32);
   Value *Str = B.CreateGlobalString(DeviceName, HostName + ".name");
   B.CreateCall(RegisterVar, {K.Binary, Symbol, Str, Str, B.getInt32(0),
-                             B.getInt64(16), B.getInt32(0), B.getInt32(0)});
+                             B.getInt64(24), B.getInt32(0), B.getInt32(0)});
 }
 
 void LaunchGradientBuilder::build(Instruction &RegistrationEnd) {
@@ -330,10 +469,22 @@ static SmallVector<HostKernel, 4> listedKernels(Function &Register) {
     if (!Stub || Stub->isDeclaration() || !Init || !Init->isCString())
       continue;
     StringRef DeviceName = Init->getAsCString();
-    if ((!isDerivativeKernel(DeviceName) && !isTangentKernel(DeviceName)) ||
-        unsupportedKernelParameter(*Stub))
+    if (!isDerivativeKernel(DeviceName) && !isTangentKernel(DeviceName))
       continue;
-    Kernels.push_back({Stub, DeviceName.str(), Call->getArgOperand(0)});
+    std::optional<SmallVector<StubParameter, 8>> Params =
+        readStubParameters(*Stub);
+    if (!Params) {
+      reportError(*Stub->getEntryBlock().getFirstNonPHIOrDbg(),
+                  "cannot differentiate the launches of kernel '" +
+                      displayName(DeviceName) +
+                      "': its host stub does not pass the kernel's "
+                      "parameters to cudaLaunchKernel in a way the toolchain "
+                      "knows (pointers, integers, float, double and structs "
+                      "of them)");
+      continue;
+    }
+    Kernels.push_back(
+        {Stub, DeviceName.str(), Call->getArgOperand(0), std::move(*Params)});
   }
   return Kernels;
 }

@@ -113,10 +113,16 @@ static SmallVector<Function *, 4> requestedFunctions(Module &M,
       continue;
     for (User *U : Entry.users())
       if (auto *Call = dyn_cast<CallBase>(U);
-          Call && Call->getCalledOperand() == &Entry && Call->arg_size())
-        if (auto *F =
-                dyn_cast<Function>(Call->getArgOperand(0)->stripPointerCasts()))
+          Call && Call->getCalledOperand() == &Entry && Call->arg_size()) {
+        // A request that returns a struct of gradients in memory takes
+        // the memory first (sret).
+        unsigned Function = Call->paramHasAttr(0, Attribute::StructRet);
+        if (Function >= Call->arg_size())
+          continue;
+        if (auto *F = dyn_cast<llvm::Function>(
+                Call->getArgOperand(Function)->stripPointerCasts()))
           Requested.push_back(F);
+      }
   }
   return Requested;
 }

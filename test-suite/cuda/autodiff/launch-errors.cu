@@ -3,20 +3,28 @@
 // REQUIRES: cuda-emulation
 // RUN: not %clangxx_enzyme -fenzyme -fcuda-emulate -O2 -c %s -o %t.o 2>&1 | FileCheck %s
 // RUN: not %clangxx_enzyme -fenzyme -fcuda-emulate -O2 -c -DNOT_DIFFERENTIABLE %s -o %t.o 2>&1 | FileCheck %s --check-prefix=BODY
-// CHECK: launch-errors.cu:[[@LINE+13]]:{{[0-9]+}}: error: cannot differentiate kernel 'step(Pair, double*)', which differentiated host code launches: its parameter 1 is passed by value as a struct or vector; derivative kernels take pointers, integers, float and double
+// CHECK: launch-errors.cu:[[@LINE+21]]:{{[0-9]+}}: error: cannot differentiate kernel 'step(Pair, double*)', which differentiated host code launches: its parameter 1 is a struct passed by value that holds a union, a vector, a floating-point type other than float and double, or more than 64 floats; derivative kernels take pointers, integers, float, double and structs of them (pass other values through a pointer)
 // The same in forward mode, for the tangent kernel.
 // RUN: not %clangxx_enzyme -fenzyme -fcuda-emulate -O2 -c -DFORWARD %s -o %t.o 2>&1 | FileCheck %s --check-prefix=FORWARD
 // RUN: not %clangxx_enzyme -fenzyme -fcuda-emulate -O2 -c -DFORWARD -DNOT_DIFFERENTIABLE %s -o %t.o 2>&1 | FileCheck %s --check-prefix=FORWARD-BODY
-// FORWARD: launch-errors.cu:[[@LINE+9]]:{{[0-9]+}}: error: cannot differentiate kernel 'step(Pair, double*)' in forward mode, which differentiated host code launches: its parameter 1 is passed by value as a struct or vector
+// FORWARD: launch-errors.cu:[[@LINE+17]]:{{[0-9]+}}: error: cannot differentiate kernel 'step(Pair, double*)' in forward mode, which differentiated host code launches: its parameter 1 is a struct passed by value that holds a union
 // FORWARD-BODY: launch-errors.cu:{{[0-9]+}}:{{[0-9]+}}: error: cannot differentiate kernel 'opaque(double*)' in forward mode, which differentiated host code launches: {{.*}}shuffle
 // BODY: launch-errors.cu:{{[0-9]+}}:{{[0-9]+}}: error: cannot differentiate kernel 'opaque(double*)', which differentiated host code launches: {{.*}}shuffle
 
+// Structs of pointers and numbers work (launch-struct-parameters.cu); the
+// bytes of a union may or may not be a float, which the host and device
+// halves of the derivative could not agree on.
+union Word {
+  double Value;
+  long long Bits;
+};
 struct Pair {
-  double A, B;
+  Word A;
+  double B;
 };
 
 __global__ void step(Pair P, double *X) {
-  X[threadIdx.x] *= P.A + P.B;
+  X[threadIdx.x] *= P.A.Value + P.B;
 }
 
 // A shuffle over part of a warp has no derivative rule.
@@ -28,7 +36,7 @@ void run(double *X) {
 #ifdef NOT_DIFFERENTIABLE
   opaque<<<1, 32>>>(X);
 #else
-  step<<<1, 32>>>(Pair{1, 2}, X);
+  step<<<1, 32>>>(Pair{{1}, 2}, X);
 #endif
 }
 

@@ -20,6 +20,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Plugin/LaunchDerivatives.h"
+#include "Plugin/StubParameters.h"
 
 #include "Analysis/MemoryTypes.h"
 #include "Core/GpuTarget.h"
@@ -155,10 +156,19 @@ static Type *kernelDeclaredType(const Value *Ptr, Function &F) {
     Function *Stub = Call ? Call->getCalledFunction() : nullptr;
     if (!Stub || !kernelNameOfStub(Stub->getName()))
       continue;
-    for (auto [Index, Arg] : enumerate(Call->args()))
-      if (Arg->getType()->isPointerTy() && storageOf(Arg) == Storage)
-        if (Type *Element = declaredElementType(*Stub, Index))
-          return Element;
+    // The name lists the kernel's parameters, which the stub may take in
+    // pieces (a struct passed by value).
+    std::optional<SmallVector<StubParameter, 8>> Params =
+        readStubParameters(*Stub);
+    if (!Params)
+      continue;
+    for (auto [Index, P] : enumerate(*Params))
+      if (!P.ByValue && P.Pieces.size() == 1 && P.MemoryType->isPointerTy()) {
+        Value *Arg = Call->getArgOperand(P.Pieces.front().StubParam);
+        if (storageOf(Arg) == Storage)
+          if (Type *Element = declaredElementType(*Stub, Index))
+            return Element;
+      }
   }
   return nullptr;
 }

@@ -31,6 +31,9 @@ struct kernel_info {
   unsigned long long used_shadows;
   /* The adjoints of floating-point values that the reverse kernel sums. */
   unsigned long long scalar_adjoints;
+  /* The derivative keeps shadows in dynamic shared memory, after the
+   * launch's own data. */
+  unsigned long long dynamic_shadows;
   int loaded;
 };
 
@@ -38,7 +41,10 @@ struct kernel_info {
 struct launch {
   void *tapes;
   struct cuda_dim3 grid, block;
+  /* The dynamic shared memory of the derivative kernels, and where in it
+   * the shadows start. */
   size_t shared_bytes;
+  int shadow_offset;
   void *stream;
   /* The tapes came from cudaMalloc: the device has no stream-ordered
    * allocator. */
@@ -79,6 +85,22 @@ static void check(int error, const char *kernel, const char *what) {
     fail(kernel, what, error);
 }
 
+/* The dynamic shared memory a derivative kernel of a launch with SHARED
+ * bytes runs with, and (in *OFFSET) where its shadows start: after the
+ * launch's data, rounded up to 16, as much again. */
+static size_t derivative_shared_bytes(const char *name,
+                                      const struct kernel_info *info,
+                                      size_t shared, int *offset) {
+  *offset = 0;
+  if (!info->dynamic_shadows)
+    return shared;
+  size_t rounded = (shared + 15) & ~(size_t)15;
+  if (rounded > 0x3fffffff)
+    fail(name, "its dynamic shared memory is too large", 0);
+  *offset = (int)rounded;
+  return 2 * rounded;
+}
+
 /* Reads what the device compilation wrote about NAME's derivative (through
  * SYMBOL, into INFO) once, and stops the program if it needs the shadow of
  * a parameter for which SHADOWS (NUM_PARAMS, one per parameter) has none. */
@@ -86,13 +108,14 @@ static void check_shadows(const char *name, struct kernel_info *info,
                           const void *symbol, void *const *shadows,
                           unsigned num_params) {
   if (!__atomic_load_n(&info->loaded, __ATOMIC_ACQUIRE)) {
-    unsigned long long words[3];
+    unsigned long long words[4];
     check(cudaMemcpyFromSymbol(words, symbol, sizeof words, 0,
                                cuda_memcpy_device_to_host),
           name, "cannot read what its derivative needs from the device");
     info->slot_bytes = words[0];
     info->used_shadows = words[1];
     info->scalar_adjoints = words[2];
+    info->dynamic_shadows = words[3];
     __atomic_store_n(&info->loaded, 1, __ATOMIC_RELEASE);
   }
   for (unsigned i = 0; i < num_params && i < 64; ++i)
@@ -114,7 +137,8 @@ static void check_shadows(const char *name, struct kernel_info *info,
  * wrote it; INFO and SYMBOL: the host's copy of the kernel's info and the
  * handle of its device variable; ARGS: pointers to the kernel's arguments
  * and the shadows of its pointer and struct parameters (NUM_ARGS), then
- * room for the tape buffer; SHADOWS: per parameter, its shadow or null;
+ * room for the tape buffer and the offset of the shadows in dynamic shared
+ * memory; SHADOWS: per parameter, its shadow or null;
  * NUM_ADJOINTS: the sums of floating-point values the host expects from
  * the reverse kernel. Pops the configuration that the launch pushed, as
  * the kernel's stub would. */
@@ -143,11 +167,14 @@ void *__enzyme_rt_cuda_augment_launch(const void *kernel, const char *name,
                                l->grid.z * l->block.x * l->block.y * l->block.z;
   l->tapes = 0;
   l->synchronous_tapes = 0;
+  l->shared_bytes = derivative_shared_bytes(name, info, l->shared_bytes,
+                                            &l->shadow_offset);
   if (info->slot_bytes && threads)
     check(device_alloc(&l->tapes, threads * info->slot_bytes, l->stream,
                        &l->synchronous_tapes),
           name, "cannot allocate the tape in device memory");
   args[num_args] = &l->tapes;
+  args[num_args + 1] = &l->shadow_offset;
   check(cudaLaunchKernel(kernel, l->grid, l->block, args, l->shared_bytes,
                          l->stream),
         name, "cannot launch its augmented kernel");
@@ -155,13 +182,14 @@ void *__enzyme_rt_cuda_augment_launch(const void *kernel, const char *name,
 }
 
 /* Forward mode: KERNEL is the tangent kernel's host handle, ARGS the
- * kernel's arguments and the tangents of its pointer and floating-point
- * parameters; the rest as for the augmented kernel. The tangent kernel
+ * kernel's arguments and the tangents of its pointer, floating-point and
+ * struct parameters (NUM_ARGS), then room for the offset of the shadows in
+ * dynamic shared memory; the rest as for the augmented kernel. The tangent kernel
  * computes the primal too, on the launch's stream, and needs no tape. */
 void __enzyme_rt_cuda_tangent_launch(const void *kernel, const char *name,
                                      struct kernel_info *info,
                                      const void *symbol, void **args,
-                                     void *const *shadows,
+                                     unsigned num_args, void *const *shadows,
                                      unsigned num_params) {
   struct cuda_dim3 grid, block;
   size_t shared_bytes;
@@ -176,12 +204,17 @@ void __enzyme_rt_cuda_tangent_launch(const void *kernel, const char *name,
          "CUDA file's device compilation says why); only reverse mode can "
          "differentiate its launches",
          0);
+  int shadow_offset;
+  shared_bytes =
+      derivative_shared_bytes(name, info, shared_bytes, &shadow_offset);
+  args[num_args] = &shadow_offset;
   check(cudaLaunchKernel(kernel, grid, block, args, shared_bytes, stream), name,
         "cannot launch its tangent kernel");
 }
 
 /* KERNEL: the reverse kernel's host handle; ARGS: as for the augmented
- * kernel, with room for two more (the adjoints' buffer and the tapes);
+ * kernel, with room for three more (the adjoints' buffer, the tapes and the
+ * offset of the shadows in dynamic shared memory);
  * ADJOINTS: NUM_ADJOINTS doubles, which receive the adjoints of the
  * kernel's float and double parameters, each summed on the device in
  * REPLICAS slots (Core/KernelLaunches.h). */
@@ -202,6 +235,7 @@ void __enzyme_rt_cuda_reverse_launch(const void *kernel, const char *name,
   }
   args[num_args] = &device_adjoints;
   args[num_args + 1] = &l->tapes;
+  args[num_args + 2] = &l->shadow_offset;
   // The reverse pass runs the reverse kernels one after the other on the
   // default stream: the program's own synchronisation between streams is
   // not mirrored, and its streams may be gone. The augmented kernel ran on

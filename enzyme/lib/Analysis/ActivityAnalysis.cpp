@@ -594,6 +594,15 @@ std::string describeDerivativeStoredWithoutShadow(const Value &Ptr) {
   if (const auto *GV = dyn_cast<GlobalVariable>(Object)) {
     if (isInactiveGlobal(*GV))
       return "";
+    // An `extern __shared__` array: sized at launch, in shared memory.
+    if (GV->getAddressSpace() == 3 && !GV->hasInitializer())
+      return "a value that carries a derivative is stored to the `extern "
+             "__shared__` array '" +
+             GV->getName().str() +
+             "', whose shadow needs dynamic shared memory that only the "
+             "derivatives of launches from differentiated host code provide "
+             "(docs/cuda.md); differentiate the host code that launches the "
+             "kernel, or use a `__shared__` array of fixed size";
     return "a value that carries a derivative is stored to the global '" +
            GV->getName().str() +
            "', which has no shadow; pass the data through an argument with "

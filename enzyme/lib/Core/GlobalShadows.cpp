@@ -98,6 +98,44 @@ void createSharedMemoryShadows(Module &M) {
   }
 }
 
+/// On the stand-ins for the shadows of `extern __shared__` arrays.
+static constexpr const char *DynamicSharedShadow = "enzyme_dynamic_shared";
+
+SmallVector<GlobalVariable *, 2> createDynamicSharedShadows(Module &M) {
+  SmallVector<GlobalVariable *, 2> StandIns;
+  if (!isCudaModule(M))
+    return StandIns;
+  constexpr unsigned SharedAddressSpace = 3;
+  SmallVector<GlobalVariable *, 2> Arrays;
+  for (GlobalVariable &GV : M.globals())
+    // Any type: programs often declare a byte array and cast it (a shadow
+    // costs nothing where no derivative uses it).
+    if (GV.getAddressSpace() == SharedAddressSpace && !GV.isConstant() &&
+        !GV.hasInitializer() && !globalShadowOf(GV))
+      Arrays.push_back(&GV);
+  for (GlobalVariable *GV : Arrays) {
+    auto *Shadow = new GlobalVariable(
+        M, GV->getValueType(), /*isConstant=*/false,
+        GlobalValue::ExternalLinkage, nullptr, GV->getName() + ".shadow",
+        nullptr, GlobalValue::NotThreadLocal, SharedAddressSpace);
+    Shadow->setAlignment(GV->getAlign());
+    // It starts undefined like any shared memory.
+    Shadow->setMetadata(MadeForSharedMemory, MDNode::get(M.getContext(), {}));
+    Shadow->setMetadata(DynamicSharedShadow, MDNode::get(M.getContext(), {}));
+    setGlobalShadow(*GV, *Shadow);
+    StandIns.push_back(Shadow);
+  }
+  return StandIns;
+}
+
+bool isDynamicSharedShadow(const GlobalVariable &Shadow) {
+  return Shadow.getMetadata(DynamicSharedShadow);
+}
+
+void clearGlobalShadow(GlobalVariable &GV) {
+  GV.setMetadata(ShadowKind, nullptr);
+}
+
 bool shadowStartsUndefined(const GlobalVariable &GV) {
   GlobalVariable *Shadow = globalShadowOf(GV);
   return Shadow && Shadow->getMetadata(MadeForSharedMemory);

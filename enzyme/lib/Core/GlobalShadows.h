@@ -16,6 +16,8 @@
 #ifndef ENZYME_CORE_GLOBALSHADOWS_H
 #define ENZYME_CORE_GLOBALSHADOWS_H
 
+#include "llvm/ADT/SmallVector.h"
+
 namespace llvm {
 class CallBase;
 class Constant;
@@ -53,6 +55,21 @@ bool mayTouchShadowedGlobals(const llvm::CallBase &Call);
 /// user declared one. (An `extern __shared__` array, sized at launch, gets
 /// none: its derivative is an error that says so.)
 void createSharedMemoryShadows(llvm::Module &M);
+
+/// Gives each `extern __shared__` array of CUDA device code a stand-in
+/// shadow: an `extern __shared__` array of
+/// its own, which would alias the primal, so that the derivative kernels of
+/// launches, which place the shadows after the primal data in dynamic
+/// shared memory, can rewrite its uses (Plugin/DynamicSharedShadows.cpp).
+/// Returns the stand-ins.
+llvm::SmallVector<llvm::GlobalVariable *, 2>
+createDynamicSharedShadows(llvm::Module &M);
+
+/// \p Shadow is a stand-in createDynamicSharedShadows made.
+bool isDynamicSharedShadow(const llvm::GlobalVariable &Shadow);
+
+/// Forgets the shadow of \p GV (which code generated later then lacks).
+void clearGlobalShadow(llvm::GlobalVariable &GV);
 
 /// \p GV's shadow is one createSharedMemoryShadows made: like shared memory,
 /// it holds garbage when a block starts, so the forward pass zeroes the

@@ -297,6 +297,11 @@ void EnzymePass::serveRequests(Module &M, ModuleAnalysisManager &MAM) {
     Cleanup.emplace(PB->buildFunctionSimplificationPipeline(
         Level, ThinOrFullLTOPhase::None));
   createSharedMemoryShadows(M);
+  // The shadows of `extern __shared__` arrays exist in the derivative
+  // kernels of launches alone (Plugin/DynamicSharedShadows.cpp).
+  SmallVector<GlobalVariable *, 2> DynamicSharedShadows;
+  if (DefinesKernelDerivatives)
+    DynamicSharedShadows = createDynamicSharedShadows(M);
   // Host code's kernel launches and CUDA memory calls, in the functions
   // the requests reach (computed once for both).
   if (!isGpuModule(M)) {
@@ -340,6 +345,7 @@ void EnzymePass::serveRequests(Module &M, ModuleAnalysisManager &MAM) {
   if (DefinesKernelDerivatives) {
     createKernelDerivatives(M, GeneratorAt(0));
     createTangentKernels(M, ForwardGenerator);
+    lowerDynamicSharedShadows(M, DynamicSharedShadows);
   }
   SmallPtrSet<const CallBase *, 4> Mismatched =
       findMismatchedSplitPairs(Requests);
@@ -414,6 +420,8 @@ void EnzymePass::serveRequests(Module &M, ModuleAnalysisManager &MAM) {
       if (HoldsDerivatives(F))
         sumWarpAdditionsPerBlock(F);
   removeUnusedSharedMemoryShadows(M);
+  if (DefinesKernelDerivatives)
+    checkDynamicSharedShadowUsers(M);
 
   // Declared markers nothing refers to any more need no definition. Ones
   // that only code outside requests still refers to (a sanitizer's check of

@@ -240,6 +240,26 @@ static bool checkKernelParameters(Function &K) {
   return false;
 }
 
+/// Keeps \p F's last parameter, the offset of the shadows of `extern
+/// __shared__` arrays in dynamic shared memory, in the slot that the
+/// functions of the derivative read it from (Plugin/DynamicSharedShadows.cpp),
+/// where the module has such arrays.
+static void keepDynamicShadowOffset(IRBuilder<> &B, Function &F) {
+  Module &M = *F.getParent();
+  bool HasStandIns = any_of(M.globals(), [](const GlobalVariable &GV) {
+    return isDynamicSharedShadow(GV);
+  });
+  if (GlobalVariable *Slot = dynamicShadowOffsetSlot(M, HasStandIns))
+    B.CreateStore(F.getArg(F.arg_size() - 1), Slot);
+}
+
+/// Whether \p Shadows hold the stand-in of a shadow in dynamic shared
+/// memory (the launch must double its dynamic bytes).
+static bool anyDynamic(ArrayRef<GlobalVariable *> Shadows) {
+  return any_of(Shadows,
+                [](GlobalVariable *S) { return isDynamicSharedShadow(*S); });
+}
+
 namespace {
 /// The derivative kernels of one kernel, built around its pair.
 class DerivativeKernelBuilder {
@@ -349,10 +369,12 @@ static SmallVector<Value *, 8> pairArguments(Function &Kernel, unsigned Count) {
 
 void DerivativeKernelBuilder::createAugmentedKernel() {
   PointerType *Ptr = PointerType::getUnqual(M.getContext());
-  Function *F = createKernel(augmentedKernelName(K.getName()), {Ptr});
+  Function *F = createKernel(augmentedKernelName(K.getName()),
+                             {Ptr, Type::getInt32Ty(M.getContext())});
   IRBuilder<> B(BasicBlock::Create(M.getContext(), "entry", F));
   B.SetCurrentDebugLocation(reportPoint(K).getDebugLoc());
-  unsigned PairArgs = F->arg_size() - 1;
+  keepDynamicShadowOffset(B, *F);
+  unsigned PairArgs = F->arg_size() - 2;
   Value *Tapes = F->getArg(PairArgs);
   Value *Tape;
   if (interleaved()) {
@@ -429,15 +451,25 @@ static void zeroSharedShadows(IRBuilder<> &B,
   const DataLayout &DL = F->getDataLayout();
   Value *Thread = threadInBlock(B), *Threads = blockSize(B);
   for (GlobalVariable *Shadow : Shadows) {
-    uint64_t Bytes = DL.getTypeAllocSize(Shadow->getValueType());
+    // A shadow in dynamic shared memory is as large as the primal data,
+    // whose size rounded up to 16 is the offset of the shadows.
+    bool Dynamic = isDynamicSharedShadow(*Shadow);
+    uint64_t Bytes = Dynamic ? 16 : DL.getTypeAllocSize(Shadow->getValueType());
     // Words of 4 bytes where the size allows (the shadows of float and
     // double arrays), else bytes.
     Type *Word = Bytes % 4 ? B.getInt8Ty() : B.getInt32Ty();
-    uint64_t Words = Bytes / DL.getTypeAllocSize(Word);
+    Value *Words = B.getInt64(Bytes / DL.getTypeAllocSize(Word));
+    if (Dynamic)
+      Words = B.CreateLShr(
+          B.CreateZExt(B.CreateLoad(B.getInt32Ty(),
+                                    dynamicShadowOffsetSlot(*F->getParent(),
+                                                            /*Create=*/true)),
+                       B.getInt64Ty()),
+          2);
     BasicBlock *Before = B.GetInsertBlock();
     BasicBlock *Loop = BasicBlock::Create(B.getContext(), "zero.shadow", F);
     BasicBlock *Done = BasicBlock::Create(B.getContext(), "zeroed", F);
-    B.CreateCondBr(B.CreateICmpULT(Thread, B.getInt64(Words)), Loop, Done);
+    B.CreateCondBr(B.CreateICmpULT(Thread, Words), Loop, Done);
     B.SetInsertPoint(Loop);
     PHINode *Index = B.CreatePHI(B.getInt64Ty(), 2);
     Index->addIncoming(Thread, Before);
@@ -445,7 +477,7 @@ static void zeroSharedShadows(IRBuilder<> &B,
                   B.CreateGEP(Word, Shadow, Index));
     Value *Next = B.CreateAdd(Index, Threads);
     Index->addIncoming(Next, Loop);
-    B.CreateCondBr(B.CreateICmpULT(Next, B.getInt64(Words)), Loop, Done);
+    B.CreateCondBr(B.CreateICmpULT(Next, Words), Loop, Done);
     B.SetInsertPoint(Done);
   }
   B.CreateIntrinsic(Intrinsic::nvvm_barrier0, {}, {});
@@ -453,10 +485,12 @@ static void zeroSharedShadows(IRBuilder<> &B,
 
 void DerivativeKernelBuilder::createReverseKernel() {
   PointerType *Ptr = PointerType::getUnqual(M.getContext());
-  Function *F = createKernel(reverseKernelName(K.getName()), {Ptr, Ptr});
+  Function *F = createKernel(reverseKernelName(K.getName()),
+                             {Ptr, Ptr, Type::getInt32Ty(M.getContext())});
   IRBuilder<> B(BasicBlock::Create(M.getContext(), "entry", F));
   B.SetCurrentDebugLocation(reportPoint(K).getDebugLoc());
-  unsigned PairArgs = F->arg_size() - 2;
+  keepDynamicShadowOffset(B, *F);
+  unsigned PairArgs = F->arg_size() - 3;
   Value *Scalars = F->getArg(PairArgs), *Tapes = F->getArg(PairArgs + 1);
   Value *Tape;
   if (interleaved()) {
@@ -577,17 +611,18 @@ uint64_t DerivativeKernelBuilder::usedShadows() const {
   return Used;
 }
 
-/// `Name = {SlotBytes, UsedShadows, ScalarAdjoints}` in \p K's device
-/// code, which the host reads before its first launch.
+/// `Name = {SlotBytes, UsedShadows, ScalarAdjoints, DynamicShadows}` in
+/// \p K's device code, which the host reads before its first launch.
 static void createKernelInfo(Function &K, StringRef Name, uint64_t SlotBytes,
-                             uint64_t UsedShadows,
-                             uint64_t ScalarAdjoints = 0) {
+                             uint64_t UsedShadows, uint64_t ScalarAdjoints,
+                             bool DynamicShadows) {
   Module &M = *K.getParent();
   Type *I64 = Type::getInt64Ty(M.getContext());
-  auto *Ty = ArrayType::get(I64, 3);
+  auto *Ty = ArrayType::get(I64, 4);
   Constant *Init = ConstantArray::get(
       Ty, {ConstantInt::get(I64, SlotBytes), ConstantInt::get(I64, UsedShadows),
-           ConstantInt::get(I64, ScalarAdjoints)});
+           ConstantInt::get(I64, ScalarAdjoints),
+           ConstantInt::get(I64, DynamicShadows)});
   auto *Info =
       new GlobalVariable(M, Ty, /*isConstant=*/false,
                          K.hasLocalLinkage() ? GlobalValue::InternalLinkage
@@ -609,7 +644,9 @@ void DerivativeKernelBuilder::build() {
   createAugmentedKernel();
   createReverseKernel();
   createKernelInfo(K, kernelInfoName(K.getName()), SlotBytes, usedShadows(),
-                   scalarAdjointCount(K));
+                   scalarAdjointCount(K),
+                   anyDynamic(sharedShadowsUsedBy(*Pair->Augmented)) ||
+                       anyDynamic(sharedShadowsUsedBy(*Pair->Reverse)));
 }
 
 void createKernelDerivatives(Module &M, ReverseModeGenerator &Gen) {
@@ -655,13 +692,14 @@ static void createTangentKernel(Function &K, ForwardModeGenerator &Gen) {
     for (Argument &A : K.args())
       if (hasTangent(A))
         Params.push_back(A.getType());
+    Params.push_back(Type::getInt32Ty(K.getContext()));
     Function *StandIn =
         createKernelBeside(K, tangentKernelName(K.getName()), Params);
     copyByValueParameters(K, *StandIn, hasTangent);
     ReturnInst::Create(K.getContext(),
                        BasicBlock::Create(K.getContext(), "entry", StandIn));
     createKernelInfo(K, tangentKernelInfoName(K.getName()),
-                     TangentKernelUnavailable, 0);
+                     TangentKernelUnavailable, 0, 0, false);
   };
   if (std::string Reason = unsupportedParameterReason(K); !Reason.empty())
     return Fail(Reason, "");
@@ -690,19 +728,23 @@ static void createTangentKernel(Function &K, ForwardModeGenerator &Gen) {
       Used |= uint64_t(1) << A.getArgNo();
     ++Shadow;
   }
-  Function *F = createKernelBeside(K, tangentKernelName(K.getName()),
-                                   Tangent->getFunctionType()->params());
+  SmallVector<Type *, 8> Params(Tangent->getFunctionType()->params());
+  Params.push_back(Type::getInt32Ty(K.getContext()));
+  Function *F = createKernelBeside(K, tangentKernelName(K.getName()), Params);
   copyByValueParameters(K, *F, hasTangent);
   IRBuilder<> B(BasicBlock::Create(F->getContext(), "entry", F));
   B.SetCurrentDebugLocation(reportPoint(K).getDebugLoc());
+  keepDynamicShadowOffset(B, *F);
   SmallVector<Value *, 8> Args;
   for (Argument &A : F->args())
-    Args.push_back(&A);
+    if (A.getArgNo() + 1 < F->arg_size())
+      Args.push_back(&A);
   CallInst *Call = B.CreateCall(Tangent, Args);
   B.CreateRetVoid();
   InlineFunctionInfo Info;
   InlineFunction(*Call, Info);
-  createKernelInfo(K, tangentKernelInfoName(K.getName()), 0, Used);
+  createKernelInfo(K, tangentKernelInfoName(K.getName()), 0, Used, 0,
+                   anyDynamic(sharedShadowsUsedBy(*Tangent)));
 }
 
 void createTangentKernels(Module &M, ForwardModeGenerator &Gen) {

@@ -20,6 +20,7 @@
 
 namespace llvm {
 class Function;
+class GlobalVariable;
 class Module;
 } // namespace llvm
 
@@ -75,6 +76,25 @@ void createKernelDerivatives(llvm::Module &M, ReverseModeGenerator &Gen);
 /// Device code: defines the tangent kernels of the kernels of \p M on the
 /// tangent list with \p Gen. Errors are reported at the kernels.
 void createTangentKernels(llvm::Module &M, ForwardModeGenerator &Gen);
+
+/// Device code: the slot of static shared memory that holds, in each block
+/// of a launch's derivative kernel, the offset of the shadows of
+/// `extern __shared__` arrays from the arrays
+/// (Plugin/DynamicSharedShadows.cpp); nullptr where there is none and not \p
+/// Create.
+llvm::GlobalVariable *dynamicShadowOffsetSlot(llvm::Module &M, bool Create);
+
+/// Device code: rewrites the uses of \p StandIns (createDynamicSharedShadows)
+/// into the arrays' addresses plus the offset in the slot, then forgets
+/// them: device code differentiated later (a device-side request) has no
+/// shadow for the arrays.
+void lowerDynamicSharedShadows(llvm::Module &M,
+                               llvm::ArrayRef<llvm::GlobalVariable *> StandIns);
+
+/// Device code: reports the kernels other than launches' derivative kernels
+/// that reach a use of the shadows' offset (a function generated for both
+/// that a device-side request reused).
+void checkDynamicSharedShadowUsers(llvm::Module &M);
 
 /// Host code: gives the host stubs of the listed kernels of \p M custom
 /// gradients that launch the derivative kernels (and custom forward

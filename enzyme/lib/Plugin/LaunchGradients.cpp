@@ -249,7 +249,7 @@ Function *LaunchGradientBuilder::createAugment(GlobalVariable *Handle,
   unsigned Count;
   Value *Shadows;
   Value *Args = argumentArray(B, halfArguments(*F, /*Forward=*/false),
-                              /*Room=*/1, Count, Shadows);
+                              /*Room=*/2, Count, Shadows);
   Function *Launch = getRuntimeFunction(M, "__enzyme_rt_cuda_augment_launch");
   Value *Name = B.CreateGlobalString(displayName(K.DeviceName),
                                      Stub.getName() + ".kernel.name");
@@ -270,12 +270,12 @@ Function *LaunchGradientBuilder::createForward(GlobalVariable *Handle,
   unsigned Count;
   Value *Shadows;
   Value *Args = argumentArray(B, halfArguments(*F, /*Forward=*/true),
-                              /*Room=*/0, Count, Shadows, /*Forward=*/true);
+                              /*Room=*/1, Count, Shadows, /*Forward=*/true);
   Function *Launch = getRuntimeFunction(M, "__enzyme_rt_cuda_tangent_launch");
   Value *Name = B.CreateGlobalString(displayName(K.DeviceName),
                                      Stub.getName() + ".kernel.name");
-  B.CreateCall(Launch, {Handle, Name, Info, Symbol, Args, Shadows,
-                        B.getInt32(K.Params.size())});
+  B.CreateCall(Launch, {Handle, Name, Info, Symbol, Args, B.getInt32(Count),
+                        Shadows, B.getInt32(K.Params.size())});
   B.CreateRetVoid();
   return F;
 }
@@ -316,7 +316,7 @@ Function *LaunchGradientBuilder::createReverse(GlobalVariable *Handle) {
   unsigned Count;
   Value *Shadows;
   HalfArguments Half = halfArguments(*F, /*Forward=*/false);
-  Value *Args = argumentArray(B, Half, /*Room=*/2, Count, Shadows);
+  Value *Args = argumentArray(B, Half, /*Room=*/3, Count, Shadows);
   // The sums come back as doubles (Core/KernelLaunches.h).
   SmallVector<std::pair<unsigned, FloatField>, 8> Adjoints = scalarAdjoints();
   auto *AdjointsTy = ArrayType::get(B.getDoubleTy(), Adjoints.size());
@@ -406,11 +406,11 @@ void LaunchGradientBuilder::registerInfo(IRBuilder<> &B,
   // The device variable's host twin, which names it to the runtime, and
   // the copy of its value the runtime reads once.
   Type *I64 = Type::getInt64Ty(Ctx), *I32 = Type::getInt32Ty(Ctx);
-  auto *SymbolTy = ArrayType::get(I64, 3);
+  auto *SymbolTy = ArrayType::get(I64, 4);
   Symbol = new GlobalVariable(M, SymbolTy, false, GlobalValue::InternalLinkage,
                               Constant::getNullValue(SymbolTy),
                               HostName + ".symbol");
-  auto *InfoTy = StructType::get(I64, I64, I64, I32);
+  auto *InfoTy = StructType::get(I64, I64, I64, I64, I32);
   Info = new GlobalVariable(M, InfoTy, false, GlobalValue::InternalLinkage,
                             Constant::getNullValue(InfoTy), HostName);
   FunctionCallee RegisterVar =
@@ -418,7 +418,7 @@ void LaunchGradientBuilder::registerInfo(IRBuilder<> &B,
                             Ptr, I32, I64, I32, I32);
   Value *Str = B.CreateGlobalString(DeviceName, HostName + ".name");
   B.CreateCall(RegisterVar, {K.Binary, Symbol, Str, Str, B.getInt32(0),
-                             B.getInt64(24), B.getInt32(0), B.getInt32(0)});
+                             B.getInt64(32), B.getInt32(0), B.getInt32(0)});
 }
 
 void LaunchGradientBuilder::build(Instruction &RegistrationEnd) {

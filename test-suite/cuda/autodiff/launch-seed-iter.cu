@@ -13,9 +13,9 @@
 // RUN: %clangxx_enzyme -fenzyme -O2 --cuda-device-only -S -emit-llvm %s -o - | FileCheck %s --check-prefix=DEVICE
 // CHECK-NOT: FAIL
 // CHECK: all checks passed
-// DEVICE-DAG: @_enzyme_kernel_info__Z7collidePfS_ = weak_odr addrspace(1) global [3 x i64] [i64 {{[0-9]+}}, i64 3, i64 0]
-// DEVICE-DAG: define {{.*}}ptx_kernel void @_enzyme_kernel_augmented__Z7collidePfS_(ptr {{.*}}, ptr {{.*}}, ptr {{.*}}, ptr {{.*}}, ptr {{.*}})
-// DEVICE-DAG: define {{.*}}ptx_kernel void @_enzyme_kernel_reverse__Z7collidePfS_(ptr {{.*}}, ptr {{.*}}, ptr {{.*}}, ptr {{.*}}, ptr {{.*}}, ptr {{.*}})
+// DEVICE-DAG: @_enzyme_kernel_info__Z7collidePfS_ = weak_odr addrspace(1) global [4 x i64] [i64 {{[0-9]+}}, i64 3, i64 0, i64 0]
+// DEVICE-DAG: define {{.*}}ptx_kernel void @_enzyme_kernel_augmented__Z7collidePfS_(ptr {{.*}}, ptr {{.*}}, ptr {{.*}}, ptr {{.*}}, ptr {{.*}}, i32 {{.*}})
+// DEVICE-DAG: define {{.*}}ptx_kernel void @_enzyme_kernel_reverse__Z7collidePfS_(ptr {{.*}}, ptr {{.*}}, ptr {{.*}}, ptr {{.*}}, ptr {{.*}}, ptr {{.*}}, i32 {{.*}})
 // DEVICE-DAG: !{ptr @_enzyme_kernel_augmented__Z7collidePfS_, !"kernel", i32 1}
 // DEVICE-DAG: !{ptr @_enzyme_kernel_reverse__Z7collidePfS_, !"kernel", i32 1}
 // DEVICE-NOT: call {{.*}}@malloc
@@ -25,8 +25,8 @@
 // RUN: %clangxx_enzyme -fenzyme -fcuda-emulate -O2 -DFORWARD %s -o %t.fwd.O2 && %t.fwd.O2 | FileCheck %s
 // RUN: %if gpu %{ %clangxx_enzyme -fenzyme -O2 -DFORWARD %s -o %t.fwd.gpu && %t.fwd.gpu | FileCheck %s %}
 // RUN: %clangxx_enzyme -fenzyme -O2 -DFORWARD --cuda-device-only -S -emit-llvm %s -o - | FileCheck %s --check-prefix=TANGENT
-// TANGENT-DAG: @_enzyme_kernel_tangent_info__Z7collidePfS_ = weak_odr addrspace(1) global [3 x i64] [i64 0, i64 3, i64 0]
-// TANGENT-DAG: define {{.*}}ptx_kernel void @_enzyme_kernel_tangent__Z7collidePfS_(ptr {{.*}}, ptr {{.*}}, ptr {{.*}}, ptr {{.*}})
+// TANGENT-DAG: @_enzyme_kernel_tangent_info__Z7collidePfS_ = weak_odr addrspace(1) global [4 x i64] [i64 0, i64 3, i64 0, i64 0]
+// TANGENT-DAG: define {{.*}}ptx_kernel void @_enzyme_kernel_tangent__Z7collidePfS_(ptr {{.*}}, ptr {{.*}}, ptr {{.*}}, ptr {{.*}}, i32 {{.*}})
 // TANGENT-DAG: !{ptr @_enzyme_kernel_tangent__Z7collidePfS_, !"kernel", i32 1}
 // TANGENT-NOT: _enzyme_kernel_augmented
 // TANGENT-NOT: call {{.*}}@malloc

@@ -22,7 +22,7 @@
 // CHECK: all checks passed
 // PACKED: error: {{.*}}cannot differentiate the call of '__device_stub__scaleRows(Packed, double*, int)': its argument 1 is an integer that carries the bits of a float with a derivative
 // DEVICE-DAG: define {{.*}}ptx_kernel void @_enzyme_kernel_augmented__Z5bloom6Params(ptr {{.*}}byval(%struct.Params) align 8 {{.*}}, ptr {{.*}}byval(%struct.Params) align 8 {{.*}}, ptr
-// DEVICE-DAG: @_enzyme_kernel_info__Z5bloom6Params = weak_odr addrspace(1) global [3 x i64] [i64 {{[0-9]+}}, i64 1, i64 3]
+// DEVICE-DAG: @_enzyme_kernel_info__Z5bloom6Params = weak_odr addrspace(1) global [4 x i64] [i64 {{[0-9]+}}, i64 1, i64 3, i64 0]
 #include "../Inputs/check.h"
 
 // 48 bytes: passed byval. Its doubles' adjoints go into the shadow struct.

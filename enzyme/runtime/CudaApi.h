@@ -28,6 +28,7 @@ enum {
 
 int __cudaPopCallConfiguration(struct cuda_dim3 *, struct cuda_dim3 *, size_t *,
                                void *);
+int cudaFuncSetAttribute(const void *, int, int);
 int cudaLaunchKernel(const void *, struct cuda_dim3, struct cuda_dim3, void **,
                      size_t, void *);
 int cudaMalloc(void **, size_t);

@@ -85,6 +85,19 @@ static void check(int error, const char *kernel, const char *what) {
     fail(kernel, what, error);
 }
 
+/* Lets KERNEL, a derivative kernel, launch with BYTES of dynamic shared
+ * memory: beyond the 48 KiB any kernel may have, a kernel must opt in (as
+ * the program did for its own kernel, or the shadows doubled it). */
+static void allow_shared_bytes(const void *kernel, size_t bytes,
+                               const char *name) {
+  /* cudaFuncAttributeMaxDynamicSharedMemorySize */
+  if (bytes > 48 * 1024)
+    check(cudaFuncSetAttribute(kernel, 8, (int)bytes), name,
+          "cannot give its derivative kernels the dynamic shared memory they "
+          "need (the launch's, doubled for the shadows of extern __shared__ "
+          "arrays)");
+}
+
 /* The dynamic shared memory a derivative kernel of a launch with SHARED
  * bytes runs with, and (in *OFFSET) where its shadows start: after the
  * launch's data, rounded up to 16, as much again. */
@@ -175,6 +188,7 @@ void *__enzyme_rt_cuda_augment_launch(const void *kernel, const char *name,
           name, "cannot allocate the tape in device memory");
   args[num_args] = &l->tapes;
   args[num_args + 1] = &l->shadow_offset;
+  allow_shared_bytes(kernel, l->shared_bytes, name);
   check(cudaLaunchKernel(kernel, l->grid, l->block, args, l->shared_bytes,
                          l->stream),
         name, "cannot launch its augmented kernel");
@@ -208,6 +222,7 @@ void __enzyme_rt_cuda_tangent_launch(const void *kernel, const char *name,
   shared_bytes =
       derivative_shared_bytes(name, info, shared_bytes, &shadow_offset);
   args[num_args] = &shadow_offset;
+  allow_shared_bytes(kernel, shared_bytes, name);
   check(cudaLaunchKernel(kernel, grid, block, args, shared_bytes, stream), name,
         "cannot launch its tangent kernel");
 }
@@ -242,6 +257,7 @@ void __enzyme_rt_cuda_reverse_launch(const void *kernel, const char *name,
   // the launch's stream, which the default stream may not wait for.
   if (l->stream)
     check(cudaDeviceSynchronize(), name, "its augmented kernel failed");
+  allow_shared_bytes(kernel, l->shared_bytes, name);
   check(cudaLaunchKernel(kernel, l->grid, l->block, args, l->shared_bytes, 0),
         name, "cannot launch its reverse kernel");
   // Only the adjoints of by-value parameters make the host wait.

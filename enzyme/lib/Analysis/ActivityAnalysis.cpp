@@ -228,15 +228,20 @@ bool ActivityAnalysis::needsScratchShadow(const Value *V) const {
 }
 
 /// The values whose bits \p V is made of, through operations that move
-/// or mask bits: loads, arguments, results of other operations.
+/// or mask bits: loads, arguments, results of other operations. With
+/// \p Assembled, also through casts between integer widths, shifts by
+/// constants and aggregate moves: how a struct of a float and an integer
+/// passed or returned by value is packed into one integer, and unpacked.
 static void collectBitSources(const Value *V,
                               SmallPtrSetImpl<const Value *> &Seen,
-                              SmallVectorImpl<const Value *> &Sources) {
+                              SmallVectorImpl<const Value *> &Sources,
+                              bool Assembled = false) {
   if (Seen.size() > 64 || !Seen.insert(V).second)
     return;
   const auto *I = dyn_cast<Instruction>(V);
   unsigned First = 0, Last = I ? I->getNumOperands() : 0;
-  switch (I ? I->getOpcode() : 0) {
+  unsigned Opcode = I ? I->getOpcode() : 0;
+  switch (Opcode) {
   case Instruction::Select:
     First = 1;
     break;
@@ -254,79 +259,35 @@ static void collectBitSources(const Value *V,
   case Instruction::Xor:
   case Instruction::BitCast:
     break;
-  default:
-    Sources.push_back(V);
-    return;
-  }
-  for (unsigned Op = First; Op < Last; ++Op)
-    collectBitSources(I->getOperand(Op), Seen, Sources);
-}
-
-/// The values whose bits the integer \p V is assembled from: through casts
-/// between integer widths, shifts by constants, bitwise operations, phis,
-/// selects, aggregate and vector lane moves. A bitcast of floating-point
-/// values is a source of its own. This is how a struct of a float and an
-/// integer passed or returned by value is packed into one integer, and
-/// unpacked.
-static void collectAssembledBits(const Value *V,
-                                 SmallPtrSetImpl<const Value *> &Seen,
-                                 SmallVectorImpl<const Value *> &Sources) {
-  if (Seen.size() > 64 || !Seen.insert(V).second)
-    return;
-  const auto *I = dyn_cast<Instruction>(V);
-  unsigned First = 0, Last = I ? I->getNumOperands() : 0;
-  switch (I ? I->getOpcode() : 0) {
   case Instruction::Shl:
   case Instruction::LShr:
   case Instruction::AShr:
-    if (!isa<Constant>(I->getOperand(1))) {
-      Sources.push_back(V);
-      return;
-    }
-    Last = 1;
-    break;
-  case Instruction::BitCast:
-    if (I->getOperand(0)->getType()->isFPOrFPVectorTy()) {
-      Sources.push_back(V);
-      return;
-    }
-    break;
-  case Instruction::Select:
-    First = 1;
-    break;
-  case Instruction::ExtractElement:
-  case Instruction::ExtractValue:
-    Last = 1;
-    break;
-  case Instruction::InsertElement:
-    Last = 2;
-    break;
   case Instruction::ZExt:
   case Instruction::SExt:
   case Instruction::Trunc:
-  case Instruction::And:
-  case Instruction::Or:
-  case Instruction::Xor:
-  case Instruction::PHI:
-  case Instruction::ShuffleVector:
+  case Instruction::ExtractValue:
   case Instruction::InsertValue:
-  case Instruction::Freeze:
-    break;
+    // Shifts by constants only.
+    if (Assembled && (!I->isShift() || isa<Constant>(I->getOperand(1)))) {
+      Last = I->isShift() || Opcode == Instruction::ExtractValue ? 1 : Last;
+      break;
+    }
+    [[fallthrough]];
   default:
     Sources.push_back(V);
     return;
   }
   for (unsigned Op = First; Op < Last; ++Op)
-    collectAssembledBits(I->getOperand(Op), Seen, Sources);
+    collectBitSources(I->getOperand(Op), Seen, Sources, Assembled);
 }
 
-/// \p Call returns the result of a function the engine differentiates,
+/// \p Call returns an integer from a function the engine differentiates,
 /// given values that carry derivatives.
 static bool returnsDifferentiatedResult(const ActivityAnalysis &AA,
                                         const CallBase &Call) {
   const Function *Callee = Call.getCalledFunction();
-  if (!Callee || Callee->isIntrinsic() || Callee->isDeclaration() ||
-      isInactiveCall(Call))
+  if (!Call.getType()->isIntOrIntVectorTy() || !Callee ||
+      Callee->isIntrinsic() || Callee->isDeclaration() || isInactiveCall(Call))
     return false;
   return any_of(Call.args(), [&](const Use &U) {
     return AA.isActive(U.get()) || AA.isShadowed(U.get());
@@ -341,7 +302,8 @@ const Value *ActivityAnalysis::lostFloatBits(const Instruction &I) const {
       isShadowed(Store->getPointerOperand())) {
     SmallPtrSet<const Value *, 8> Seen;
     SmallVector<const Value *, 4> Sources;
-    collectAssembledBits(Store->getValueOperand(), Seen, Sources);
+    collectBitSources(Store->getValueOperand(), Seen, Sources,
+                      /*Assembled=*/true);
     for (const Value *Source : Sources)
       if (const auto *Call = dyn_cast<CallBase>(Source);
           Call && returnsDifferentiatedResult(*this, *Call)) {
@@ -370,7 +332,7 @@ const Value *ActivityAnalysis::lostFloatBits(const Instruction &I) const {
   // derivative of the float stayed in the callee.
   Seen.clear();
   Sources.clear();
-  collectAssembledBits(Cast->getOperand(0), Seen, Sources);
+  collectBitSources(Cast->getOperand(0), Seen, Sources, /*Assembled=*/true);
   for (const Value *Source : Sources)
     if (const auto *Call = dyn_cast<CallBase>(Source);
         Call && returnsDifferentiatedResult(*this, *Call))
@@ -390,11 +352,13 @@ ActivityAnalysis::floatBitsPassedAsInteger(const CallBase &Call,
       continue;
     SmallPtrSet<const Value *, 8> Seen;
     SmallVector<const Value *, 4> Sources;
-    collectAssembledBits(Arg.get(), Seen, Sources);
+    collectBitSources(Arg.get(), Seen, Sources, /*Assembled=*/true);
     for (const Value *S : Sources) {
+      // A float moved as its bits (through a bitcast), or integers loaded
+      // from memory with derivatives.
       bool Carries = false;
-      if (const auto *Cast = dyn_cast<BitCastInst>(S))
-        Carries = isActive(Cast->getOperand(0));
+      if (S->getType()->isFPOrFPVectorTy())
+        Carries = isActive(S);
       else if (const auto *Load = dyn_cast<LoadInst>(S);
                Load && isShadowed(Load->getPointerOperand())) {
         // Integers and pointers read as integers carry no float bits.

@@ -28,6 +28,7 @@
 #include "Core/RuntimeLibrary.h"
 #include "Core/UserRegistrations.h"
 
+#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/Demangle/Demangle.h"
@@ -147,10 +148,31 @@ static Type *declaredElementType(const Function &Stub, unsigned Index) {
 }
 
 /// The element type that a kernel launched in \p F declares for the memory
-/// \p Ptr points to (device memory the host code only copies and passes
-/// to kernels is typed there alone).
+/// \p Ptr points to, or for memory that copies in \p F move to or from it
+/// (device memory the host code only copies and passes to kernels is typed
+/// there alone: staged through a buffer, by the kernel that reads the
+/// buffer).
 static Type *kernelDeclaredType(const Value *Ptr, Function &F) {
-  const Value *Storage = storageOf(Ptr);
+  // The storage of Ptr and of what copies connect to it.
+  SetVector<const Value *> Connected;
+  Connected.insert(storageOf(Ptr));
+  for (unsigned I = 0; I < Connected.size(); ++I)
+    for (Instruction &Inst : instructions(F)) {
+      auto *Call = dyn_cast<CallBase>(&Inst);
+      Function *Callee = Call ? Call->getCalledFunction() : nullptr;
+      if (!Callee)
+        continue;
+      for (const CopyCall &Kind : CopyCalls) {
+        if (Callee->getName() != Kind.Name || Call->arg_size() != Kind.NumArgs)
+          continue;
+        const Value *Dst = storageOf(Call->getArgOperand(Kind.Dst)),
+                    *Src = storageOf(Call->getArgOperand(Kind.Src));
+        if (Dst == Connected[I])
+          Connected.insert(Src);
+        if (Src == Connected[I])
+          Connected.insert(Dst);
+      }
+    }
   for (Instruction &I : instructions(F)) {
     auto *Call = dyn_cast<CallBase>(&I);
     Function *Stub = Call ? Call->getCalledFunction() : nullptr;
@@ -165,7 +187,7 @@ static Type *kernelDeclaredType(const Value *Ptr, Function &F) {
     for (auto [Index, P] : enumerate(*Params))
       if (!P.ByValue && P.Pieces.size() == 1 && P.MemoryType->isPointerTy()) {
         Value *Arg = Call->getArgOperand(P.Pieces.front().StubParam);
-        if (storageOf(Arg) == Storage)
+        if (Connected.contains(storageOf(Arg)))
           if (Type *Element = declaredElementType(*Stub, Index))
             return Element;
       }

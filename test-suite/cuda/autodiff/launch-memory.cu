@@ -3,8 +3,9 @@
 // cudaMemsetAsync and cudaFree around kernel launches, one of them on a
 // stream the code creates and destroys, with nothing but __enzyme_autodiff.
 // The copies of device memory that the host code never reads are typed by
-// the kernels' parameter types. Checked against the analytic gradient and
-// central finite differences at -O0 and -O2.
+// the kernels' parameter types, through a staging buffer too. Checked
+// against the analytic gradient and central finite differences at -O0 and
+// -O2.
 // REQUIRES: cuda-emulation
 // RUN: %clangxx_enzyme -fenzyme -fcuda-emulate -O0 %s -o %t.O0 && %t.O0 | FileCheck %s
 // RUN: %clangxx_enzyme -fenzyme -fcuda-emulate -O2 %s -o %t.O2 && %t.O2 | FileCheck %s
@@ -81,6 +82,36 @@ float untyped(const void *Host, int N) {
   return Result;
 }
 
+// Floats staged through a second device buffer before a kernel reads
+// them: the first copy's memory is typed by the kernel that reads the
+// buffer the second copy fills (it stopped the reverse pass as untyped).
+__global__ void squareFloats(const float *U, double *Out, int N) {
+  int I = blockIdx.x * blockDim.x + threadIdx.x;
+  if (I < N)
+    Out[I] = (double)U[I] * U[I];
+}
+
+double staged(const float *Host, int N) {
+  float *Staging, *U;
+  double *Out;
+  cudaMalloc(&Staging, N * sizeof(float));
+  cudaMalloc(&U, N * sizeof(float));
+  cudaMalloc(&Out, N * sizeof(double));
+  cudaMemcpy(Staging, Host, N * sizeof(float), cudaMemcpyHostToDevice);
+  cudaMemcpy(U, Staging, N * sizeof(float), cudaMemcpyDeviceToDevice);
+  squareFloats<<<(N + 63) / 64, 64>>>(U, Out, N);
+  double *HostOut = new double[N];
+  cudaMemcpy(HostOut, Out, N * sizeof(double), cudaMemcpyDeviceToHost);
+  double Sum = 0;
+  for (int I = 0; I < N; ++I)
+    Sum += HostOut[I];
+  delete[] HostOut;
+  cudaFree(Staging);
+  cudaFree(U);
+  cudaFree(Out);
+  return Sum;
+}
+
 extern int enzyme_dup, enzyme_const, enzyme_out;
 double __enzyme_autodiff(void *, ...);
 
@@ -117,5 +148,17 @@ int main() {
   const double H = 1e-6;
   double Up = loss(HostX, C + H, N), Down = loss(HostX, C - H, N);
   checkClose("d/dC", DC, (Up - Down) / (2 * H), 1e-6);
+
+  float HostS[N], DHostS[N];
+  for (int I = 0; I < N; ++I) {
+    HostS[I] = 0.25f * I;
+    DHostS[I] = 0;
+  }
+  __enzyme_autodiff((void *)staged, enzyme_dup, HostS, DHostS, enzyme_const,
+                    N);
+  bool UOk = true;
+  for (int I = 0; I < N; ++I)
+    UOk &= DHostS[I] == 2 * HostS[I];
+  check("d/dU through a staging buffer", UOk);
   return finish();
 }

@@ -26,6 +26,29 @@ enum {
   cuda_memcpy_default = 4
 };
 
+/* The 3D calls' structs, laid out as the toolkit's cudaPitchedPtr,
+ * cudaExtent, cudaPos and cudaMemcpy3DParms. */
+struct cuda_pitched_ptr {
+  void *ptr;
+  size_t pitch, xsize, ysize;
+};
+struct cuda_extent {
+  size_t width, height, depth;
+};
+struct cuda_pos {
+  size_t x, y, z;
+};
+struct cuda_memcpy_3d_parms {
+  void *src_array;
+  struct cuda_pos src_pos;
+  struct cuda_pitched_ptr src_ptr;
+  void *dst_array;
+  struct cuda_pos dst_pos;
+  struct cuda_pitched_ptr dst_ptr;
+  struct cuda_extent extent;
+  int kind;
+};
+
 int __cudaPopCallConfiguration(struct cuda_dim3 *, struct cuda_dim3 *, size_t *,
                                void *);
 int cudaFuncSetAttribute(const void *, int, int);
@@ -52,6 +75,11 @@ int cudaMemcpyFromSymbolAsync(void *, const void *, size_t, size_t, int,
 int cudaMemcpy2D(void *, size_t, const void *, size_t, size_t, size_t, int);
 int cudaMemcpy2DAsync(void *, size_t, const void *, size_t, size_t, size_t, int,
                       void *);
+int cudaMalloc3D(struct cuda_pitched_ptr *, struct cuda_extent);
+int cudaMemset3D(struct cuda_pitched_ptr, int, struct cuda_extent);
+int cudaMemset3DAsync(struct cuda_pitched_ptr, int, struct cuda_extent, void *);
+int cudaMemcpy3D(const struct cuda_memcpy_3d_parms *);
+int cudaMemcpy3DAsync(const struct cuda_memcpy_3d_parms *, void *);
 int cudaStreamSynchronize(void *);
 int cudaDeviceSynchronize(void);
 int cudaGetLastError(void);

@@ -28,6 +28,8 @@
  *                                   memory works), for the element type the
  *                                   engine found at the call;
  *   cudaMemcpy2D, cudaMemcpy2DAsync the same as cudaMemcpy, row by row;
+ *   cudaMemcpy3D, cudaMemcpy3DAsync the same, box by box, in linear
+ *                                   memory (cudaMalloc3D, cudaMemset3D);
  *   cudaMemcpy{To,From}Symbol       the same, where the shadow of the
  *   (and their Async forms)         __device__ variable is the one the
  *                                   program declared (enzyme_shadow), whose
@@ -355,28 +357,64 @@ int __enzyme_rt_cuda_memset_2d_async_forward(void *p, void *dp, size_t pitch,
 enum contents { floats, doubles, integers, pointers, untyped };
 
 /* Where a copy's bytes (or their adjoints) are: WIDTH bytes at ADDRESS
- * (in memory); HEIGHT rows of WIDTH bytes, PITCH bytes apart (in rows); or
+ * (in memory); HEIGHT rows of WIDTH bytes, PITCH bytes apart (in rows);
+ * DEPTH slices of HEIGHT rows of WIDTH bytes, starting X bytes, Y rows and
+ * Z slices into an allocation of SLICE_ROWS rows per slice (in boxes); or
  * WIDTH bytes at OFFSET in the __device__ variable whose host handle is
  * ADDRESS. A null ADDRESS: no shadow. */
-enum region_kind { in_memory, in_rows, in_variable };
+enum region_kind { in_memory, in_rows, in_boxes, in_variable };
 struct region {
   enum region_kind kind;
   void *address;
-  size_t width, height, pitch, offset;
+  size_t width, height, depth, pitch, offset;
+  size_t slice_rows, x, y, z;
 };
 
 static struct region linear_region(const void *address, size_t n) {
-  struct region r = {in_memory, (void *)address, n, 1, n, 0};
+  struct region r = {.kind = in_memory,
+                     .address = (void *)address,
+                     .width = n,
+                     .height = 1,
+                     .depth = 1,
+                     .pitch = n};
   return r;
 }
 static struct region pitched_region(const void *address, size_t pitch,
                                     size_t width, size_t height) {
-  struct region r = {in_rows, (void *)address, width, height, pitch, 0};
+  struct region r = {.kind = in_rows,
+                     .address = (void *)address,
+                     .width = width,
+                     .height = height,
+                     .depth = 1,
+                     .pitch = pitch};
+  return r;
+}
+/* The box that a 3D call names by pitched pointer, position and extent; a
+ * CUDA array (which has no shadow) is a box without an address. */
+static struct region box_region(const struct cuda_pitched_ptr *at,
+                                const struct cuda_pos *pos,
+                                const struct cuda_extent *extent) {
+  struct region r = {.kind = in_boxes,
+                     .address = at->ptr,
+                     .width = extent->width,
+                     .height = extent->height,
+                     .depth = extent->depth,
+                     .pitch = at->pitch,
+                     .slice_rows = at->ysize,
+                     .x = pos->x,
+                     .y = pos->y,
+                     .z = pos->z};
   return r;
 }
 static struct region symbol_region(const void *symbol, size_t n,
                                    size_t offset) {
-  struct region r = {in_variable, (void *)symbol, n, 1, n, offset};
+  struct region r = {.kind = in_variable,
+                     .address = (void *)symbol,
+                     .width = n,
+                     .height = 1,
+                     .depth = 1,
+                     .pitch = n,
+                     .offset = offset};
   return r;
 }
 /* R with another address (its shadow's). */
@@ -384,10 +422,22 @@ static struct region at(struct region r, const void *address) {
   r.address = (void *)address;
   return r;
 }
-static size_t region_bytes(struct region r) { return r.width * r.height; }
+static size_t region_bytes(struct region r) {
+  return r.width * r.height * r.depth;
+}
 
-/* Copies SRC to DST (a variable from or to memory, or rows to rows, or
- * memory to memory), on STREAM where ASYNC says so. */
+/* The pitched pointer and position of R, a box, for cudaMemcpy3D. */
+static struct cuda_pitched_ptr box_pointer(struct region r) {
+  struct cuda_pitched_ptr p = {r.address, r.pitch, r.pitch, r.slice_rows};
+  return p;
+}
+static struct cuda_pos box_position(struct region r) {
+  struct cuda_pos p = {r.x, r.y, r.z};
+  return p;
+}
+
+/* Copies SRC to DST (a variable from or to memory, boxes to boxes, rows to
+ * rows, or memory to memory), on STREAM where ASYNC says so. */
 static int copy_region(struct region dst, struct region src, int kind,
                        int async, void *stream) {
   size_t n = region_bytes(dst);
@@ -401,6 +451,18 @@ static int copy_region(struct region dst, struct region src, int kind,
                                              src.offset, kind, stream)
                  : cudaMemcpyFromSymbol(dst.address, src.address, n, src.offset,
                                         kind);
+  if (dst.kind == in_boxes || src.kind == in_boxes) {
+    struct cuda_memcpy_3d_parms p = {0};
+    p.src_ptr = box_pointer(src);
+    p.src_pos = box_position(src);
+    p.dst_ptr = box_pointer(dst);
+    p.dst_pos = box_position(dst);
+    p.extent.width = dst.width;
+    p.extent.height = dst.height;
+    p.extent.depth = dst.depth;
+    p.kind = kind;
+    return async ? cudaMemcpy3DAsync(&p, stream) : cudaMemcpy3D(&p);
+  }
   if (dst.kind == in_rows || src.kind == in_rows)
     return async ? cudaMemcpy2DAsync(dst.address, dst.pitch, src.address,
                                      src.pitch, dst.width, dst.height, kind,
@@ -411,8 +473,18 @@ static int copy_region(struct region dst, struct region src, int kind,
                : cudaMemcpy(dst.address, src.address, n, kind);
 }
 
-/* The host buffer that holds R's bytes, rows packed. */
+/* The host buffer that holds R's bytes, rows (and slices) packed. */
 static struct region host_region(void *buffer, struct region r) {
+  if (r.kind == in_boxes) {
+    struct region packed = {.kind = in_boxes,
+                            .address = buffer,
+                            .width = r.width,
+                            .height = r.height,
+                            .depth = r.depth,
+                            .pitch = r.width,
+                            .slice_rows = r.height};
+    return packed;
+  }
   return r.kind == in_rows ? pitched_region(buffer, r.width, r.width, r.height)
                            : linear_region(buffer, region_bytes(r));
 }
@@ -482,20 +554,28 @@ static void check_variable_shadow(const char *call, enum contents what,
             0);
 }
 
-/* The forward copy of CALL from SRC to DST; shadow memory mirrors the
- * pointers it holds, so a copy of pointers copies their shadows (DSRC to
- * DDST, the same regions at the shadows' addresses) too. */
-static int augment_copy(const char *call, enum contents what, struct region dst,
-                        const void *ddst, struct region src, const void *dsrc,
-                        int kind, int async, void *stream) {
-  int error = copy_region(dst, src, kind, async, stream);
-  if (error)
-    return error;
+/* After the forward copy of CALL from SRC to DST: shadow memory mirrors
+ * the pointers it holds, so a copy of pointers copies their shadows (DSRC
+ * to DDST, the same regions at the shadows' addresses) too. */
+static void augment_shadows(const char *call, enum contents what,
+                            struct region dst, const void *ddst,
+                            struct region src, const void *dsrc, int kind,
+                            int async, void *stream) {
+  int error;
   check_variable_shadow(call, what, dst, ddst, dsrc);
   if (what == pointers && ddst && dsrc &&
       (error = copy_region(at(dst, ddst), at(src, dsrc), kind, async, stream)))
     fail_in(call, "cannot copy the shadows of the pointers it copies", error);
-  return 0;
+}
+
+/* The forward copy of CALL from SRC to DST, and the shadows'. */
+static int augment_copy(const char *call, enum contents what, struct region dst,
+                        const void *ddst, struct region src, const void *dsrc,
+                        int kind, int async, void *stream) {
+  int error = copy_region(dst, src, kind, async, stream);
+  if (!error)
+    augment_shadows(call, what, dst, ddst, src, dsrc, kind, async, stream);
+  return error;
 }
 
 /* The reverse: the adjoints of the destination's shadow DDST are added to
@@ -526,23 +606,22 @@ static void reverse_copy(const char *call, enum contents what,
   free(moved);
 }
 
-/* Forward mode: the copy of CALL from SRC to DST, then that of the shadow
+/* Forward mode, after the copy of CALL from SRC to DST: that of the shadow
  * bytes (tangents, or the shadows of pointers) from DSRC to DDST; a
  * destination with a shadow and a source without one gets zero tangents. */
-static int forward_copy(const char *call, enum contents what, struct region dst,
-                        const void *ddst, struct region src, const void *dsrc,
-                        int kind, int async, void *stream) {
-  int error = copy_region(dst, src, kind, async, stream);
-  if (error)
-    return error;
+static void forward_shadows(const char *call, enum contents what,
+                            struct region dst, const void *ddst,
+                            struct region src, const void *dsrc, int kind,
+                            int async, void *stream) {
+  int error;
   check_variable_shadow(call, what, dst, ddst, dsrc);
   if (!ddst)
-    return 0;
+    return;
   if (dsrc) {
     if ((error =
              copy_region(at(dst, ddst), at(src, dsrc), kind, async, stream)))
       fail_in(call, "cannot copy the shadow of what it copies", error);
-    return 0;
+    return;
   }
   size_t n = region_bytes(dst);
   char *zeros = malloc(n ? n : 1);
@@ -555,7 +634,16 @@ static int forward_copy(const char *call, enum contents what, struct region dst,
       (async && (error = cudaStreamSynchronize(stream))))
     fail_in(call, "cannot clear the tangents of what it overwrote", error);
   free(zeros);
-  return 0;
+}
+
+/* Forward mode: the copy of CALL from SRC to DST, and the shadows'. */
+static int forward_copy(const char *call, enum contents what, struct region dst,
+                        const void *ddst, struct region src, const void *dsrc,
+                        int kind, int async, void *stream) {
+  int error = copy_region(dst, src, kind, async, stream);
+  if (!error)
+    forward_shadows(call, what, dst, ddst, src, dsrc, kind, async, stream);
+  return error;
 }
 
 #define CUDA_MEMCPY_OF(NAME)                                                   \
@@ -791,3 +879,277 @@ CUDA_MEMCPY_OF(doubles)
 CUDA_MEMCPY_OF(integers)
 CUDA_MEMCPY_OF(pointers)
 CUDA_MEMCPY_OF(untyped)
+
+/* The 3D calls, on linear (pitched) memory. The engine calls each through
+ * a function of its own here, whose parameters are scalars and the
+ * pointers that carry shadows (cudaMalloc3D and cudaMemset3D take their
+ * structs by value, which the custom-gradient ABI cannot pair with
+ * shadows). */
+
+/* cudaMalloc3D: the shadow is a zeroed block of the primal's bytes, and
+ * its pitched pointer has the primal's pitch and sizes. */
+int __enzyme_rt_cuda_malloc_3d(struct cuda_pitched_ptr *p, size_t width,
+                               size_t height, size_t depth) {
+  struct cuda_extent extent = {width, height, depth};
+  return cudaMalloc3D(p, extent);
+}
+static size_t malloc_3d_bytes(int error, const struct cuda_pitched_ptr *p,
+                              struct cuda_pitched_ptr *dp, size_t depth) {
+  if (error)
+    return 0;
+  if (dp)
+    *dp = *p;
+  return p->pitch * p->ysize * depth;
+}
+struct allocation
+__enzyme_rt_cuda_malloc_3d_augment(struct cuda_pitched_ptr *p,
+                                   struct cuda_pitched_ptr *dp, size_t width,
+                                   size_t height, size_t depth) {
+  int error = __enzyme_rt_cuda_malloc_3d(p, width, height, depth);
+  size_t bytes = malloc_3d_bytes(error, p, dp, depth);
+  return with_shadow("cudaMalloc3D", error, &p->ptr, dp ? &dp->ptr : 0, bytes,
+                     0, 0);
+}
+void __enzyme_rt_cuda_malloc_3d_reverse(struct cuda_pitched_ptr *p,
+                                        struct cuda_pitched_ptr *dp,
+                                        size_t width, size_t height,
+                                        size_t depth, struct block *tape) {
+  (void)p, (void)dp, (void)width, (void)height, (void)depth;
+  release(tape);
+}
+int __enzyme_rt_cuda_malloc_3d_forward(struct cuda_pitched_ptr *p,
+                                       struct cuda_pitched_ptr *dp,
+                                       size_t width, size_t height,
+                                       size_t depth) {
+  int error = __enzyme_rt_cuda_malloc_3d(p, width, height, depth);
+  size_t bytes = malloc_3d_bytes(error, p, dp, depth);
+  with_shadow_only("cudaMalloc3D", error, dp ? &dp->ptr : 0, bytes, 0, 0);
+  return error;
+}
+
+/* cudaMemset3D and cudaMemset3DAsync: the pitched pointer and the extent
+ * in scalars; the reverse clears the same box of the shadow. */
+static int memset_3d(void *p, size_t pitch, size_t xsize, size_t ysize,
+                     int value, size_t width, size_t height, size_t depth,
+                     int async, void *stream) {
+  struct cuda_pitched_ptr at = {p, pitch, xsize, ysize};
+  struct cuda_extent extent = {width, height, depth};
+  return async ? cudaMemset3DAsync(at, value, extent, stream)
+               : cudaMemset3D(at, value, extent);
+}
+int __enzyme_rt_cuda_memset_3d(void *p, size_t pitch, size_t xsize,
+                               size_t ysize, int value, size_t width,
+                               size_t height, size_t depth) {
+  return memset_3d(p, pitch, xsize, ysize, value, width, height, depth, 0, 0);
+}
+int __enzyme_rt_cuda_memset_3d_augment(void *p, void *dp, size_t pitch,
+                                       size_t xsize, size_t ysize, int value,
+                                       size_t width, size_t height,
+                                       size_t depth) {
+  (void)dp;
+  return memset_3d(p, pitch, xsize, ysize, value, width, height, depth, 0, 0);
+}
+void __enzyme_rt_cuda_memset_3d_reverse(void *p, void *dp, size_t pitch,
+                                        size_t xsize, size_t ysize, int value,
+                                        size_t width, size_t height,
+                                        size_t depth) {
+  (void)p, (void)value;
+  int error;
+  if (!dp)
+    return;
+  wait_for_device("cudaMemset3D");
+  if ((error =
+           memset_3d(dp, pitch, xsize, ysize, 0, width, height, depth, 0, 0)))
+    fail_in("cudaMemset3D", "cannot clear the adjoints it overwrote", error);
+}
+int __enzyme_rt_cuda_memset_3d_forward(void *p, void *dp, size_t pitch,
+                                       size_t xsize, size_t ysize, int value,
+                                       size_t width, size_t height,
+                                       size_t depth) {
+  int error =
+      memset_3d(p, pitch, xsize, ysize, value, width, height, depth, 0, 0);
+  return clear_shadow("cudaMemset3D", error,
+                      !error && dp ? memset_3d(dp, pitch, xsize, ysize, 0,
+                                               width, height, depth, 0, 0)
+                                   : 0);
+}
+int __enzyme_rt_cuda_memset_3d_async(void *p, size_t pitch, size_t xsize,
+                                     size_t ysize, int value, size_t width,
+                                     size_t height, size_t depth,
+                                     void *stream) {
+  return memset_3d(p, pitch, xsize, ysize, value, width, height, depth, 1,
+                   stream);
+}
+int __enzyme_rt_cuda_memset_3d_async_augment(void *p, void *dp, size_t pitch,
+                                             size_t xsize, size_t ysize,
+                                             int value, size_t width,
+                                             size_t height, size_t depth,
+                                             void *stream, void *dstream) {
+  (void)dp, (void)dstream;
+  return memset_3d(p, pitch, xsize, ysize, value, width, height, depth, 1,
+                   stream);
+}
+void __enzyme_rt_cuda_memset_3d_async_reverse(void *p, void *dp, size_t pitch,
+                                              size_t xsize, size_t ysize,
+                                              int value, size_t width,
+                                              size_t height, size_t depth,
+                                              void *stream, void *dstream) {
+  (void)stream, (void)dstream;
+  __enzyme_rt_cuda_memset_3d_reverse(p, dp, pitch, xsize, ysize, value, width,
+                                     height, depth);
+}
+int __enzyme_rt_cuda_memset_3d_async_forward(void *p, void *dp, size_t pitch,
+                                             size_t xsize, size_t ysize,
+                                             int value, size_t width,
+                                             size_t height, size_t depth,
+                                             void *stream, void *dstream) {
+  (void)dstream;
+  int error =
+      memset_3d(p, pitch, xsize, ysize, value, width, height, depth, 1, stream);
+  return clear_shadow("cudaMemset3DAsync", error,
+                      !error && dp ? memset_3d(dp, pitch, xsize, ysize, 0,
+                                               width, height, depth, 1, stream)
+                                   : 0);
+}
+
+/* cudaMemcpy3D and cudaMemcpy3DAsync: the engine passes the parameters'
+ * source and destination pointers beside the struct, so that they come
+ * with their shadows. The program may change the struct after the call,
+ * so the augmented call records a copy of it for the reverse. A CUDA array
+ * has no shadow: a copy into one of values that carry derivatives stops
+ * the program, and one out of it gives its destination zero derivatives. */
+
+struct copy_3d_record {
+  struct cuda_memcpy_3d_parms *tape;
+  int result;
+};
+
+static void check_copy_3d(const char *call, enum contents what,
+                          const struct cuda_memcpy_3d_parms *p, const void *dst,
+                          const void *src, const void *dsrc) {
+  if ((!p->dst_array && p->dst_ptr.ptr != dst) ||
+      (!p->src_array && p->src_ptr.ptr != src))
+    fail_in(call,
+            "the toolchain's view of cudaMemcpy3DParms does not match the "
+            "program's (report this)",
+            0);
+  if (p->dst_array && dsrc && what != integers && what != pointers)
+    fail_in(call,
+            "the values it copies into a CUDA array carry derivatives, which "
+            "a CUDA array cannot hold; copy them to linear memory "
+            "(cudaMalloc3D) instead",
+            0);
+}
+
+static struct region copy_3d_dst(const struct cuda_memcpy_3d_parms *p) {
+  struct region r = box_region(&p->dst_ptr, &p->dst_pos, &p->extent);
+  return p->dst_array ? at(r, 0) : r;
+}
+static struct region copy_3d_src(const struct cuda_memcpy_3d_parms *p) {
+  struct region r = box_region(&p->src_ptr, &p->src_pos, &p->extent);
+  return p->src_array ? at(r, 0) : r;
+}
+
+static struct copy_3d_record
+augment_copy_3d(const char *call, enum contents what,
+                const struct cuda_memcpy_3d_parms *p, const void *dst,
+                void *ddst, const void *src, void *dsrc, int async,
+                void *stream) {
+  struct copy_3d_record record = {0, 0};
+  check_copy_3d(call, what, p, dst, src, dsrc);
+  record.result = async ? cudaMemcpy3DAsync(p, stream) : cudaMemcpy3D(p);
+  if (record.result)
+    return record;
+  augment_shadows(call, what, copy_3d_dst(p), p->dst_array ? 0 : ddst,
+                  copy_3d_src(p), p->src_array ? 0 : dsrc, p->kind, async,
+                  stream);
+  if (!(record.tape = malloc(sizeof *record.tape)))
+    fail_in(call, "out of host memory", 0);
+  *record.tape = *p;
+  return record;
+}
+
+static void reverse_copy_3d(const char *call, enum contents what, void *ddst,
+                            void *dsrc, struct cuda_memcpy_3d_parms *tape) {
+  if (!tape)
+    return;
+  reverse_copy(call, what, at(copy_3d_dst(tape), tape->dst_array ? 0 : ddst),
+               at(copy_3d_src(tape), tape->src_array ? 0 : dsrc));
+  free(tape);
+}
+
+static int forward_copy_3d(const char *call, enum contents what,
+                           const struct cuda_memcpy_3d_parms *p,
+                           const void *dst, void *ddst, const void *src,
+                           void *dsrc, int async, void *stream) {
+  check_copy_3d(call, what, p, dst, src, dsrc);
+  int error = async ? cudaMemcpy3DAsync(p, stream) : cudaMemcpy3D(p);
+  if (!error)
+    forward_shadows(call, what, copy_3d_dst(p), p->dst_array ? 0 : ddst,
+                    copy_3d_src(p), p->src_array ? 0 : dsrc, p->kind, async,
+                    stream);
+  return error;
+}
+
+#define CUDA_MEMCPY_3D_OF(NAME)                                                \
+  int __enzyme_rt_cuda_memcpy_3d_##NAME(                                       \
+      void *dst, const void *src, const struct cuda_memcpy_3d_parms *p) {      \
+    (void)dst, (void)src;                                                      \
+    return cudaMemcpy3D(p);                                                    \
+  }                                                                            \
+  struct copy_3d_record __enzyme_rt_cuda_memcpy_3d_##NAME##_augment(           \
+      void *dst, void *ddst, const void *src, void *dsrc,                      \
+      const struct cuda_memcpy_3d_parms *p, void *dp) {                        \
+    (void)dp;                                                                  \
+    return augment_copy_3d("cudaMemcpy3D", NAME, p, dst, ddst, src, dsrc, 0,   \
+                           0);                                                 \
+  }                                                                            \
+  void __enzyme_rt_cuda_memcpy_3d_##NAME##_reverse(                            \
+      void *dst, void *ddst, const void *src, void *dsrc,                      \
+      const struct cuda_memcpy_3d_parms *p, void *dp,                          \
+      struct cuda_memcpy_3d_parms *tape) {                                     \
+    (void)dst, (void)src, (void)p, (void)dp;                                   \
+    reverse_copy_3d("cudaMemcpy3D", NAME, ddst, dsrc, tape);                   \
+  }                                                                            \
+  int __enzyme_rt_cuda_memcpy_3d_##NAME##_forward(                             \
+      void *dst, void *ddst, const void *src, void *dsrc,                      \
+      const struct cuda_memcpy_3d_parms *p, void *dp) {                        \
+    (void)dp;                                                                  \
+    return forward_copy_3d("cudaMemcpy3D", NAME, p, dst, ddst, src, dsrc, 0,   \
+                           0);                                                 \
+  }                                                                            \
+  int __enzyme_rt_cuda_memcpy_3d_async_##NAME(                                 \
+      void *dst, const void *src, const struct cuda_memcpy_3d_parms *p,        \
+      void *stream) {                                                          \
+    (void)dst, (void)src;                                                      \
+    return cudaMemcpy3DAsync(p, stream);                                       \
+  }                                                                            \
+  struct copy_3d_record __enzyme_rt_cuda_memcpy_3d_async_##NAME##_augment(     \
+      void *dst, void *ddst, const void *src, void *dsrc,                      \
+      const struct cuda_memcpy_3d_parms *p, void *dp, void *stream,            \
+      void *dstream) {                                                         \
+    (void)dp, (void)dstream;                                                   \
+    return augment_copy_3d("cudaMemcpy3DAsync", NAME, p, dst, ddst, src, dsrc, \
+                           1, stream);                                         \
+  }                                                                            \
+  void __enzyme_rt_cuda_memcpy_3d_async_##NAME##_reverse(                      \
+      void *dst, void *ddst, const void *src, void *dsrc,                      \
+      const struct cuda_memcpy_3d_parms *p, void *dp, void *stream,            \
+      void *dstream, struct cuda_memcpy_3d_parms *tape) {                      \
+    (void)dst, (void)src, (void)p, (void)dp, (void)stream, (void)dstream;      \
+    reverse_copy_3d("cudaMemcpy3DAsync", NAME, ddst, dsrc, tape);              \
+  }                                                                            \
+  int __enzyme_rt_cuda_memcpy_3d_async_##NAME##_forward(                       \
+      void *dst, void *ddst, const void *src, void *dsrc,                      \
+      const struct cuda_memcpy_3d_parms *p, void *dp, void *stream,            \
+      void *dstream) {                                                         \
+    (void)dp, (void)dstream;                                                   \
+    return forward_copy_3d("cudaMemcpy3DAsync", NAME, p, dst, ddst, src, dsrc, \
+                           1, stream);                                         \
+  }
+
+CUDA_MEMCPY_3D_OF(floats)
+CUDA_MEMCPY_3D_OF(doubles)
+CUDA_MEMCPY_3D_OF(integers)
+CUDA_MEMCPY_3D_OF(pointers)
+CUDA_MEMCPY_3D_OF(untyped)

@@ -10,7 +10,8 @@
 /// request reaches gets a custom gradient and a custom forward derivative
 /// (runtime/CudaMemory.c) through registrations written here, which the
 /// engine reads like a user's; the calls that manage streams, events and
-/// devices are inactive. A cudaMemcpy must move adjoints of the type the
+/// devices are inactive. The 3D calls are rewritten first (Cuda3DCalls.h).
+/// A cudaMemcpy must move adjoints of the type the
 /// memory holds, so each call
 /// becomes a call of the copy for that type, as the memory's accesses in the
 /// program show it (Analysis/MemoryTypes.h); a copy that nothing types keeps
@@ -19,6 +20,7 @@
 ///
 //===----------------------------------------------------------------------===//
 
+#include "Plugin/Cuda3DCalls.h"
 #include "Plugin/LaunchDerivatives.h"
 #include "Plugin/StubParameters.h"
 
@@ -57,6 +59,11 @@ static StringRef gradientPrefixOf(StringRef Callee) {
       .Case("cudaMemsetAsync", "__enzyme_rt_cuda_memset_async")
       .Case("cudaMemset2D", "__enzyme_rt_cuda_memset_2d")
       .Case("cudaMemset2DAsync", "__enzyme_rt_cuda_memset_2d_async")
+      // The 3D calls, as lower3DCall rewrites them.
+      .Case("__enzyme_rt_cuda_malloc_3d", "__enzyme_rt_cuda_malloc_3d")
+      .Case("__enzyme_rt_cuda_memset_3d", "__enzyme_rt_cuda_memset_3d")
+      .Case("__enzyme_rt_cuda_memset_3d_async",
+            "__enzyme_rt_cuda_memset_3d_async")
       .Case("cudaMemcpy", "__enzyme_rt_cuda_memcpy_untyped")
       .Case("cudaMemcpyAsync", "__enzyme_rt_cuda_memcpy_async_untyped")
       .Case("cudaMemcpy2D", "__enzyme_rt_cuda_memcpy_2d_untyped")
@@ -80,6 +87,8 @@ struct CopyCall {
   std::optional<unsigned> Length;
   /// The run-time's copies of each kind of contents start so.
   StringRef TypedPrefix;
+  /// Dst and Src are loaded from a cudaMemcpy3DParms (pointersIn3DParms).
+  bool InParms = false;
 };
 } // namespace
 
@@ -96,7 +105,18 @@ static const CopyCall CopyCalls[] = {
      "__enzyme_rt_cuda_memcpy_to_symbol_async_"},
     {"cudaMemcpyFromSymbolAsync", 6, 0, 1, 2,
      "__enzyme_rt_cuda_memcpy_from_symbol_async_"},
+    {"__enzyme_rt_cuda_memcpy_3d_untyped", 3, 0, 1, std::nullopt,
+     Memcpy3DPrefix, true},
+    {"__enzyme_rt_cuda_memcpy_3d_async_untyped", 4, 0, 1, std::nullopt,
+     Memcpy3DAsyncPrefix, true},
 };
+
+/// The CUDA runtime's 3D calls, which lower3DCall rewrites.
+static bool is3DCall(StringRef Name) {
+  return Name == "cudaMalloc3D" || Name == "cudaMemset3D" ||
+         Name == "cudaMemset3DAsync" || Name == "cudaMemcpy3D" ||
+         Name == "cudaMemcpy3DAsync";
+}
 
 /// What holds the pointer \p P: the variable it was loaded from, or the
 /// object itself (two loads of one variable give the same storage).
@@ -107,24 +127,26 @@ static const Value *storageOf(const Value *P) {
   return Base;
 }
 
-/// The element type of parameter \p Index of the C++ kernel whose host stub
-/// is \p Stub, when it points to float or double: the stub's mangled name
-/// carries the kernel's parameter types.
-static Type *declaredElementType(const Function &Stub, unsigned Index) {
+/// The parameter types that the mangled name of the C++ function \p F
+/// lists ("double const*", "float*", "int"); false for a name that does not
+/// demangle to a function.
+static bool declaredParameterTypes(const Function &F,
+                                   SmallVectorImpl<std::string> &Types) {
   ItaniumPartialDemangler Demangler;
-  if (Demangler.partialDemangle(Stub.getName().str().c_str()))
-    return nullptr;
+  if (Demangler.partialDemangle(F.getName().str().c_str()))
+    return false;
   size_t Size = 0;
   char *Params = Demangler.getFunctionParameters(nullptr, &Size);
   if (!Params)
-    return nullptr;
+    return false;
   // "(double const*, float*, int)": split at the top-level commas.
   StringRef List = StringRef(Params).trim().drop_front().drop_back();
-  SmallVector<StringRef, 8> Types;
   unsigned Depth = 0, Start = 0;
   for (unsigned I = 0; I <= List.size(); ++I) {
     if (I == List.size() || (List[I] == ',' && !Depth)) {
-      Types.push_back(List.slice(Start, I).trim());
+      StringRef T = List.slice(Start, I).trim();
+      if (!T.empty() && T != "void")
+        Types.push_back(T.str());
       Start = I + 1;
     } else if (List[I] == '<' || List[I] == '(') {
       ++Depth;
@@ -132,19 +154,62 @@ static Type *declaredElementType(const Function &Stub, unsigned Index) {
       --Depth;
     }
   }
-  Type *Element = nullptr;
-  if (Index < Types.size()) {
-    StringRef T = Types[Index];
-    LLVMContext &Ctx = Stub.getContext();
-    if (T == "float*" || T == "float const*" || T == "float* __restrict" ||
-        T == "float const* __restrict")
-      Element = Type::getFloatTy(Ctx);
-    else if (T == "double*" || T == "double const*" ||
-             T == "double* __restrict" || T == "double const* __restrict")
-      Element = Type::getDoubleTy(Ctx);
-  }
   std::free(Params);
-  return Element;
+  return true;
+}
+
+/// float or double, where the declared parameter type \p T points to one.
+static Type *pointedFloatType(StringRef T, LLVMContext &Ctx) {
+  T.consume_back(" __restrict");
+  if (T == "float*" || T == "float const*")
+    return Type::getFloatTy(Ctx);
+  if (T == "double*" || T == "double const*")
+    return Type::getDoubleTy(Ctx);
+  return nullptr;
+}
+
+/// The element type of parameter \p Index of the C++ kernel whose host stub
+/// is \p Stub, when it points to float or double: the stub's mangled name
+/// carries the kernel's parameter types.
+static Type *declaredElementType(const Function &Stub, unsigned Index) {
+  SmallVector<std::string, 8> Types;
+  if (!declaredParameterTypes(Stub, Types) || Index >= Types.size())
+    return nullptr;
+  return pointedFloatType(Types[Index], Stub.getContext());
+}
+
+/// The element type that \p F's C++ declaration gives the parameter that
+/// \p Ptr is (directly, or as its variable at -O0), when it points to float
+/// or double; null otherwise, or where the IR's parameters do not match the
+/// declared ones one to one (after the sret and `this` pointers).
+static Type *parameterDeclaredType(const Value *Ptr, const Function &F) {
+  const Value *Base = getUnderlyingObject(Ptr);
+  if (const auto *Load = dyn_cast<LoadInst>(Base)) {
+    // At -O0 a parameter lives in a variable the entry block stores it to.
+    const Value *Variable = getUnderlyingObject(Load->getPointerOperand());
+    Base = nullptr;
+    for (const User *U : Variable->users())
+      if (const auto *Store = dyn_cast<StoreInst>(U);
+          Store && Store->getPointerOperand() == Variable) {
+        if (Base)
+          return nullptr;
+        Base = Store->getValueOperand();
+      }
+  }
+  const auto *Param = dyn_cast_or_null<Argument>(Base);
+  if (!Param || Param->getParent() != &F)
+    return nullptr;
+  SmallVector<std::string, 8> Types;
+  if (!declaredParameterTypes(F, Types))
+    return nullptr;
+  unsigned Hidden = F.arg_size() - Types.size(), Index = Param->getArgNo();
+  unsigned Sret = F.arg_size() && F.hasParamAttribute(0, Attribute::StructRet);
+  // The IR's extra parameters: sret, then `this` (a method), or none.
+  if (Hidden < Sret || Hidden > Sret + 1 || Index < Hidden)
+    return nullptr;
+  if (Hidden > Sret && !F.getName().starts_with("_ZN"))
+    return nullptr;
+  return pointedFloatType(Types[Index - Hidden], F.getContext());
 }
 
 /// The element type that a kernel launched in \p F declares for the memory
@@ -247,30 +312,27 @@ static Type *globalScalarType(const Value *P) {
   return T->isFloatingPointTy() || T->isIntegerTy() ? T : nullptr;
 }
 
-/// What \p Copy, a call of \p Kind in \p F, copies: the suffix of the
-/// run-time's copy for it ("floats", "doubles", "integers", "pointers"), or
-/// empty when nothing types it.
-static StringRef copiedContents(CallBase &Copy, const CopyCall &Kind,
-                                Function &F) {
-  Value *Dst = Copy.getArgOperand(Kind.Dst),
-        *Src = Copy.getArgOperand(Kind.Src);
+/// What a copy in \p F from \p Src to \p Dst (\p Length bytes, when
+/// known) copies: the suffix of the run-time's copy for it ("floats",
+/// "doubles", "integers", "pointers"), or empty when nothing types it.
+static StringRef copiedContents(Value *Dst, Value *Src,
+                                std::optional<uint64_t> Length,
+                                Instruction &Copy, Function &F) {
   for (Value *Symbol : {Dst, Src})
     if (Type *T = globalScalarType(Symbol))
       return T->isFloatTy()     ? "floats"
              : T->isDoubleTy()  ? "doubles"
              : T->isIntegerTy() ? "integers"
                                 : "";
-  std::optional<uint64_t> Length;
-  if (Kind.Length)
-    if (auto *C = dyn_cast<ConstantInt>(Copy.getArgOperand(*Kind.Length)))
-      Length = C->getZExtValue();
   CopyLayout Layout = analyzeCopyLayout(Dst, Src, F, &F, Length, &Copy);
   Type *FloatTy = inferFloatElementType(Dst, Src, &Copy);
   if (!FloatTy && !Layout.HasPointers)
     FloatTy = uniformFloatType(Layout);
   if (!FloatTy && !Layout.HasPointers && !Layout.HasFloats)
-    if (!(FloatTy = kernelDeclaredType(Dst, F)))
-      FloatTy = kernelDeclaredType(Src, F);
+    if (!(FloatTy = kernelDeclaredType(Dst, F)) &&
+        !(FloatTy = kernelDeclaredType(Src, F)) &&
+        !(FloatTy = parameterDeclaredType(Dst, F)))
+      FloatTy = parameterDeclaredType(Src, F);
   if (FloatTy && FloatTy->isFloatTy())
     return "floats";
   if (FloatTy && FloatTy->isDoubleTy())
@@ -282,6 +344,36 @@ static StringRef copiedContents(CallBase &Copy, const CopyCall &Kind,
   if (copiesOnlyIntegers(Layout, Length, F.getDataLayout()))
     return "integers";
   return "";
+}
+
+/// What \p Copy, a call of \p Kind in \p F, copies (copiedContents). A 3D
+/// copy is typed by the pointers the program puts in its
+/// cudaMemcpy3DParms; where it may put several, they must agree.
+static StringRef copiedContents(CallBase &Copy, const CopyCall &Kind,
+                                Function &F) {
+  if (!Kind.InParms) {
+    std::optional<uint64_t> Length;
+    if (Kind.Length)
+      if (auto *C = dyn_cast<ConstantInt>(Copy.getArgOperand(*Kind.Length)))
+        Length = C->getZExtValue();
+    return copiedContents(Copy.getArgOperand(Kind.Dst),
+                          Copy.getArgOperand(Kind.Src), Length, Copy, F);
+  }
+  SmallVector<Value *, 4> Dsts = pointersIn3DParms(Copy, true),
+                          Srcs = pointersIn3DParms(Copy, false);
+  if (Dsts.empty())
+    Dsts = Srcs;
+  if (Srcs.empty())
+    Srcs = Dsts;
+  std::optional<StringRef> Agreed;
+  for (Value *Dst : Dsts)
+    for (Value *Src : Srcs) {
+      StringRef Contents = copiedContents(Dst, Src, std::nullopt, Copy, F);
+      if (Agreed && *Agreed != Contents)
+        return "";
+      Agreed = Contents;
+    }
+  return Agreed.value_or("");
 }
 
 /// \p Rule, a run-time forward rule that returns the call's integer result,
@@ -322,7 +414,8 @@ void prepareCudaRuntimeCalls(Module &M, ArrayRef<Function *> Reached) {
       if (auto *Call = dyn_cast<CallBase>(&I))
         if (Function *Callee = Call->getCalledFunction();
             Callee && Callee->isDeclaration() &&
-            !gradientPrefixOf(Callee->getName()).empty()) {
+            (is3DCall(Callee->getName()) ||
+             !gradientPrefixOf(Callee->getName()).empty())) {
           Calls.push_back(Call);
           Callers.push_back(F);
         }
@@ -339,6 +432,15 @@ void prepareCudaRuntimeCalls(Module &M, ArrayRef<Function *> Reached) {
     Function *Callee = Call->getCalledFunction();
     if (Registered.count(Callee) || RegisteredForward.count(Callee))
       continue;
+    if (is3DCall(Callee->getName())) {
+      // One the rewrite does not know stays a call without a rule, which
+      // the engine reports.
+      CallBase *Lowered = lower3DCall(*Call);
+      if (!Lowered)
+        continue;
+      Call = Lowered;
+      Callee = Call->getCalledFunction();
+    }
     unsigned NumArgs = Call->arg_size();
     const CopyCall *Kind = find_if(CopyCalls, [&](const CopyCall &K) {
       return Callee->getName() == K.Name && NumArgs == K.NumArgs;

@@ -58,7 +58,9 @@ int cudaMalloc(void **, size_t);
 int cudaMallocAsync(void **, size_t, void *);
 int cudaMallocManaged(void **, size_t, unsigned);
 int cudaMallocPitch(void **, size_t *, size_t, size_t);
+int cudaHostAlloc(void **, size_t, unsigned);
 int cudaFree(void *);
+int cudaFreeHost(void *);
 int cudaFreeAsync(void *, void *);
 int cudaMemset(void *, int, size_t);
 int cudaMemsetAsync(void *, int, size_t, void *);
@@ -67,6 +69,7 @@ int cudaMemset2DAsync(void *, size_t, int, size_t, size_t, void *);
 int cudaMemcpy(void *, const void *, size_t, int);
 int cudaMemcpyAsync(void *, const void *, size_t, int, void *);
 int cudaMemcpyFromSymbol(void *, const void *, size_t, size_t, int);
+int cudaGetSymbolAddress(void **, const void *);
 int cudaMemcpyToSymbol(const void *, const void *, size_t, size_t, int);
 int cudaMemcpyToSymbolAsync(const void *, const void *, size_t, size_t, int,
                             void *);

@@ -13,12 +13,14 @@
  * __enzyme_register_gradient (each pointer followed by its shadow, null
  * where the call carries no derivative through it):
  *
- *   cudaMalloc, cudaMallocManaged  the shadow is a zeroed block of the
- *                                   same kind and size;
- *   cudaMallocPitch                 the same, with the primal's pitch;
- *   cudaFree                        the blocks are freed by the reverse
- *                                   of their allocation, after the reverse
+ *   cudaMalloc, cudaMallocManaged,  the shadow is a zeroed block of the
+ *   cudaMallocAsync, cudaMallocHost same kind and size;
+ *   cudaHostAlloc
+ *   cudaMallocPitch, cudaMalloc3D   the same, with the primal's pitch;
+ *   cudaFree, cudaFreeHost,         the blocks are freed by the reverse
+ *   cudaFreeAsync                   of their allocation, after the reverse
  *                                   of their uses;
+ *   cudaGetSymbolAddress            the address of the variable's shadow;
  *   cudaMemset, cudaMemsetAsync     the reverse pass clears the adjoints
  *   (and their 2D forms)            of the bytes it overwrote;
  *   cudaMemcpy, cudaMemcpyAsync     the reverse pass adds the adjoints of
@@ -63,17 +65,55 @@ fail_in(const char *call, const char *what, int error) {
   write_and_abort(&m);
 }
 
-/* cudaMalloc, cudaMallocManaged, cudaFree. The reverse pass runs the
- * reverse of a block's uses after the reverse of its free and before the
- * reverse of its allocation: the blocks live until then. An allocation's
- * record (its tape) says whether the program freed the block; the reverse
- * of the allocation frees the shadow, and the block if the program did. A
- * block allocated outside the differentiated code is freed as the program
- * says (its shadow is the caller's). */
+/* The allocations (cudaMalloc, cudaMallocManaged, cudaMallocPitch,
+ * cudaMallocAsync; pinned host memory: cudaMallocHost, cudaHostAlloc) and
+ * their frees. The reverse pass runs the reverse of a block's uses after
+ * the reverse of its free and before the reverse of its allocation: the
+ * blocks live until then. An allocation's record (its tape) says whether
+ * the program freed the block; the reverse of the allocation frees the
+ * shadow, and the block if the program did. A block allocated outside the
+ * differentiated code is freed as the program says (its shadow is the
+ * caller's). */
+
+/* How a block and its shadow are allocated: device memory, managed or
+ * pinned host memory with FLAGS, or device memory ordered on STREAM. */
+enum allocator { device_memory, managed_memory, host_memory, stream_memory };
+struct allocation_kind {
+  enum allocator allocator;
+  unsigned flags;
+  void *stream;
+};
+static const struct allocation_kind on_device = {device_memory, 0, 0};
+
+static int allocate(struct allocation_kind kind, void **p, size_t bytes) {
+  switch (kind.allocator) {
+  case managed_memory:
+    return cudaMallocManaged(p, bytes, kind.flags);
+  case host_memory:
+    return cudaHostAlloc(p, bytes, kind.flags);
+  case stream_memory:
+    return cudaMallocAsync(p, bytes, kind.stream);
+  default:
+    return cudaMalloc(p, bytes);
+  }
+}
+static int clear(struct allocation_kind kind, void *p, size_t bytes) {
+  if (kind.allocator == host_memory) {
+    for (size_t i = 0; i < bytes; ++i)
+      ((char *)p)[i] = 0;
+    return 0;
+  }
+  return kind.allocator == stream_memory
+             ? cudaMemsetAsync(p, 0, bytes, kind.stream)
+             : cudaMemset(p, 0, bytes);
+}
+static int release_memory(int host, void *p) {
+  return host ? cudaFreeHost(p) : cudaFree(p);
+}
 
 struct block {
   void *primal, *shadow;
-  int freed;
+  int freed, host;
   struct block *next;
 };
 
@@ -97,7 +137,8 @@ struct allocation {
   int result;
 };
 
-static struct allocation record(void *primal, void *shadow, int result) {
+static struct allocation record(void *primal, void *shadow, int host,
+                                int result) {
   struct allocation a = {0, result};
   if (result)
     return a;
@@ -107,6 +148,7 @@ static struct allocation record(void *primal, void *shadow, int result) {
   a.tape->primal = primal;
   a.tape->shadow = shadow;
   a.tape->freed = 0;
+  a.tape->host = host;
   lock();
   a.tape->next = __enzyme_rt_cuda_blocks;
   __enzyme_rt_cuda_blocks = a.tape;
@@ -125,53 +167,133 @@ static void release(struct block *b) {
     }
   unlock();
   if (b->shadow)
-    cudaFree(b->shadow);
+    release_memory(b->host, b->shadow);
   if (b->freed)
-    cudaFree(b->primal);
+    release_memory(b->host, b->primal);
   free(b);
 }
 
 /* After an allocation by CALL that returned ERROR: a zeroed shadow of
- * BYTES bytes in *DP, where the call has one (managed memory with FLAGS
- * where MANAGED says so, else device memory). */
+ * BYTES bytes of KIND in *DP, where the call has one. */
 static void with_shadow_only(const char *call, int error, void **dp,
-                             size_t bytes, int managed, unsigned flags) {
+                             size_t bytes, struct allocation_kind kind) {
   if (!error && dp &&
-      ((error = managed ? cudaMallocManaged(dp, bytes, flags)
-                        : cudaMalloc(dp, bytes)) ||
-       (error = cudaMemset(*dp, 0, bytes))))
+      ((error = allocate(kind, dp, bytes)) ||
+       (error = clear(kind, *dp, bytes))))
     fail_in(call, "cannot allocate the shadow", error);
 }
 
 /* The same after the program's allocation of *P, and the record of both. */
 static struct allocation with_shadow(const char *call, int error, void **p,
-                                     void **dp, size_t bytes, int managed,
-                                     unsigned flags) {
-  with_shadow_only(call, error, dp, bytes, managed, flags);
-  return record(error ? 0 : *p, !error && dp ? *dp : 0, error);
+                                     void **dp, size_t bytes,
+                                     struct allocation_kind kind) {
+  with_shadow_only(call, error, dp, bytes, kind);
+  return record(error ? 0 : *p, !error && dp ? *dp : 0,
+                kind.allocator == host_memory, error);
+}
+
+/* The program's allocation of N bytes of KIND by CALL, with the shadow's
+ * (forward mode: the shadow lives as long as the block, which the program
+ * frees; the free's forward frees both). */
+static struct allocation allocate_both(const char *call, void **p, void **dp,
+                                       size_t n, struct allocation_kind kind) {
+  return with_shadow(call, allocate(kind, p, n), p, dp, n, kind);
+}
+static int allocate_both_forward(const char *call, void **p, void **dp,
+                                 size_t n, struct allocation_kind kind) {
+  int error = allocate(kind, p, n);
+  with_shadow_only(call, error, dp, n, kind);
+  return error;
 }
 
 struct allocation __enzyme_rt_cuda_malloc_augment(void **p, void **dp,
                                                   size_t n) {
-  return with_shadow("cudaMalloc", cudaMalloc(p, n), p, dp, n, 0, 0);
+  return allocate_both("cudaMalloc", p, dp, n, on_device);
 }
 void __enzyme_rt_cuda_malloc_reverse(void **p, void **dp, size_t n,
                                      struct block *tape) {
   (void)p, (void)dp, (void)n;
   release(tape);
 }
+int __enzyme_rt_cuda_malloc_forward(void **p, void **dp, size_t n) {
+  return allocate_both_forward("cudaMalloc", p, dp, n, on_device);
+}
 
+static struct allocation_kind managed(unsigned flags) {
+  struct allocation_kind kind = {managed_memory, flags, 0};
+  return kind;
+}
 struct allocation __enzyme_rt_cuda_malloc_managed_augment(void **p, void **dp,
                                                           size_t n,
                                                           unsigned flags) {
-  return with_shadow("cudaMallocManaged", cudaMallocManaged(p, n, flags), p, dp,
-                     n, 1, flags);
+  return allocate_both("cudaMallocManaged", p, dp, n, managed(flags));
 }
 void __enzyme_rt_cuda_malloc_managed_reverse(void **p, void **dp, size_t n,
                                              unsigned flags,
                                              struct block *tape) {
   (void)p, (void)dp, (void)n, (void)flags;
   release(tape);
+}
+int __enzyme_rt_cuda_malloc_managed_forward(void **p, void **dp, size_t n,
+                                            unsigned flags) {
+  return allocate_both_forward("cudaMallocManaged", p, dp, n, managed(flags));
+}
+
+/* cudaMallocHost and cudaHostAlloc: pinned host memory, the shadow too
+ * (with the program's flags: a mapped block's shadow is mapped). */
+static struct allocation_kind pinned(unsigned flags) {
+  struct allocation_kind kind = {host_memory, flags, 0};
+  return kind;
+}
+struct allocation __enzyme_rt_cuda_malloc_host_augment(void **p, void **dp,
+                                                       size_t n) {
+  return allocate_both("cudaMallocHost", p, dp, n, pinned(0));
+}
+void __enzyme_rt_cuda_malloc_host_reverse(void **p, void **dp, size_t n,
+                                          struct block *tape) {
+  (void)p, (void)dp, (void)n;
+  release(tape);
+}
+int __enzyme_rt_cuda_malloc_host_forward(void **p, void **dp, size_t n) {
+  return allocate_both_forward("cudaMallocHost", p, dp, n, pinned(0));
+}
+struct allocation __enzyme_rt_cuda_host_alloc_augment(void **p, void **dp,
+                                                      size_t n,
+                                                      unsigned flags) {
+  return allocate_both("cudaHostAlloc", p, dp, n, pinned(flags));
+}
+void __enzyme_rt_cuda_host_alloc_reverse(void **p, void **dp, size_t n,
+                                         unsigned flags, struct block *tape) {
+  (void)p, (void)dp, (void)n, (void)flags;
+  release(tape);
+}
+int __enzyme_rt_cuda_host_alloc_forward(void **p, void **dp, size_t n,
+                                        unsigned flags) {
+  return allocate_both_forward("cudaHostAlloc", p, dp, n, pinned(flags));
+}
+
+/* cudaMallocAsync: the shadow is allocated and cleared on the program's
+ * stream (a pointer: the ABI gives it a shadow, null). */
+static struct allocation_kind ordered_on(void *stream) {
+  struct allocation_kind kind = {stream_memory, 0, stream};
+  return kind;
+}
+struct allocation __enzyme_rt_cuda_malloc_async_augment(void **p, void **dp,
+                                                        size_t n, void *stream,
+                                                        void *dstream) {
+  (void)dstream;
+  return allocate_both("cudaMallocAsync", p, dp, n, ordered_on(stream));
+}
+void __enzyme_rt_cuda_malloc_async_reverse(void **p, void **dp, size_t n,
+                                           void *stream, void *dstream,
+                                           struct block *tape) {
+  (void)p, (void)dp, (void)n, (void)stream, (void)dstream;
+  release(tape);
+}
+int __enzyme_rt_cuda_malloc_async_forward(void **p, void **dp, size_t n,
+                                          void *stream, void *dstream) {
+  (void)dstream;
+  return allocate_both_forward("cudaMallocAsync", p, dp, n, ordered_on(stream));
 }
 
 /* cudaMallocPitch: the shadow has the primal's pitch, so that one pitch
@@ -185,7 +307,7 @@ struct allocation __enzyme_rt_cuda_malloc_pitch_augment(void **p, void **dp,
   (void)dpitch;
   int error = cudaMallocPitch(p, pitch, width, height);
   return with_shadow("cudaMallocPitch", error, p, dp,
-                     error ? 0 : *pitch * height, 0, 0);
+                     error ? 0 : *pitch * height, on_device);
 }
 void __enzyme_rt_cuda_malloc_pitch_reverse(void **p, void **dp, size_t *pitch,
                                            size_t *dpitch, size_t width,
@@ -193,39 +315,19 @@ void __enzyme_rt_cuda_malloc_pitch_reverse(void **p, void **dp, size_t *pitch,
   (void)p, (void)dp, (void)pitch, (void)dpitch, (void)width, (void)height;
   release(tape);
 }
-
-/* Forward mode: the shadow lives as long as the block, which the program
- * frees (cudaFree's forward frees both). */
-int __enzyme_rt_cuda_malloc_forward(void **p, void **dp, size_t n) {
-  int error = cudaMalloc(p, n);
-  with_shadow_only("cudaMalloc", error, dp, n, 0, 0);
-  return error;
-}
-int __enzyme_rt_cuda_malloc_managed_forward(void **p, void **dp, size_t n,
-                                            unsigned flags) {
-  int error = cudaMallocManaged(p, n, flags);
-  with_shadow_only("cudaMallocManaged", error, dp, n, 1, flags);
-  return error;
-}
 int __enzyme_rt_cuda_malloc_pitch_forward(void **p, void **dp, size_t *pitch,
                                           size_t *dpitch, size_t width,
                                           size_t height) {
   (void)dpitch;
   int error = cudaMallocPitch(p, pitch, width, height);
-  with_shadow_only("cudaMallocPitch", error, dp, error ? 0 : *pitch * height, 0,
-                   0);
+  with_shadow_only("cudaMallocPitch", error, dp, error ? 0 : *pitch * height,
+                   on_device);
   return error;
 }
-int __enzyme_rt_cuda_free_forward(void *p, void *dp) {
-  if (dp && dp != p)
-    cudaFree(dp);
-  return cudaFree(p);
-}
 
-int __enzyme_rt_cuda_free_augment(void *p, void *dp) {
-  (void)dp;
-  if (!p)
-    return 0;
+/* The frees: a block that differentiated code allocated is only marked
+ * freed (its allocation's reverse frees it); any other is freed now. */
+static int mark_freed(void *p) {
   lock();
   struct block *b = __enzyme_rt_cuda_blocks;
   while (b && b->primal != p)
@@ -233,9 +335,82 @@ int __enzyme_rt_cuda_free_augment(void *p, void *dp) {
   if (b)
     b->freed = 1;
   unlock();
-  return b ? 0 : cudaFree(p);
+  return b != 0;
+}
+
+int __enzyme_rt_cuda_free_augment(void *p, void *dp) {
+  (void)dp;
+  return !p || mark_freed(p) ? 0 : cudaFree(p);
 }
 void __enzyme_rt_cuda_free_reverse(void *p, void *dp) { (void)p, (void)dp; }
+int __enzyme_rt_cuda_free_forward(void *p, void *dp) {
+  if (dp && dp != p)
+    cudaFree(dp);
+  return cudaFree(p);
+}
+
+int __enzyme_rt_cuda_free_host_augment(void *p, void *dp) {
+  (void)dp;
+  return !p || mark_freed(p) ? 0 : cudaFreeHost(p);
+}
+void __enzyme_rt_cuda_free_host_reverse(void *p, void *dp) {
+  (void)p, (void)dp;
+}
+int __enzyme_rt_cuda_free_host_forward(void *p, void *dp) {
+  if (dp && dp != p)
+    cudaFreeHost(dp);
+  return cudaFreeHost(p);
+}
+
+int __enzyme_rt_cuda_free_async_augment(void *p, void *dp, void *stream,
+                                        void *dstream) {
+  (void)dp, (void)dstream;
+  return !p || mark_freed(p) ? 0 : cudaFreeAsync(p, stream);
+}
+void __enzyme_rt_cuda_free_async_reverse(void *p, void *dp, void *stream,
+                                         void *dstream) {
+  (void)p, (void)dp, (void)stream, (void)dstream;
+}
+int __enzyme_rt_cuda_free_async_forward(void *p, void *dp, void *stream,
+                                        void *dstream) {
+  (void)dstream;
+  if (dp && dp != p)
+    cudaFreeAsync(dp, stream);
+  return cudaFreeAsync(p, stream);
+}
+
+/* cudaGetSymbolAddress: the device address of a __device__ variable's
+ * shadow (the one the program declares, whose host handle the engine
+ * passes) is the address's shadow. */
+static int symbol_address(void **p, void **dp, const void *symbol,
+                          const void *dsymbol) {
+  int error = cudaGetSymbolAddress(p, symbol);
+  if (!error && dp) {
+    int shadow_error = dsymbol ? cudaGetSymbolAddress(dp, dsymbol) : 0;
+    if (shadow_error)
+      fail_in("cudaGetSymbolAddress",
+              "cannot find the device address of the variable's shadow",
+              shadow_error);
+    if (!dsymbol)
+      *dp = 0;
+  }
+  return error;
+}
+int __enzyme_rt_cuda_get_symbol_address_augment(void **p, void **dp,
+                                                const void *symbol,
+                                                const void *dsymbol) {
+  return symbol_address(p, dp, symbol, dsymbol);
+}
+void __enzyme_rt_cuda_get_symbol_address_reverse(void **p, void **dp,
+                                                 const void *symbol,
+                                                 const void *dsymbol) {
+  (void)p, (void)dp, (void)symbol, (void)dsymbol;
+}
+int __enzyme_rt_cuda_get_symbol_address_forward(void **p, void **dp,
+                                                const void *symbol,
+                                                const void *dsymbol) {
+  return symbol_address(p, dp, symbol, dsymbol);
+}
 
 /* cudaMemset: the bytes it wrote take no derivative from before. */
 
@@ -908,7 +1083,7 @@ __enzyme_rt_cuda_malloc_3d_augment(struct cuda_pitched_ptr *p,
   int error = __enzyme_rt_cuda_malloc_3d(p, width, height, depth);
   size_t bytes = malloc_3d_bytes(error, p, dp, depth);
   return with_shadow("cudaMalloc3D", error, &p->ptr, dp ? &dp->ptr : 0, bytes,
-                     0, 0);
+                     on_device);
 }
 void __enzyme_rt_cuda_malloc_3d_reverse(struct cuda_pitched_ptr *p,
                                         struct cuda_pitched_ptr *dp,
@@ -923,7 +1098,7 @@ int __enzyme_rt_cuda_malloc_3d_forward(struct cuda_pitched_ptr *p,
                                        size_t depth) {
   int error = __enzyme_rt_cuda_malloc_3d(p, width, height, depth);
   size_t bytes = malloc_3d_bytes(error, p, dp, depth);
-  with_shadow_only("cudaMalloc3D", error, dp ? &dp->ptr : 0, bytes, 0, 0);
+  with_shadow_only("cudaMalloc3D", error, dp ? &dp->ptr : 0, bytes, on_device);
   return error;
 }
 

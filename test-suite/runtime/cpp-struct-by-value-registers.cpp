@@ -4,8 +4,8 @@
 // their derivatives across the call, in reverse and forward mode. Structs
 // that do not mix floats into integers pass without an error beside active
 // data: a pair of ints, and an {float, int} result of which the caller uses
-// only the int (an argmax). A float packed into an integer with an int is
-// an error: test-suite/diagnostics/struct-float-int-by-value.cpp.
+// only the int (an argmax). Floats packed into an integer with an int:
+// test-suite/runtime/cpp-struct-mixed-float-int.cpp.
 // RUN: %clangxx_enzyme -fenzyme -O0 %s -o %t && %t
 // RUN: %clangxx_enzyme -fenzyme -O2 %s -o %t && %t
 #include "Inputs/check.h"

@@ -281,13 +281,19 @@ static void collectBitSources(const Value *V,
     collectBitSources(I->getOperand(Op), Seen, Sources, Assembled);
 }
 
-/// \p Call returns an integer from a function the engine differentiates,
-/// given values that carry derivatives.
+/// \p Call returns an integer (alone, or in a struct: `{ i64, double }`)
+/// from a function the engine differentiates, given values that carry
+/// derivatives.
 static bool returnsDifferentiatedResult(const ActivityAnalysis &AA,
                                         const CallBase &Call) {
   const Function *Callee = Call.getCalledFunction();
-  if (!Call.getType()->isIntOrIntVectorTy() || !Callee ||
-      Callee->isIntrinsic() || Callee->isDeclaration() || isInactiveCall(Call))
+  Type *Ty = Call.getType();
+  bool Integers = Ty->isIntOrIntVectorTy();
+  if (auto *ST = dyn_cast<StructType>(Ty))
+    Integers =
+        any_of(ST->elements(), [](Type *E) { return E->isIntOrIntVectorTy(); });
+  if (!Integers || Call.isInlineAsm() || isInactiveCall(Call) ||
+      (Callee && (Callee->isIntrinsic() || Callee->isDeclaration())))
     return false;
   return any_of(Call.args(), [&](const Use &U) {
     return AA.isActive(U.get()) || AA.isShadowed(U.get());
@@ -343,9 +349,12 @@ const Value *ActivityAnalysis::lostFloatBits(const Instruction &I) const {
 std::optional<unsigned>
 ActivityAnalysis::floatBitsPassedAsInteger(const CallBase &Call,
                                            const Value *&Source) const {
+  // Through a function pointer the callee is differentiated too (direct
+  // calls of a differentiated function get their floats as floats:
+  // Modes/PackedFloatLanes.h).
   const Function *Callee = Call.getCalledFunction();
-  if (!Callee || Callee->isIntrinsic() || Callee->isDeclaration() ||
-      isInactiveCall(Call))
+  if (Call.isInlineAsm() || isInactiveCall(Call) ||
+      (Callee && (Callee->isIntrinsic() || Callee->isDeclaration())))
     return std::nullopt;
   for (const Use &Arg : Call.args()) {
     if (!Arg->getType()->isIntOrIntVectorTy())
@@ -453,17 +462,20 @@ std::string describeUntypedBitsStored(const Value &Source) {
 }
 
 std::string describeLostFloatBits(const Value &Source) {
-  if (const auto *Call = dyn_cast<CallBase>(&Source);
-      Call && Call->getCalledFunction()) {
+  if (const auto *Call = dyn_cast<CallBase>(&Source)) {
     std::string Callee =
-        "'" + displayName(Call->getCalledFunction()->getName()) + "'";
+        Call->getCalledFunction()
+            ? "'" + displayName(Call->getCalledFunction()->getName()) + "'"
+            : std::string("the function it calls through a pointer");
     return "cannot differentiate floats unpacked from the integer that " +
            Callee +
            " returns (a struct that mixes floats and integers, returned by "
            "value, which the ABI packs into one integer register): their "
            "derivative would stay in the callee; return the struct through "
-           "a pointer or reference parameter, or give " +
-           Callee + " a custom derivative";
+           "a pointer or reference parameter, or " +
+           (Call->getCalledFunction()
+                ? "give " + Callee + " a custom derivative"
+                : std::string("call the function directly"));
   }
   std::string Name =
       Source.hasName() ? (" ('" + Source.getName() + "')").str() : "";
@@ -478,15 +490,16 @@ std::string describeFloatBitsPassedAsInteger(const CallBase &Call,
   std::string Callee =
       Call.getCalledFunction()
           ? "'" + displayName(Call.getCalledFunction()->getName()) + "'"
-          : std::string("the callee");
+          : std::string("the function it calls through a pointer");
   return "cannot differentiate the call of " + Callee + ": its argument " +
          std::to_string(ArgNo + 1) +
          " is an integer that carries the bits of a float with a derivative "
          "(a struct that mixes floats and integers, passed by value, which "
          "the ABI packs into one integer register), and the callee would "
          "receive it without its derivative; pass the struct by pointer or "
-         "reference, or give " +
-         Callee + " a custom derivative";
+         "reference, or " +
+         (Call.getCalledFunction() ? "give " + Callee + " a custom derivative"
+                                   : std::string("call the function directly"));
 }
 
 std::string returnedWithoutShadow(const Function &F) {

@@ -19,6 +19,7 @@
 #include "Modes/FloatBitWebs.h"
 #include "Modes/FloatSignMasks.h"
 #include "Modes/LibraryRewrites.h"
+#include "Modes/PackedFloatLanes.h"
 #include "Modes/TaggedPointerWebs.h"
 #include "Modes/WarpShuffles.h"
 
@@ -191,6 +192,11 @@ Function *prepareForDifferentiation(Function &F, FunctionAnalysisManager &FAM) {
   raiseDoubleShuffles(*P);
   foldFloatSignMasks(*P);
   moveVectorLanesAsFloats(*P);
+  // Structs of a float and an integer that the ABI packs into an i64: the
+  // floats of this function's packed parameters, and those it passes or
+  // gets back from calls, go as floats (PackedFloatLanes.h).
+  foldAssembledLanes(*P);
+  unpackFloatLanesAtCalls(*P);
   retypeFloatBitWebs(*P, &F);
   storeFloatBitsAsFloats(*P);
   retypeTaggedPointerWebs(*P);

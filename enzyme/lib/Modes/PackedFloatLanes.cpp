@@ -1,0 +1,622 @@
+//===- PackedFloatLanes.cpp - Structs the ABI packs into integers ---------===//
+//
+// Part of the Enzyme toolchain.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// Calls that pass or return float lanes packed into an `i64` become calls
+/// of a copy of the callee that takes them as lanes (PackedFloatLanes.h).
+///
+//===----------------------------------------------------------------------===//
+
+#include "Modes/PackedFloatLanes.h"
+
+#include "Core/CompileTimeBodies.h"
+
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/AttributeMask.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Transforms/Utils/Cloning.h"
+
+using namespace llvm;
+
+namespace enzyme {
+
+static constexpr unsigned LaneBits = 32, PackedBits = 64;
+
+/// The 32 bits at \p Offset of the integer \p V, as the i32 they were
+/// assembled from (by extensions, constant shifts, masks and ors), or null
+/// where the operations that build \p V do not show it. An undefined lane
+/// is undef: or-ing it with another lane gives that lane (a refinement).
+static Value *assembledLane(Value *V, unsigned Offset, unsigned Depth = 0) {
+  auto *IntTy = dyn_cast<IntegerType>(V->getType());
+  if (!IntTy || Depth > 12 || Offset + LaneBits > IntTy->getBitWidth())
+    return nullptr;
+  Type *I32 = Type::getInt32Ty(V->getContext());
+  if (IntTy->getBitWidth() == LaneBits)
+    return V;
+  if (auto *C = dyn_cast<ConstantInt>(V))
+    return ConstantInt::get(I32, C->getValue().extractBits(LaneBits, Offset));
+  if (isa<UndefValue>(V))
+    return UndefValue::get(I32);
+  auto *I = dyn_cast<Instruction>(V);
+  if (!I)
+    return nullptr;
+  auto *Amount = I->getNumOperands() == 2
+                     ? dyn_cast<ConstantInt>(I->getOperand(1))
+                     : nullptr;
+  switch (I->getOpcode()) {
+  case Instruction::ZExt: {
+    unsigned Width = I->getOperand(0)->getType()->getScalarSizeInBits();
+    if (Offset >= Width)
+      return ConstantInt::get(I32, 0);
+    return Offset + LaneBits <= Width
+               ? assembledLane(I->getOperand(0), Offset, Depth + 1)
+               : nullptr;
+  }
+  case Instruction::Shl:
+    if (!Amount || Amount->getValue().uge(IntTy->getBitWidth()))
+      return nullptr;
+    if (Offset + LaneBits <= Amount->getZExtValue())
+      return ConstantInt::get(I32, 0);
+    return Offset >= Amount->getZExtValue()
+               ? assembledLane(I->getOperand(0),
+                               Offset - Amount->getZExtValue(), Depth + 1)
+               : nullptr;
+  case Instruction::LShr:
+    if (!Amount || Amount->getValue().uge(IntTy->getBitWidth()))
+      return nullptr;
+    return assembledLane(I->getOperand(0), Offset + Amount->getZExtValue(),
+                         Depth + 1);
+  case Instruction::And: {
+    if (!Amount)
+      return nullptr;
+    APInt Mask = Amount->getValue().extractBits(LaneBits, Offset);
+    if (Mask.isZero())
+      return ConstantInt::get(I32, 0);
+    return Mask.isAllOnes() ? assembledLane(I->getOperand(0), Offset, Depth + 1)
+                            : nullptr;
+  }
+  case Instruction::Or: {
+    Value *A = assembledLane(I->getOperand(0), Offset, Depth + 1);
+    Value *B = A ? assembledLane(I->getOperand(1), Offset, Depth + 1) : nullptr;
+    if (!B)
+      return nullptr;
+    auto IsNothing = [](Value *L) {
+      auto *C = dyn_cast<Constant>(L);
+      return C && (C->isNullValue() || isa<UndefValue>(C));
+    };
+    if (IsNothing(A))
+      return B;
+    return IsNothing(B) ? A : nullptr;
+  }
+  default:
+    return nullptr;
+  }
+}
+
+/// The 4 bytes at \p Offset from \p Ptr are a float field of the declared
+/// type of the local or global \p Ptr points into, or of the element a
+/// typed address at a variable index names.
+static bool declaredFloatAt(Value *Ptr, uint64_t Offset, const DataLayout &DL) {
+  int64_t Base = 0;
+  Value *Object = GetPointerBaseWithConstantOffset(Ptr, Base, DL);
+  Type *Ty = nullptr;
+  if (auto *Alloca = dyn_cast_or_null<AllocaInst>(Object))
+    Ty = Alloca->getAllocatedType();
+  else if (auto *Global = dyn_cast_or_null<GlobalVariable>(Object))
+    Ty = Global->getValueType();
+  else if (auto *Element = dyn_cast_or_null<GetElementPtrInst>(Object))
+    Ty = Element->getResultElementType(); // an element at a variable index
+  if (!Ty || Base < 0)
+    return false;
+  uint64_t At = Base + Offset;
+  while (Ty && !Ty->isFloatTy()) {
+    if (auto *ST = dyn_cast<StructType>(Ty)) {
+      const StructLayout *Layout = DL.getStructLayout(ST);
+      if (At >= Layout->getSizeInBytes())
+        return false;
+      unsigned I = Layout->getElementContainingOffset(At);
+      At -= Layout->getElementOffset(I);
+      Ty = ST->getElementType(I);
+    } else if (auto *AT = dyn_cast<ArrayType>(Ty)) {
+      uint64_t Size = DL.getTypeAllocSize(AT->getElementType());
+      if (!Size || At / Size >= AT->getNumElements())
+        return false;
+      At %= Size;
+      Ty = AT->getElementType();
+    } else {
+      return false;
+    }
+  }
+  return Ty && At == 0;
+}
+
+/// The float whose bits are the lane at \p Offset of \p Packed, or null.
+static Value *floatLane(Value *Packed, unsigned Offset) {
+  auto *Cast = dyn_cast_or_null<BitCastInst>(assembledLane(Packed, Offset));
+  return Cast && Cast->getSrcTy()->isFloatTy() ? Cast->getOperand(0) : nullptr;
+}
+
+/// The address \p Offset bytes past \p Ptr.
+static Value *bytesPast(IRBuilder<> &B, Value *Ptr, unsigned Offset) {
+  return Offset ? B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Ptr, Offset)
+                : Ptr;
+}
+
+/// Stores the lanes of each i64 that \p F assembles with a float lane and
+/// stores, the floats as floats (the same bytes); and reads each float lane
+/// that \p F reads out of a loaded i64 with a load of the float. True if
+/// something changed.
+static bool splitPackedMemoryAccesses(Function &F) {
+  if (!F.getDataLayout().isLittleEndian())
+    return false;
+  bool Changed = false;
+  for (Instruction &I : make_early_inc_range(instructions(F))) {
+    if (auto *Store = dyn_cast<StoreInst>(&I);
+        Store && Store->isSimple() &&
+        Store->getValueOperand()->getType()->isIntegerTy(PackedBits)) {
+      Value *Packed = Store->getValueOperand();
+      Value *Floats[2] = {floatLane(Packed, 0), floatLane(Packed, LaneBits)};
+      if (!Floats[0] && !Floats[1])
+        continue;
+      IRBuilder<> B(Store);
+      for (unsigned K = 0; K < 2; ++K) {
+        Value *Lane = Floats[K];
+        if (!Lane)
+          Lane = B.CreateTrunc(K ? B.CreateLShr(Packed, K * LaneBits) : Packed,
+                               B.getInt32Ty());
+        StoreInst *Part = B.CreateAlignedStore(
+            Lane, bytesPast(B, Store->getPointerOperand(), 4 * K),
+            commonAlignment(Store->getAlign(), 4 * K));
+        Part->copyMetadata(*Store, {LLVMContext::MD_dbg});
+      }
+      Store->eraseFromParent();
+      Changed = true;
+      continue;
+    }
+    auto *Load = dyn_cast<LoadInst>(&I);
+    if (!Load || !Load->isSimple() || !Load->getType()->isIntegerTy(PackedBits))
+      continue;
+    // The float reads of each lane: bitcast (trunc (lshr %load, 32K)).
+    SmallVector<std::pair<BitCastInst *, unsigned>, 4> Reads;
+    auto FromTrunc = [&](User *U, unsigned K) {
+      if (auto *Trunc = dyn_cast<TruncInst>(U);
+          Trunc && Trunc->getType()->isIntegerTy(LaneBits))
+        for (User *V : Trunc->users())
+          if (auto *Cast = dyn_cast<BitCastInst>(V);
+              Cast && Cast->getType()->isFloatTy())
+            Reads.push_back({Cast, K});
+    };
+    for (User *U : Load->users()) {
+      FromTrunc(U, 0);
+      if (auto *Shift = dyn_cast<BinaryOperator>(U);
+          Shift && Shift->getOpcode() == Instruction::LShr &&
+          Shift->getOperand(0) == Load)
+        if (auto *C = dyn_cast<ConstantInt>(Shift->getOperand(1));
+            C && C->getValue() == LaneBits)
+          for (User *V : Shift->users())
+            FromTrunc(V, 1);
+    }
+    if (Reads.empty())
+      continue;
+    IRBuilder<> B(Load);
+    LoadInst *Lanes[2] = {nullptr, nullptr};
+    for (auto [Cast, K] : Reads) {
+      if (!Lanes[K]) {
+        Lanes[K] = B.CreateAlignedLoad(
+            B.getFloatTy(), bytesPast(B, Load->getPointerOperand(), 4 * K),
+            commonAlignment(Load->getAlign(), 4 * K));
+        Lanes[K]->copyMetadata(*Load, {LLVMContext::MD_dbg});
+      }
+      Cast->replaceAllUsesWith(Lanes[K]);
+      Cast->eraseFromParent();
+    }
+    Changed = true;
+  }
+  return Changed;
+}
+
+bool foldAssembledLanes(Function &F) {
+  bool Changed = false;
+  for (Instruction &I : make_early_inc_range(instructions(F))) {
+    Value *By = nullptr;
+    if (auto *Trunc = dyn_cast<TruncInst>(&I);
+        Trunc && Trunc->getType()->isIntegerTy(LaneBits))
+      By = assembledLane(Trunc->getOperand(0), 0);
+    else if (auto *Extract = dyn_cast<ExtractValueInst>(&I);
+             Extract && isa<InsertValueInst>(Extract->getAggregateOperand()))
+      By = FindInsertedValue(Extract->getAggregateOperand(),
+                             Extract->getIndices());
+    else if (auto *Cast = dyn_cast<BitCastInst>(&I))
+      if (auto *Inner = dyn_cast<BitCastInst>(Cast->getOperand(0));
+          Inner && Inner->getSrcTy() == Cast->getType())
+        By = Inner->getOperand(0);
+    if (!By || By == &I || isa<UndefValue>(By))
+      continue;
+    I.replaceAllUsesWith(By);
+    I.eraseFromParent();
+    Changed = true;
+  }
+  Changed |= splitPackedMemoryAccesses(F);
+  return Changed;
+}
+
+/// A lane layout: per eightbyte passed or returned as lanes, whether each
+/// lane is a float.
+namespace {
+struct Lanes {
+  bool Float[2] = {false, false};
+  bool any() const { return Float[0] || Float[1]; }
+  Type *type(unsigned K, LLVMContext &Ctx) const {
+    return Float[K] ? Type::getFloatTy(Ctx) : Type::getInt32Ty(Ctx);
+  }
+  char code(unsigned K) const { return Float[K] ? 'f' : 'i'; }
+};
+} // namespace
+
+/// The function behind a registration, a user's attribute or a launch: its
+/// calls stay as they are.
+static bool hasUserMark(const Function &F) {
+  for (const Attribute &A : F.getAttributes().getFnAttrs())
+    if (A.isStringAttribute() && A.getKindAsString().starts_with("enzyme"))
+      return true;
+  if (F.getName().contains("__device_stub__"))
+    return true;
+  SmallVector<const User *, 8> Work(F.users());
+  SmallPtrSet<const User *, 8> Seen;
+  while (!Work.empty()) {
+    const User *U = Work.pop_back_val();
+    if (!Seen.insert(U).second)
+      continue;
+    if (const auto *GV = dyn_cast<GlobalVariable>(U)) {
+      if (GV->getName().contains("__enzyme_"))
+        return true;
+    } else if (isa<Constant>(U)) {
+      Work.append(U->user_begin(), U->user_end());
+    }
+  }
+  return false;
+}
+
+/// Bits [32K, 32K + 32) of \p Packed, as lane \p K of \p Layout.
+static Value *extractLane(IRBuilder<> &B, Value *Packed, unsigned K,
+                          const Lanes &Layout) {
+  Value *V = K ? B.CreateLShr(Packed, K * LaneBits) : Packed;
+  V = B.CreateTrunc(V, B.getInt32Ty());
+  return Layout.Float[K] ? B.CreateBitCast(V, B.getFloatTy()) : V;
+}
+
+/// The i64 that lanes \p L0 and \p L1 make.
+static Value *assembleLanes(IRBuilder<> &B, Value *L0, Value *L1) {
+  auto Bits = [&](Value *L) {
+    return B.CreateZExt(B.CreateBitCast(L, B.getInt32Ty()), B.getInt64Ty());
+  };
+  return B.CreateOr(Bits(L0), B.CreateShl(Bits(L1), LaneBits));
+}
+
+/// The eightbytes of a result: per element of a returned struct (or the
+/// one returned value), its lanes or none.
+using ResultLanes = SmallVector<std::optional<Lanes>, 2>;
+
+/// The type of \p Ty, a result, with the eightbytes \p Result lays out
+/// flattened into their lanes.
+static Type *resultWithLanes(Type *Ty, const ResultLanes &Result) {
+  if (Result.empty())
+    return Ty;
+  LLVMContext &Ctx = Ty->getContext();
+  SmallVector<Type *, 4> Elements;
+  for (auto [Index, Layout] : enumerate(Result)) {
+    Type *Element = isa<StructType>(Ty) ? Ty->getStructElementType(Index) : Ty;
+    if (!Layout) {
+      Elements.push_back(Element);
+      continue;
+    }
+    Elements.push_back(Layout->type(0, Ctx));
+    Elements.push_back(Layout->type(1, Ctx));
+  }
+  return StructType::get(Ctx, Elements);
+}
+
+/// \p Callee's copy that takes the eightbytes \p Params lays out (by
+/// parameter; none: as before) as lanes, and returns those \p Result lays
+/// out as lanes.
+static Function &laneCopy(Function &Callee,
+                          ArrayRef<std::optional<Lanes>> Params,
+                          const ResultLanes &Result) {
+  std::string Name = (Callee.getName() + ".lanes.").str();
+  auto Code = [&](const std::optional<Lanes> &L) {
+    return L ? std::string{L->code(0), L->code(1)} : std::string("-");
+  };
+  for (const std::optional<Lanes> &P : Params)
+    Name += Code(P);
+  if (!Result.empty())
+    Name += ".";
+  for (const std::optional<Lanes> &R : Result)
+    Name += Code(R);
+  Module &M = *Callee.getParent();
+  if (Function *Existing = M.getFunction(Name))
+    return *Existing;
+
+  LLVMContext &Ctx = M.getContext();
+  const Function &Body = bodyToDifferentiate(Callee);
+  SmallVector<Type *, 8> ParamTypes;
+  for (auto [Arg, Layout] : zip(Body.args(), Params)) {
+    if (!Layout) {
+      ParamTypes.push_back(Arg.getType());
+      continue;
+    }
+    ParamTypes.push_back(Layout->type(0, Ctx));
+    ParamTypes.push_back(Layout->type(1, Ctx));
+  }
+  Type *ResultType = resultWithLanes(Body.getReturnType(), Result);
+  Function *Copy =
+      Function::Create(FunctionType::get(ResultType, ParamTypes, false),
+                       GlobalValue::InternalLinkage, Name, M);
+  // The eightbytes are assembled first in the copied entry block.
+  auto *Assembly = BasicBlock::Create(Ctx, "lanes", Copy);
+  IRBuilder<> B(Assembly);
+  ValueToValueMapTy VMap;
+  unsigned Next = 0;
+  for (auto [Arg, Layout] : zip(Body.args(), Params)) {
+    if (!Layout) {
+      Copy->getArg(Next)->setName(Arg.getName());
+      VMap[&Arg] = Copy->getArg(Next++);
+      continue;
+    }
+    Value *L0 = Copy->getArg(Next++), *L1 = Copy->getArg(Next++);
+    VMap[&Arg] = assembleLanes(B, L0, L1);
+  }
+  SmallVector<ReturnInst *, 4> Returns;
+  CloneFunctionInto(Copy, &Body, VMap,
+                    CloneFunctionChangeType::LocalChangesOnly, Returns);
+  Copy->setLinkage(GlobalValue::InternalLinkage);
+  Copy->setComdat(nullptr);
+  for (Argument &A : Copy->args())
+    Copy->removeParamAttr(A.getArgNo(), Attribute::Returned);
+  Copy->removeRetAttrs(AttributeFuncs::typeIncompatible(ResultType));
+  BasicBlock *Entry = &*std::next(Copy->begin());
+  for (Instruction &I : make_early_inc_range(reverse(*Assembly)))
+    I.moveBefore(*Entry, Entry->getFirstInsertionPt());
+  Assembly->eraseFromParent();
+  if (Result.empty())
+    return *Copy;
+  for (ReturnInst *Ret : Returns) {
+    IRBuilder<> R(Ret);
+    Value *Old = Ret->getReturnValue();
+    bool Aggregate = isa<StructType>(Old->getType());
+    Value *New = PoisonValue::get(ResultType);
+    unsigned Slot = 0;
+    for (auto [Index, Layout] : enumerate(Result)) {
+      Value *Element = Aggregate ? R.CreateExtractValue(Old, Index) : Old;
+      if (!Layout) {
+        New = R.CreateInsertValue(New, Element, Slot++);
+        continue;
+      }
+      for (unsigned K = 0; K < 2; ++K)
+        New = R.CreateInsertValue(New, extractLane(R, Element, K, *Layout),
+                                  Slot++);
+    }
+    R.CreateRet(New);
+    Ret->eraseFromParent();
+  }
+  return *Copy;
+}
+
+/// Which lanes of \p Packed its users read as floats (`bitcast (trunc
+/// (lshr %packed, 32)) to float`).
+static Lanes floatLanesRead(Value &Packed) {
+  Lanes Read;
+  auto FromTrunc = [&](User *U, unsigned K) {
+    if (auto *Trunc = dyn_cast<TruncInst>(U);
+        Trunc && Trunc->getType()->isIntegerTy(LaneBits))
+      for (User *V : Trunc->users())
+        if (auto *Cast = dyn_cast<BitCastInst>(V);
+            Cast && Cast->getType()->isFloatTy())
+          Read.Float[K] = true;
+  };
+  for (User *U : Packed.users()) {
+    FromTrunc(U, 0);
+    if (auto *Shift = dyn_cast<BinaryOperator>(U);
+        Shift && Shift->getOpcode() == Instruction::LShr &&
+        Shift->getOperand(0) == &Packed)
+      if (auto *C = dyn_cast<ConstantInt>(Shift->getOperand(1));
+          C && C->getValue() == LaneBits)
+        for (User *V : Shift->users())
+          FromTrunc(V, 1);
+  }
+  return Read;
+}
+
+/// The eightbytes of \p Call's result whose float lanes its users read: of
+/// an i64, or of the i64 elements of a returned struct (`{ i64, double }`).
+/// Empty when none.
+static ResultLanes floatLanesReturned(CallInst &Call) {
+  ResultLanes Result;
+  bool Any = false;
+  Type *Ty = Call.getType();
+  if (Ty->isIntegerTy(PackedBits)) {
+    Lanes Read = floatLanesRead(Call);
+    Result.push_back(Read.any() ? std::optional<Lanes>(Read) : std::nullopt);
+    Any = Read.any();
+  } else if (auto *ST = dyn_cast<StructType>(Ty)) {
+    Result.resize(ST->getNumElements());
+    for (User *U : Call.users())
+      if (auto *Extract = dyn_cast<ExtractValueInst>(U);
+          Extract && Extract->getNumIndices() == 1 &&
+          Extract->getType()->isIntegerTy(PackedBits)) {
+        Lanes Read = floatLanesRead(*Extract);
+        if (!Read.any())
+          continue;
+        std::optional<Lanes> &Slot = Result[Extract->getIndices()[0]];
+        if (!Slot)
+          Slot = Lanes();
+        for (unsigned K = 0; K < 2; ++K)
+          Slot->Float[K] |= Read.Float[K];
+        Any = true;
+      }
+  }
+  if (!Any)
+    Result.clear();
+  return Result;
+}
+
+/// The result of type \p Ty that \p New, a call of a lane copy that
+/// returns the eightbytes \p Result lays out as lanes, stands for.
+static Value *resultFromLanes(IRBuilder<> &B, Value *New, Type *Ty,
+                              const ResultLanes &Result) {
+  Value *Old = PoisonValue::get(Ty);
+  unsigned Slot = 0;
+  for (auto [Index, Layout] : enumerate(Result)) {
+    Value *Element;
+    if (Layout) {
+      Value *L0 = B.CreateExtractValue(New, Slot++);
+      Element = assembleLanes(B, L0, B.CreateExtractValue(New, Slot++));
+    } else {
+      Element = B.CreateExtractValue(New, Slot++);
+    }
+    if (!isa<StructType>(Ty))
+      return Element;
+    Old = B.CreateInsertValue(Old, Element, Index);
+  }
+  return Old;
+}
+
+/// Lane \p K of \p Packed, an i64 loaded from memory, is a float field of
+/// the memory's declared type (at -O0 and where a struct stays in memory).
+static bool loadedFloatLane(Value *Packed, unsigned K) {
+  auto *Load = dyn_cast<LoadInst>(Packed);
+  return Load && Load->isSimple() &&
+         declaredFloatAt(Load->getPointerOperand(), 4 * K,
+                         Load->getDataLayout());
+}
+
+/// The float lanes of the eightbytes \p Body returns, as its returned
+/// values are assembled or as the memory they are loaded from is declared
+/// (a local struct at -O0). Empty when none.
+static ResultLanes returnedFloatLanes(const Function &Body) {
+  Type *Ty = Body.getReturnType();
+  auto *ST = dyn_cast<StructType>(Ty);
+  unsigned N = ST ? ST->getNumElements() : 1;
+  const DataLayout &DL = Body.getDataLayout();
+  ResultLanes Result(N);
+  bool Any = false;
+  for (const BasicBlock &BB : Body) {
+    const auto *Ret = dyn_cast<ReturnInst>(BB.getTerminator());
+    if (!Ret || !Ret->getReturnValue())
+      continue;
+    Value *V = const_cast<Value *>(Ret->getReturnValue());
+    for (unsigned E = 0; E < N; ++E) {
+      Type *ElementTy = ST ? ST->getElementType(E) : Ty;
+      if (!ElementTy->isIntegerTy(PackedBits))
+        continue;
+      Value *Element = ST ? FindInsertedValue(V, {E}) : V;
+      // An aggregate loaded whole: the element's bytes in that memory.
+      auto *Whole = ST ? dyn_cast<LoadInst>(V) : nullptr;
+      for (unsigned K = 0; K < 2; ++K) {
+        bool Float = Element && (floatLane(Element, K * LaneBits) ||
+                                 loadedFloatLane(Element, K));
+        if (!Float && Whole && Whole->isSimple())
+          Float = declaredFloatAt(
+              Whole->getPointerOperand(),
+              DL.getStructLayout(ST)->getElementOffset(E) + 4 * K, DL);
+        if (!Float)
+          continue;
+        if (!Result[E])
+          Result[E] = Lanes();
+        Result[E]->Float[K] = Any = true;
+      }
+    }
+  }
+  if (!Any)
+    Result.clear();
+  return Result;
+}
+
+bool unpackFloatLanesAtCalls(Function &F) {
+  SmallVector<CallInst *, 8> Calls;
+  for (Instruction &I : instructions(F))
+    if (auto *Call = dyn_cast<CallInst>(&I))
+      if (Function *Callee = Call->getCalledFunction();
+          Callee && !Callee->isDeclaration() && !Callee->isIntrinsic() &&
+          !Callee->isVarArg() &&
+          Callee->getFunctionType() == Call->getFunctionType() &&
+          !hasUserMark(*Callee))
+        Calls.push_back(Call);
+  bool Changed = false;
+  for (CallInst *Call : Calls) {
+    Function &Callee = *Call->getCalledFunction();
+    SmallVector<std::optional<Lanes>, 8> Params;
+    bool Any = false;
+    for (Value *Arg : Call->args()) {
+      Lanes Layout;
+      if (Arg->getType()->isIntegerTy(PackedBits))
+        for (unsigned K = 0; K < 2; ++K)
+          Layout.Float[K] =
+              floatLane(Arg, K * LaneBits) || loadedFloatLane(Arg, K);
+      Params.push_back(Layout.any() ? std::optional<Lanes>(Layout)
+                                    : std::nullopt);
+      Any |= Layout.any();
+    }
+    // The float lanes the caller reads, and those the callee returns.
+    ResultLanes Result = floatLanesReturned(*Call);
+    ResultLanes Returned = returnedFloatLanes(bodyToDifferentiate(Callee));
+    if (Result.empty())
+      Result = Returned;
+    else if (!Returned.empty())
+      for (auto [Slot, From] : zip(Result, Returned))
+        if (From) {
+          if (!Slot)
+            Slot = Lanes();
+          for (unsigned K = 0; K < 2; ++K)
+            Slot->Float[K] |= From->Float[K];
+        }
+    if (!Any && Result.empty())
+      continue;
+
+    Function &Copy = laneCopy(Callee, Params, Result);
+    IRBuilder<> B(Call);
+    SmallVector<Value *, 8> Args;
+    for (auto [Arg, Layout] : zip(Call->args(), Params)) {
+      if (!Layout) {
+        Args.push_back(Arg);
+        continue;
+      }
+      for (unsigned K = 0; K < 2; ++K) {
+        Value *Float =
+            Layout->Float[K] ? floatLane(Arg, K * LaneBits) : nullptr;
+        if (!Float && Layout->Float[K] && loadedFloatLane(Arg, K)) {
+          // Read where the i64 was read, as a float.
+          auto *Load = cast<LoadInst>(Arg);
+          IRBuilder<> AtLoad(Load);
+          LoadInst *Lane = AtLoad.CreateAlignedLoad(
+              AtLoad.getFloatTy(),
+              bytesPast(AtLoad, Load->getPointerOperand(), 4 * K),
+              commonAlignment(Load->getAlign(), 4 * K));
+          Lane->copyMetadata(*Load, {LLVMContext::MD_dbg});
+          Float = Lane;
+        }
+        Args.push_back(Float ? Float : extractLane(B, Arg, K, *Layout));
+      }
+    }
+    CallInst *New = B.CreateCall(&Copy, Args);
+    New->setDebugLoc(Call->getDebugLoc());
+    New->setCallingConv(Call->getCallingConv());
+    Value *Replacement = New;
+    if (!Result.empty())
+      Replacement = resultFromLanes(B, New, Call->getType(), Result);
+    Call->replaceAllUsesWith(Replacement);
+    Call->eraseFromParent();
+    Changed = true;
+  }
+  if (Changed)
+    foldAssembledLanes(F);
+  return Changed;
+}
+
+} // namespace enzyme

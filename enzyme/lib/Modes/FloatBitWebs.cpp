@@ -388,6 +388,38 @@ bool storeFloatBitsAsFloats(Function &F) {
   return !Casts.empty();
 }
 
+bool loadFloatBitsAsFloats(Function &F) {
+  bool Changed = false;
+  for (Instruction &I : make_early_inc_range(instructions(F))) {
+    auto *Load = dyn_cast<LoadInst>(&I);
+    if (!Load || !Load->isSimple() || !Load->getType()->isIntOrIntVectorTy())
+      continue;
+    DenseMap<Type *, LoadInst *> AsFloat;
+    for (User *U : make_early_inc_range(Load->users())) {
+      auto *Cast = dyn_cast<BitCastInst>(U);
+      if (!Cast || !Cast->getDestTy()->isFPOrFPVectorTy())
+        continue;
+      LoadInst *&Float = AsFloat[Cast->getDestTy()];
+      if (!Float) {
+        // Right after the integer load: the same bytes, read as the float
+        // they hold.
+        Float = new LoadInst(Cast->getDestTy(), Load->getPointerOperand(),
+                             Load->getName() + ".fp", /*isVolatile=*/false,
+                             Load->getAlign(), std::next(Load->getIterator()));
+        Float->copyMetadata(*Load,
+                            {LLVMContext::MD_dbg, LLVMContext::MD_alias_scope,
+                             LLVMContext::MD_noalias});
+      }
+      Cast->replaceAllUsesWith(Float);
+      Cast->eraseFromParent();
+      Changed = true;
+    }
+    if (Load->use_empty() && !AsFloat.empty())
+      Load->eraseFromParent();
+  }
+  return Changed;
+}
+
 bool retypeFloatBitWebs(Function &F, const Function *Original) {
   bool Folded = foldBitcastChains(F);
   SmallVector<FloatBitWeb, 2> Webs;

@@ -43,6 +43,14 @@ bool retypeFloatBitWebs(llvm::Function &F,
 /// something changed.
 bool storeFloatBitsAsFloats(llvm::Function &F);
 
+/// Reads a float as a float where the program reads its bytes as an
+/// integer and reinterprets them (`bitcast (load i64 %p) to double`, which
+/// InstCombine and GVN make of a one-double memmove): a load of the float
+/// right after the integer load. The derivative then goes to the memory as
+/// it was at the load; the bitcast may come after a store that overwrote
+/// it. True if something changed.
+bool loadFloatBitsAsFloats(llvm::Function &F);
+
 /// Moves a float inserted into (or extracted from) a vector of integers of
 /// its width as a float: `insertelement <N x i64> %v, (bitcast double %x
 /// to i64), i` becomes the bitcast of an insertelement into `<N x double>`

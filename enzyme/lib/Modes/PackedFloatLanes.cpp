@@ -149,6 +149,30 @@ static Value *bytesPast(IRBuilder<> &B, Value *Ptr, unsigned Offset) {
                 : Ptr;
 }
 
+/// The reads of \p Packed's lanes as floats: `bitcast (trunc (lshr
+/// %packed, 32K)) to float`, each with its lane K.
+static void collectFloatLaneReads(
+    Value &Packed, SmallVectorImpl<std::pair<BitCastInst *, unsigned>> &Reads) {
+  auto FromTrunc = [&](User *U, unsigned K) {
+    if (auto *Trunc = dyn_cast<TruncInst>(U);
+        Trunc && Trunc->getType()->isIntegerTy(LaneBits))
+      for (User *V : Trunc->users())
+        if (auto *Cast = dyn_cast<BitCastInst>(V);
+            Cast && Cast->getType()->isFloatTy())
+          Reads.push_back({Cast, K});
+  };
+  for (User *U : Packed.users()) {
+    FromTrunc(U, 0);
+    if (auto *Shift = dyn_cast<BinaryOperator>(U);
+        Shift && Shift->getOpcode() == Instruction::LShr &&
+        Shift->getOperand(0) == &Packed)
+      if (auto *C = dyn_cast<ConstantInt>(Shift->getOperand(1));
+          C && C->getValue() == LaneBits)
+        for (User *V : Shift->users())
+          FromTrunc(V, 1);
+  }
+}
+
 /// Stores the lanes of each i64 that \p F assembles with a float lane and
 /// stores, the floats as floats (the same bytes); and reads each float lane
 /// that \p F reads out of a loaded i64 with a load of the float. True if
@@ -183,26 +207,8 @@ static bool splitPackedMemoryAccesses(Function &F) {
     auto *Load = dyn_cast<LoadInst>(&I);
     if (!Load || !Load->isSimple() || !Load->getType()->isIntegerTy(PackedBits))
       continue;
-    // The float reads of each lane: bitcast (trunc (lshr %load, 32K)).
     SmallVector<std::pair<BitCastInst *, unsigned>, 4> Reads;
-    auto FromTrunc = [&](User *U, unsigned K) {
-      if (auto *Trunc = dyn_cast<TruncInst>(U);
-          Trunc && Trunc->getType()->isIntegerTy(LaneBits))
-        for (User *V : Trunc->users())
-          if (auto *Cast = dyn_cast<BitCastInst>(V);
-              Cast && Cast->getType()->isFloatTy())
-            Reads.push_back({Cast, K});
-    };
-    for (User *U : Load->users()) {
-      FromTrunc(U, 0);
-      if (auto *Shift = dyn_cast<BinaryOperator>(U);
-          Shift && Shift->getOpcode() == Instruction::LShr &&
-          Shift->getOperand(0) == Load)
-        if (auto *C = dyn_cast<ConstantInt>(Shift->getOperand(1));
-            C && C->getValue() == LaneBits)
-          for (User *V : Shift->users())
-            FromTrunc(V, 1);
-    }
+    collectFloatLaneReads(*Load, Reads);
     if (Reads.empty())
       continue;
     IRBuilder<> B(Load);
@@ -408,28 +414,13 @@ static Function &laneCopy(Function &Callee,
   return *Copy;
 }
 
-/// Which lanes of \p Packed its users read as floats (`bitcast (trunc
-/// (lshr %packed, 32)) to float`).
+/// Which lanes of \p Packed its users read as floats.
 static Lanes floatLanesRead(Value &Packed) {
+  SmallVector<std::pair<BitCastInst *, unsigned>, 4> Reads;
+  collectFloatLaneReads(Packed, Reads);
   Lanes Read;
-  auto FromTrunc = [&](User *U, unsigned K) {
-    if (auto *Trunc = dyn_cast<TruncInst>(U);
-        Trunc && Trunc->getType()->isIntegerTy(LaneBits))
-      for (User *V : Trunc->users())
-        if (auto *Cast = dyn_cast<BitCastInst>(V);
-            Cast && Cast->getType()->isFloatTy())
-          Read.Float[K] = true;
-  };
-  for (User *U : Packed.users()) {
-    FromTrunc(U, 0);
-    if (auto *Shift = dyn_cast<BinaryOperator>(U);
-        Shift && Shift->getOpcode() == Instruction::LShr &&
-        Shift->getOperand(0) == &Packed)
-      if (auto *C = dyn_cast<ConstantInt>(Shift->getOperand(1));
-          C && C->getValue() == LaneBits)
-        for (User *V : Shift->users())
-          FromTrunc(V, 1);
-  }
+  for (auto [Cast, K] : Reads)
+    Read.Float[K] = true;
   return Read;
 }
 

@@ -199,6 +199,7 @@ Function *prepareForDifferentiation(Function &F, FunctionAnalysisManager &FAM) {
   unpackFloatLanesAtCalls(*P);
   retypeFloatBitWebs(*P, &F);
   storeFloatBitsAsFloats(*P);
+  loadFloatBitsAsFloats(*P);
   retypeTaggedPointerWebs(*P);
   lowerTargetVectorIntrinsics(*P);
 

@@ -268,8 +268,8 @@ static Type *kernelDeclaredType(const Value *Ptr, Function &F) {
 
 /// Runtime calls that carry no derivative: a launch's configuration (which
 /// the stub's custom gradient pops), streams, events, devices, errors,
-/// limits. They only write handles and numbers (an event's elapsed
-/// time is a float, but no derivative of it is meant).
+/// limits, memory hints. They only write handles and numbers (an event's
+/// elapsed time is a float, but no derivative of it is meant).
 static constexpr StringLiteral InactiveRuntimeCalls[] = {
     "__cudaPushCallConfiguration",
     "cudaStreamCreate",
@@ -302,6 +302,10 @@ static constexpr StringLiteral InactiveRuntimeCalls[] = {
     "cudaFuncSetAttribute",
     "cudaFuncGetAttributes",
     "cudaMemGetInfo",
+    // Hints about where managed memory lives: the values stay the same (the
+    // shadows get no hint).
+    "cudaMemPrefetchAsync",
+    "cudaMemAdvise",
     "cudaOccupancyMaxActiveBlocksPerMultiprocessor",
 };
 

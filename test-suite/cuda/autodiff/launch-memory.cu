@@ -1,5 +1,6 @@
 // Differentiated host code that manages device memory itself: cudaMalloc,
-// cudaMallocManaged, cudaMemcpy in every direction, cudaMemcpyAsync,
+// cudaMallocManaged (with cudaMemAdvise and cudaMemPrefetchAsync), cudaMemcpy
+// in every direction, cudaMemcpyAsync,
 // cudaMemsetAsync and cudaFree around kernel launches, one of them on a
 // stream the code creates and destroys, with nothing but __enzyme_autodiff.
 // The copies of device memory that the host code never reads are typed by
@@ -45,6 +46,10 @@ double loss(const double *HostX, double C, int N) {
   cudaMalloc(&Y, Bytes);
   cudaMalloc(&Y2, Bytes);
   cudaMallocManaged(&Z, Bytes);
+  // Hints about where the managed block lives change no value.
+  cudaMemLocation OnDevice = {cudaMemLocationTypeDevice, 0};
+  cudaMemAdvise(Z, Bytes, cudaMemAdviseSetPreferredLocation, OnDevice);
+  cudaMemPrefetchAsync(Z, Bytes, OnDevice, 0, 0);
   cudaMemcpy(X, HostX, Bytes, cudaMemcpyHostToDevice);
   cudaMemsetAsync(Y, 0, Bytes, 0);
   square<<<(N + 31) / 32, 32>>>(X, Y, N);

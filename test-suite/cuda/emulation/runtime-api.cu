@@ -1,5 +1,6 @@
 // The CUDA runtime API as programs use it: cudaLaunchKernel, streams and
-// events, every copy kind (2D and pitched allocations too), __device__ and
+// events, every copy kind (2D and pitched allocations too), managed memory
+// and its hints (cudaMemAdvise, cudaMemPrefetchAsync), __device__ and
 // __constant__ variables
 // through symbols, device properties and function attributes.
 // REQUIRES: cuda-emulation
@@ -85,6 +86,19 @@ int main() {
   CUDA_CHECK(cudaMemset(Copy, 0, N * sizeof(double)));
   CUDA_CHECK(cudaMemcpy(Back, Copy, sizeof Back, cudaMemcpyDeviceToHost));
   check("memset", Back[7] == 0);
+  // Managed memory and the hints about where it lives.
+  double *Managed = nullptr;
+  CUDA_CHECK(cudaMallocManaged(&Managed, N * sizeof(double)));
+  cudaMemLocation OnDevice = {cudaMemLocationTypeDevice, 0};
+  CUDA_CHECK(cudaMemAdvise(Managed, N * sizeof(double),
+                           cudaMemAdviseSetPreferredLocation, OnDevice));
+  CUDA_CHECK(cudaMemPrefetchAsync(Managed, N * sizeof(double), OnDevice, 0,
+                                  Stream));
+  CUDA_CHECK(cudaMemcpyAsync(Managed, Out, N * sizeof(double),
+                             cudaMemcpyDefault, Stream));
+  CUDA_CHECK(cudaStreamSynchronize(Stream));
+  check("managed memory with hints", Managed[3] == 2 * 3 + 1.5);
+  CUDA_CHECK(cudaFree(Managed));
   char Rows[3][5], Pitched[3][8];
   std::memset(Pitched, '.', sizeof Pitched);
   for (int R = 0; R < 3; ++R)

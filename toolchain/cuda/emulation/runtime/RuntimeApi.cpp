@@ -215,6 +215,16 @@ cudaError_t cudaHostAlloc(void **Ptr, size_t Size, unsigned) {
 cudaError_t cudaMallocAsync(void **DevPtr, size_t Size, cudaStream_t) {
   return allocate(DevPtr, Size);
 }
+// Where managed memory should live: one device whose memory is host memory
+// has nowhere else to put it, so the hints only check their range.
+cudaError_t cudaMemPrefetchAsync(const void *DevPtr, size_t Count,
+                                 cudaMemLocation, unsigned, cudaStream_t) {
+  return setError(!DevPtr && Count ? cudaErrorInvalidValue : cudaSuccess);
+}
+cudaError_t cudaMemAdvise(const void *DevPtr, size_t Count, cudaMemoryAdvise,
+                          cudaMemLocation) {
+  return setError(!DevPtr && Count ? cudaErrorInvalidValue : cudaSuccess);
+}
 cudaError_t cudaFree(void *DevPtr) { return release(DevPtr); }
 cudaError_t cudaFreeHost(void *Ptr) { return release(Ptr); }
 cudaError_t cudaFreeAsync(void *DevPtr, cudaStream_t) {

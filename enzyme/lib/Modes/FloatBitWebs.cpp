@@ -389,11 +389,13 @@ bool storeFloatBitsAsFloats(Function &F) {
 }
 
 bool loadFloatBitsAsFloats(Function &F) {
+  SmallVector<LoadInst *, 8> Loads;
+  for (Instruction &I : instructions(F))
+    if (auto *Load = dyn_cast<LoadInst>(&I);
+        Load && Load->isSimple() && Load->getType()->isIntOrIntVectorTy())
+      Loads.push_back(Load);
   bool Changed = false;
-  for (Instruction &I : make_early_inc_range(instructions(F))) {
-    auto *Load = dyn_cast<LoadInst>(&I);
-    if (!Load || !Load->isSimple() || !Load->getType()->isIntOrIntVectorTy())
-      continue;
+  for (LoadInst *Load : Loads) {
     DenseMap<Type *, LoadInst *> AsFloat;
     for (User *U : make_early_inc_range(Load->users())) {
       auto *Cast = dyn_cast<BitCastInst>(U);

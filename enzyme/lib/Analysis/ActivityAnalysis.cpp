@@ -168,7 +168,8 @@ LoadInst *integerLoadOfPointer(Instruction &I) {
 ActivityAnalysis::ActivityAnalysis(Function &F,
                                    ArrayRef<Activity> ArgActivities,
                                    bool ReturnShadow, bool ContextShadows,
-                                   const UnshadowedFieldOffsets &Fields)
+                                   const UnshadowedFieldOffsets &Fields,
+                                   bool ReturnDerivative)
     : ReturnShadow(ReturnShadow), ContextShadows(ContextShadows),
       DL(F.getDataLayout()) {
   for (Argument &A : F.args()) {
@@ -186,6 +187,7 @@ ActivityAnalysis::ActivityAnalysis(Function &F,
     }
   }
   propagate(F);
+  dropUnreachedDerivatives(F, ReturnDerivative);
 }
 
 bool ActivityAnalysis::isShadowed(const Value *V) const {

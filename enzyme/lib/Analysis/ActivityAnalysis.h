@@ -12,7 +12,9 @@
 ///  - a *shadowed pointer* points to memory that may hold derivatives; it has
 ///    a shadow pointer, to memory of the same layout holding the adjoints.
 /// The analysis over-approximates: treating an inactive value as active is
-/// slower, never wrong. Integers never carry derivatives. Memory that
+/// slower, never wrong, except that a value whose derivative reaches
+/// nothing is inactive even though it depends on an active input (its
+/// zero adjoint times an infinite partial would be NaN). Integers never carry derivatives. Memory that
 /// receives derivatives gets a shadow even when the pointer to it comes
 /// from a call whose arguments carry none (a helper that allocates).
 ///
@@ -138,9 +140,13 @@ public:
   /// from the request's context (Core/ContextShadows.h).
   /// \p UnshadowedFields: per argument, the offsets at which the caller
   /// stored pointers without a shadow (empty: none).
+  /// \p ReturnDerivative: the caller takes the derivative of the result
+  /// (its adjoint or tangent); without it, what only the result depends
+  /// on is inactive.
   ActivityAnalysis(llvm::Function &F, llvm::ArrayRef<Activity> ArgActivities,
                    bool ReturnShadow = false, bool ContextShadows = false,
-                   const UnshadowedFieldOffsets &UnshadowedFields = {});
+                   const UnshadowedFieldOffsets &UnshadowedFields = {},
+                   bool ReturnDerivative = true);
 
   bool isActive(const llvm::Value *V) const { return Active.count(V); }
   /// Also true for constant addresses within a global whose shadow the
@@ -220,6 +226,11 @@ public:
 
 private:
   void propagate(llvm::Function &F);
+  /// Makes inactive the floating-point values whose derivative reaches
+  /// nothing: no memory, call or return, only comparisons and conversions
+  /// to integers (UnreachedDerivatives.cpp). Their adjoint is zero, and
+  /// multiplying it by an infinite partial would give NaN.
+  void dropUnreachedDerivatives(llvm::Function &F, bool ReturnDerivative);
   /// \p Ptr receives derivatives (an active value or a shadowed pointer is
   /// stored through it) but has no shadow: gives one to the calls it may
   /// come from, whose augmented functions return the shadow of the memory

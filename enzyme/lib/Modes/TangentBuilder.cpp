@@ -46,7 +46,7 @@ TangentBuilder::TangentBuilder(ForwardModeGenerator &Gen,
     : Gen(Gen), Sig(Sig), Prep(Prepared), Out(Tangent),
       Activity(Prepared, analysisActivities(Sig),
                Sig.ReturnTangent && carriesPointers(Prepared.getReturnType()),
-               Sig.ContextShadows, Sig.UnshadowedFields) {}
+               Sig.ContextShadows, Sig.UnshadowedFields, Sig.ReturnTangent) {}
 
 bool TangentBuilder::fail(const Instruction *I, const Twine &Message,
                           bool MissingDefinition) {

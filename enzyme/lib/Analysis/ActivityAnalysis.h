@@ -14,9 +14,10 @@
 /// The analysis over-approximates: treating an inactive value as active is
 /// slower, never wrong, except that a value whose derivative reaches
 /// nothing is inactive even though it depends on an active input (its
-/// zero adjoint times an infinite partial would be NaN). Integers never carry derivatives. Memory that
-/// receives derivatives gets a shadow even when the pointer to it comes
-/// from a call whose arguments carry none (a helper that allocates).
+/// zero adjoint times an infinite partial would be NaN). Integers never carry
+/// derivatives. Memory that receives derivatives gets a shadow even when the
+/// pointer to it comes from a call whose arguments carry none (a helper that
+/// allocates).
 ///
 //===----------------------------------------------------------------------===//
 

@@ -74,16 +74,16 @@ static OperandDerivative operandDerivative(const Instruction &User,
   }
   bool MovesValues =
       isa<BinaryOperator>(User) || isa<UnaryOperator>(User) ||
-      isa<FPExtInst>(User) || isa<FPTruncInst>(User) ||
-      isa<SelectInst>(User) || isa<PHINode>(User) ||
-      isa<ExtractElementInst>(User) || isa<InsertElementInst>(User) ||
-      isa<ShuffleVectorInst>(User) || isa<ExtractValueInst>(User) ||
-      isa<InsertValueInst>(User) || isa<FreezeInst>(User);
+      isa<FPExtInst>(User) || isa<FPTruncInst>(User) || isa<SelectInst>(User) ||
+      isa<PHINode>(User) || isa<ExtractElementInst>(User) ||
+      isa<InsertElementInst>(User) || isa<ShuffleVectorInst>(User) ||
+      isa<ExtractValueInst>(User) || isa<InsertValueInst>(User) ||
+      isa<FreezeInst>(User);
   if (const auto *Call = dyn_cast<CallBase>(&User))
-    MovesValues = rules::findMathRule(*Call) &&
-                  none_of(Call->args(), [](const Use &Arg) {
-                    return Arg->getType()->isPointerTy();
-                  });
+    MovesValues =
+        rules::findMathRule(*Call) && none_of(Call->args(), [](const Use &Arg) {
+          return Arg->getType()->isPointerTy();
+        });
   return MovesValues && holdsOnlyFloats(User.getType())
              ? OperandDerivative::ThroughResult
              : OperandDerivative::Escapes;

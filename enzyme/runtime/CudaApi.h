@@ -49,8 +49,27 @@ struct cuda_memcpy_3d_parms {
   int kind;
 };
 
+/* A launch attribute and the configuration of cudaLaunchKernelEx, laid
+ * out as the toolkit's cudaLaunchAttribute and cudaLaunchConfig_t. */
+struct cuda_launch_attribute {
+  int id;
+  int pad;
+  unsigned char value[64];
+};
+struct cuda_launch_config {
+  struct cuda_dim3 grid, block;
+  size_t shared_bytes;
+  void *stream;
+  struct cuda_launch_attribute *attrs;
+  unsigned num_attrs;
+};
+
+unsigned __cudaPushCallConfiguration(struct cuda_dim3, struct cuda_dim3, size_t,
+                                     void *);
 int __cudaPopCallConfiguration(struct cuda_dim3 *, struct cuda_dim3 *, size_t *,
                                void *);
+int cudaLaunchKernelExC(const struct cuda_launch_config *, const void *,
+                        void **);
 int cudaFuncSetAttribute(const void *, int, int);
 int cudaLaunchKernel(const void *, struct cuda_dim3, struct cuda_dim3, void **,
                      size_t, void *);
@@ -83,6 +102,8 @@ int cudaMemset3D(struct cuda_pitched_ptr, int, struct cuda_extent);
 int cudaMemset3DAsync(struct cuda_pitched_ptr, int, struct cuda_extent, void *);
 int cudaMemcpy3D(const struct cuda_memcpy_3d_parms *);
 int cudaMemcpy3DAsync(const struct cuda_memcpy_3d_parms *, void *);
+int cudaGetDevice(int *);
+int cudaSetDevice(int);
 int cudaStreamSynchronize(void *);
 int cudaDeviceSynchronize(void);
 int cudaGetLastError(void);

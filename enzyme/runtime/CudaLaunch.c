@@ -49,7 +49,113 @@ struct launch {
   /* The tapes came from cudaMalloc: the device has no stream-ordered
    * allocator. */
   int synchronous_tapes;
+  /* A cudaLaunchKernelEx launch's attributes (malloc'd), or none. */
+  struct cuda_launch_attribute *attrs;
+  unsigned num_attrs;
+  /* The device the launch ran on, current when it was made. */
+  int device;
 };
+
+/* The attributes of a cudaLaunchKernelEx launch, from the moment
+ * __enzyme_rt_cuda_push_launch pushes its configuration to the moment the
+ * kernel's stub (or its derivative) launches: the stub pops the
+ * configuration, which has no room for them. One at a time per thread, as
+ * a stub pops the configuration it is called with at once. */
+struct pending_attributes {
+  struct cuda_launch_attribute *attrs;
+  unsigned count;
+};
+__thread struct pending_attributes __enzyme_rt_cuda_pending_attributes;
+
+static struct cuda_launch_attribute *take_attributes(unsigned *count) {
+  struct cuda_launch_attribute *attrs =
+      __enzyme_rt_cuda_pending_attributes.attrs;
+  *count = __enzyme_rt_cuda_pending_attributes.count;
+  __enzyme_rt_cuda_pending_attributes.attrs = 0;
+  __enzyme_rt_cuda_pending_attributes.count = 0;
+  return attrs;
+}
+
+/* cudaLaunchKernelEx(CONFIG, kernel, ...) in differentiated host code
+ * (Plugin/LaunchGradients.cpp): pushes the configuration as `<<<...>>>`
+ * does, and keeps its attributes for the launch of the stub that follows.
+ * A configuration that cudaLaunchKernelExC would reject (null, or
+ * attributes without an array) pushes an empty grid, which the launch
+ * rejects. */
+void __enzyme_rt_cuda_push_launch(const struct cuda_launch_config *config) {
+  unsigned count;
+  free(take_attributes(&count));
+  if (!config || (config->num_attrs && !config->attrs)) {
+    struct cuda_dim3 none = {0, 0, 0};
+    __cudaPushCallConfiguration(none, none, 0, 0);
+    return;
+  }
+  __cudaPushCallConfiguration(config->grid, config->block, config->shared_bytes,
+                              config->stream);
+  if (!config->num_attrs)
+    return;
+  size_t bytes = config->num_attrs * sizeof *config->attrs;
+  __enzyme_rt_cuda_pending_attributes.attrs = malloc(bytes);
+  if (!__enzyme_rt_cuda_pending_attributes.attrs) {
+    struct message m;
+    m.length = 0;
+    append(&m, "enzyme: out of host memory for the attributes of a "
+               "cudaLaunchKernelEx launch\n");
+    write_and_abort(&m);
+  }
+  __builtin_memcpy(__enzyme_rt_cuda_pending_attributes.attrs, config->attrs,
+                   bytes);
+  __enzyme_rt_cuda_pending_attributes.count = config->num_attrs;
+}
+
+/* cudaLaunchKernel, or cudaLaunchKernelExC where the launch has
+ * attributes. */
+static int launch_kernel(const void *kernel, struct cuda_dim3 grid,
+                         struct cuda_dim3 block, void **args, size_t shared,
+                         void *stream,
+                         const struct cuda_launch_attribute *attrs,
+                         unsigned count) {
+  if (!count)
+    return cudaLaunchKernel(kernel, grid, block, args, shared, stream);
+  struct cuda_launch_config config = {
+      grid, block, shared, stream, (struct cuda_launch_attribute *)attrs,
+      count};
+  return cudaLaunchKernelExC(&config, kernel, args);
+}
+
+/* The launch in the stub of a kernel that differentiated host code
+ * launches with cudaLaunchKernelEx: with the attributes of that launch,
+ * if it is one. */
+int __enzyme_rt_cuda_stub_launch(const void *kernel, struct cuda_dim3 grid,
+                                 struct cuda_dim3 block, void **args,
+                                 size_t shared, void *stream) {
+  unsigned count;
+  struct cuda_launch_attribute *attrs = take_attributes(&count);
+  int error =
+      launch_kernel(kernel, grid, block, args, shared, stream, attrs, count);
+  free(attrs);
+  return error;
+}
+
+/* Keeps, of the COUNT attributes ATTRS, those that say how the reverse
+ * kernel runs (clusters, priority, cooperative launch, caching), not those
+ * that tie the launch to the program's other work on its stream
+ * (programmatic dependent launch, events it records), which happened in
+ * the forward pass. Returns how many it kept. */
+static unsigned reverse_attributes(struct cuda_launch_attribute *attrs,
+                                   unsigned count) {
+  unsigned kept = 0;
+  for (unsigned i = 0; i < count; ++i) {
+    /* cudaLaunchAttributeProgrammaticStreamSerialization,
+     * ...ProgrammaticEvent, ...LaunchCompletionEvent,
+     * ...DeviceUpdatableKernelNode */
+    int id = attrs[i].id;
+    if (id == 6 || id == 7 || id == 12 || id == 13)
+      continue;
+    attrs[kept++] = attrs[i];
+  }
+  return kept;
+}
 
 /* Device memory in the order of STREAM's work (no synchronisation, and
  * pooled), or from cudaMalloc where the device has no memory pools. */
@@ -167,6 +273,8 @@ void *__enzyme_rt_cuda_augment_launch(const void *kernel, const char *name,
   check(__cudaPopCallConfiguration(&l->grid, &l->block, &l->shared_bytes,
                                    &l->stream),
         name, "the launch has no configuration");
+  l->attrs = take_attributes(&l->num_attrs);
+  check(cudaGetDevice(&l->device), name, "cannot tell the current device");
   check_shadows(name, info, symbol, shadows, num_params);
   /* The host and device compilations laid the kernel's structs out
    * differently: their adjoints would land on the wrong fields. */
@@ -180,8 +288,8 @@ void *__enzyme_rt_cuda_augment_launch(const void *kernel, const char *name,
                                l->grid.z * l->block.x * l->block.y * l->block.z;
   l->tapes = 0;
   l->synchronous_tapes = 0;
-  l->shared_bytes = derivative_shared_bytes(name, info, l->shared_bytes,
-                                            &l->shadow_offset);
+  l->shared_bytes =
+      derivative_shared_bytes(name, info, l->shared_bytes, &l->shadow_offset);
   if (info->slot_bytes && threads)
     check(device_alloc(&l->tapes, threads * info->slot_bytes, l->stream,
                        &l->synchronous_tapes),
@@ -189,8 +297,8 @@ void *__enzyme_rt_cuda_augment_launch(const void *kernel, const char *name,
   args[num_args] = &l->tapes;
   args[num_args + 1] = &l->shadow_offset;
   allow_shared_bytes(kernel, l->shared_bytes, name);
-  check(cudaLaunchKernel(kernel, l->grid, l->block, args, l->shared_bytes,
-                         l->stream),
+  check(launch_kernel(kernel, l->grid, l->block, args, l->shared_bytes,
+                      l->stream, l->attrs, l->num_attrs),
         name, "cannot launch its augmented kernel");
   return l;
 }
@@ -198,8 +306,8 @@ void *__enzyme_rt_cuda_augment_launch(const void *kernel, const char *name,
 /* Forward mode: KERNEL is the tangent kernel's host handle, ARGS the
  * kernel's arguments and the tangents of its pointer, floating-point and
  * struct parameters (NUM_ARGS), then room for the offset of the shadows in
- * dynamic shared memory; the rest as for the augmented kernel. The tangent kernel
- * computes the primal too, on the launch's stream, and needs no tape. */
+ * dynamic shared memory; the rest as for the augmented kernel. The tangent
+ * kernel computes the primal too, on the launch's stream, and needs no tape. */
 void __enzyme_rt_cuda_tangent_launch(const void *kernel, const char *name,
                                      struct kernel_info *info,
                                      const void *symbol, void **args,
@@ -210,6 +318,8 @@ void __enzyme_rt_cuda_tangent_launch(const void *kernel, const char *name,
   void *stream;
   check(__cudaPopCallConfiguration(&grid, &block, &shared_bytes, &stream), name,
         "the launch has no configuration");
+  unsigned num_attrs;
+  struct cuda_launch_attribute *attrs = take_attributes(&num_attrs);
   check_shadows(name, info, symbol, shadows, num_params);
   /* TangentKernelUnavailable (Core/KernelLaunches.h). */
   if (info->slot_bytes == ~0ull)
@@ -223,8 +333,10 @@ void __enzyme_rt_cuda_tangent_launch(const void *kernel, const char *name,
       derivative_shared_bytes(name, info, shared_bytes, &shadow_offset);
   args[num_args] = &shadow_offset;
   allow_shared_bytes(kernel, shared_bytes, name);
-  check(cudaLaunchKernel(kernel, grid, block, args, shared_bytes, stream), name,
-        "cannot launch its tangent kernel");
+  check(launch_kernel(kernel, grid, block, args, shared_bytes, stream, attrs,
+                      num_attrs),
+        name, "cannot launch its tangent kernel");
+  free(attrs);
 }
 
 /* KERNEL: the reverse kernel's host handle; ARGS: as for the augmented
@@ -237,6 +349,13 @@ void __enzyme_rt_cuda_reverse_launch(const void *kernel, const char *name,
                                      struct launch *l, void **args,
                                      unsigned num_args, double *adjoints,
                                      unsigned num_adjoints, unsigned replicas) {
+  /* The reverse kernel runs where the kernel ran: the program may have
+   * made another device current since (one per GPU, cudaSetDevice). */
+  int current = l->device;
+  check(cudaGetDevice(&current), name, "cannot tell the current device");
+  if (current != l->device)
+    check(cudaSetDevice(l->device), name,
+          "cannot make the device it ran on current again");
   double *device_adjoints = 0;
   int synchronous_adjoints = 0;
   size_t slots = (size_t)num_adjoints * replicas;
@@ -258,8 +377,10 @@ void __enzyme_rt_cuda_reverse_launch(const void *kernel, const char *name,
   if (l->stream)
     check(cudaDeviceSynchronize(), name, "its augmented kernel failed");
   allow_shared_bytes(kernel, l->shared_bytes, name);
-  check(cudaLaunchKernel(kernel, l->grid, l->block, args, l->shared_bytes, 0),
+  check(launch_kernel(kernel, l->grid, l->block, args, l->shared_bytes, 0,
+                      l->attrs, reverse_attributes(l->attrs, l->num_attrs)),
         name, "cannot launch its reverse kernel");
+  free(l->attrs);
   // Only the adjoints of by-value parameters make the host wait.
   if (num_adjoints) {
     double *sums = malloc(adjoint_bytes);
@@ -278,5 +399,8 @@ void __enzyme_rt_cuda_reverse_launch(const void *kernel, const char *name,
     device_free(device_adjoints, 0, synchronous_adjoints);
   }
   device_free(l->tapes, 0, l->synchronous_tapes);
+  if (current != l->device)
+    check(cudaSetDevice(current), name,
+          "cannot make the program's current device current again");
   free(l);
 }

@@ -115,7 +115,8 @@ launchWithoutDerivativeKernels(const Function &Callee, bool Forward) {
            "launches a kernel; define the kernel in the file whose host code "
            "launches it (docs/cuda.md)";
   if (!Kernel && Callee.getName() != "__cudaPopCallConfiguration" &&
-      Callee.getName() != "cudaLaunchKernel")
+      Callee.getName() != "cudaLaunchKernel" &&
+      Callee.getName() != "cudaLaunchKernelExC")
     return std::nullopt;
   return "cannot differentiate the launch of " +
          (Kernel ? "kernel '" + displayName(*Kernel) + "'"

@@ -49,9 +49,10 @@ llvm::SetVector<llvm::Function *> functionsRequestsReach(llvm::Module &M,
 /// Those of both families.
 llvm::SetVector<llvm::Function *> functionsRequestsReach(llvm::Module &M);
 
-/// Host code: a cudaLaunchKernel of a kernel with a derivative, in one of
-/// \p Reached (functionsRequestsReach), becomes the `<<<...>>>` launch
-/// it stands for, whose stub the custom derivatives differentiate.
+/// Host code: a cudaLaunchKernel or cudaLaunchKernelEx(C) of a kernel with
+/// a derivative, in one of \p Reached (functionsRequestsReach), becomes the
+/// `<<<...>>>` launch it stands for, whose stub the custom derivatives
+/// differentiate (DirectLaunches.cpp).
 void lowerDirectLaunches(llvm::Module &M,
                          llvm::ArrayRef<llvm::Function *> Reached);
 

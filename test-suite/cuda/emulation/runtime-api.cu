@@ -1,4 +1,5 @@
-// The CUDA runtime API as programs use it: cudaLaunchKernel, streams and
+// The CUDA runtime API as programs use it: cudaLaunchKernel and
+// cudaLaunchKernelEx (with launch attributes), streams and
 // events, every copy kind (2D and pitched allocations too), managed memory
 // and its hints (cudaMemAdvise, cudaMemPrefetchAsync), __device__ and
 // __constant__ variables
@@ -61,6 +62,37 @@ int main() {
   affine<<<(N + 63) / 64, 64, 0, Stream>>>(P, In, Out);
   CUDA_CHECK(cudaStreamSynchronize(Stream));
 
+  // cudaLaunchKernelEx: the C++ template converts its arguments; the C form
+  // takes attributes: a cluster must divide the grid, and a launch
+  // completion event is recorded.
+  cudaLaunchConfig_t Config = {};
+  Config.gridDim = dim3((N + 127) / 128);
+  Config.blockDim = dim3(128);
+  Config.stream = Stream;
+  CUDA_CHECK(cudaLaunchKernelEx(&Config, affine, P, In, Out));
+  cudaLaunchAttribute Attrs[2] = {};
+  Attrs[0].id = cudaLaunchAttributeClusterDimension;
+  Attrs[0].val.clusterDim.x = 2;
+  Attrs[0].val.clusterDim.y = 1;
+  Attrs[0].val.clusterDim.z = 1;
+  Config.attrs = Attrs;
+  Config.numAttrs = 1;
+  check("a cluster that does not divide the grid is refused",
+        cudaLaunchKernelExC(&Config, (const void *)affine, Args) !=
+            cudaSuccess);
+  cudaGetLastError();
+  cudaEvent_t Completed;
+  CUDA_CHECK(cudaEventCreate(&Completed));
+  Attrs[0].val.clusterDim.x = 1;
+  Attrs[1].id = cudaLaunchAttributeLaunchCompletionEvent;
+  Attrs[1].val.launchCompletionEvent.event = Completed;
+  Config.numAttrs = 2;
+  CUDA_CHECK(cudaLaunchKernelExC(&Config, (const void *)affine, Args));
+  CUDA_CHECK(cudaStreamSynchronize(Stream));
+  Ms = -1;
+  CUDA_CHECK(cudaEventElapsedTime(&Ms, Start, Completed));
+  check("cudaLaunchKernelExC records the launch completion event", Ms >= 0);
+
   CUDA_CHECK(cudaMemcpy(Back, Out, sizeof Back, cudaMemcpyDeviceToHost));
   bool Ok = true;
   for (int I = 0; I < N; ++I)
@@ -69,7 +101,7 @@ int main() {
 
   int Count = 0;
   CUDA_CHECK(cudaMemcpyFromSymbol(&Count, Calls, sizeof Count));
-  check("__device__ variable through its symbol", Count == 2);
+  check("__device__ variable through its symbol", Count == 4);
   int *CallsAddress = nullptr;
   CUDA_CHECK(cudaGetSymbolAddress((void **)&CallsAddress, Calls));
   size_t Size = 0;

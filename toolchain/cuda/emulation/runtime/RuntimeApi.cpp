@@ -641,6 +641,56 @@ cudaError_t cudaLaunchKernel(const void *Function, dim3 Grid, dim3 Block,
   return setError(launchKernel(Kernel, Grid, Block, Args, SharedBytes));
 }
 
+/// The event that the launch attribute \p Attr records, or null.
+static cudaEvent_t recordedEvent(const cudaLaunchAttribute &Attr) {
+  if (Attr.id == cudaLaunchAttributeProgrammaticEvent)
+    return Attr.val.programmaticEvent.event;
+  if (Attr.id == cudaLaunchAttributeLaunchCompletionEvent)
+    return Attr.val.launchCompletionEvent.event;
+  return nullptr;
+}
+
+/// The launch attributes of cudaLaunchKernelEx. Everything runs in order,
+/// so the ones that order, prioritise or place work change nothing here;
+/// events are recorded at the launch, which completes at once. Clusters
+/// must tile the grid, as on a GPU; kernels that use them (cluster
+/// registers, distributed shared memory) do not compile for emulation.
+cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *Config,
+                                const void *Function, void **Args) {
+  if (!Config)
+    return setError(cudaErrorInvalidValue);
+  if (Config->numAttrs && !Config->attrs)
+    return setError(cudaErrorInvalidValue);
+  for (unsigned I = 0; I < Config->numAttrs; ++I) {
+    const cudaLaunchAttribute &Attr = Config->attrs[I];
+    switch (Attr.id) {
+    case cudaLaunchAttributeClusterDimension: {
+      const auto &C = Attr.val.clusterDim;
+      if (!C.x || !C.y || !C.z || Config->gridDim.x % C.x ||
+          Config->gridDim.y % C.y || Config->gridDim.z % C.z ||
+          uint64_t(C.x) * C.y * C.z > 8)
+        return setError(cudaErrorInvalidClusterSize);
+      break;
+    }
+    case cudaLaunchAttributeProgrammaticEvent:
+    case cudaLaunchAttributeLaunchCompletionEvent:
+      if (!recordedEvent(Attr))
+        return setError(cudaErrorInvalidResourceHandle);
+      break;
+    default:
+      break;
+    }
+  }
+  cudaError_t Error =
+      cudaLaunchKernel(Function, Config->gridDim, Config->blockDim, Args,
+                       Config->dynamicSmemBytes, Config->stream);
+  if (Error == cudaSuccess)
+    for (unsigned I = 0; I < Config->numAttrs; ++I)
+      if (cudaEvent_t Event = recordedEvent(Config->attrs[I]))
+        cudaEventRecord(Event, Config->stream);
+  return Error;
+}
+
 /// `kernel<<<Grid, Block, Shared, Stream>>>(...)`: clang pushes the
 /// configuration, then calls the host stub, which pops it and launches.
 unsigned __cudaPushCallConfiguration(dim3 Grid, dim3 Block, size_t SharedBytes,

@@ -6,6 +6,8 @@
 
 #include "Core/GpuTarget.h"
 
+#include "llvm/IR/InlineAsm.h"
+#include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/IntrinsicsAMDGPU.h"
 #include "llvm/IR/IntrinsicsNVPTX.h"
@@ -83,6 +85,68 @@ bool isThreadBarrier(const Instruction &I) {
   default:
     return false;
   }
+}
+
+/// \p Scope, a synchronisation scope, stays within one block (or warp, or
+/// thread).
+static bool isWithinBlock(const Instruction &I, SyncScope::ID Scope) {
+  if (Scope == SyncScope::SingleThread)
+    return true;
+  SmallVector<StringRef, 8> Names;
+  I.getContext().getSyncScopeNames(Names);
+  if (Scope >= Names.size())
+    return false;
+  StringRef Name = Names[Scope];
+  Name.consume_back("-one-as");
+  return Name == "block" || Name == "workgroup" || Name == "wavefront" ||
+         Name == "singlethread";
+}
+
+/// \p Text, PTX, orders memory at GPU or system scope.
+static bool orderingAsm(StringRef Text) {
+  for (StringRef Order : {".acquire.", ".release.", ".acq_rel.", ".sc."})
+    for (StringRef Scope : {"gpu", "sys"})
+      if (Text.contains((Order + Scope).str()))
+        return true;
+  return Text.contains("membar.gl") || Text.contains("membar.sys");
+}
+
+std::string describeCrossBlockOrdering(const Instruction &I) {
+  auto Stronger = [](AtomicOrdering O) { return isStrongerThanMonotonic(O); };
+  if (auto *Fence = dyn_cast<FenceInst>(&I))
+    return isWithinBlock(I, Fence->getSyncScopeID())
+               ? ""
+               : "a fence beyond the block (__threadfence)";
+  if (auto *Intrinsic = dyn_cast<IntrinsicInst>(&I)) {
+    switch (Intrinsic->getIntrinsicID()) {
+    case Intrinsic::nvvm_membar_gl:
+    case Intrinsic::nvvm_membar_sys:
+      return "__threadfence()";
+    default:
+      return "";
+    }
+  }
+  // Read-modify-writes are left out: clang gives CUDA's atomicAdd, atomicCAS
+  // and the like sequentially consistent ordering in IR, which the NVPTX
+  // backend emits as relaxed PTX atomics. A flag is published and read with
+  // ordered stores and loads.
+  std::optional<SyncScope::ID> Scope = getAtomicSyncScopeID(&I);
+  bool Ordered = false;
+  if (auto *Load = dyn_cast<LoadInst>(&I))
+    Ordered = Load->isAtomic() && Stronger(Load->getOrdering());
+  else if (auto *Store = dyn_cast<StoreInst>(&I))
+    Ordered = Store->isAtomic() && Stronger(Store->getOrdering());
+  if (Ordered && Scope && !isWithinBlock(I, *Scope))
+    return "an atomic load or store with acquire or release ordering beyond "
+           "the block";
+  if (auto *Call = dyn_cast<CallBase>(&I))
+    if (auto *Asm = dyn_cast<InlineAsm>(Call->getCalledOperand());
+        Asm && orderingAsm(Asm->getAsmString()))
+      return "inline assembly that orders memory beyond the block ('" +
+             Asm->getAsmString() +
+             "': cooperative groups' grid synchronisation or a device-scope "
+             "atomic)";
+  return "";
 }
 
 static constexpr const char *ShadowSpaceQuery = "enzyme.shadow.space";

@@ -20,6 +20,8 @@
 #include "llvm/IR/Module.h"
 #include "llvm/TargetParser/Triple.h"
 
+#include <string>
+
 namespace enzyme {
 
 /// On helpers the engine defines for device code (a shuffle of a double):
@@ -67,6 +69,16 @@ bool isBlockBarrier(const llvm::Instruction &I);
 /// \p I waits for the other threads of its block or warp (__syncthreads,
 /// __syncwarp, a numbered barrier).
 bool isThreadBarrier(const llvm::Instruction &I);
+
+/// For \p I in device code, which orders memory between the blocks of a
+/// launch (`__threadfence()`, a device- or system-scope fence, an atomic
+/// load or store with acquire or release ordering beyond its block (a flag
+/// another block waits for), inline assembly that
+/// does so: cooperative groups' grid synchronisation, libcu++'s device-scope
+/// atomics): what it is, as an error message says it; empty otherwise.
+/// A reverse pass runs the blocks' derivatives without that order, so the
+/// adjoints that one block's derivative hands another would race.
+std::string describeCrossBlockOrdering(const llvm::Instruction &I);
 
 /// The barrier that mirrors \p Barrier in a reverse pass: the same threads
 /// wait at it (its result, a vote over the block, is not needed there).

@@ -701,6 +701,20 @@ const Loop *FunctionDifferentiator::skippedLoopOf(const BasicBlock *BB) const {
 }
 
 bool FunctionDifferentiator::plan() {
+  // Device code whose blocks communicate: the reverse pass would need the
+  // communication mirrored, in the opposite direction.
+  if (isGpuModule(*Prep.getParent()))
+    for (Instruction &I : instructions(Prep))
+      if (std::string What = describeCrossBlockOrdering(I); !What.empty())
+        return fail(&I,
+                    "cannot differentiate " + What +
+                        " in reverse mode: it orders memory between the "
+                        "blocks of a launch, and the reverse pass runs the "
+                        "blocks' derivatives without that order (the "
+                        "adjoints one block hands another would race); "
+                        "split the kernel where its blocks communicate into "
+                        "kernels launched one after the other, or give the "
+                        "function that communicates a custom derivative");
   findSkippedLoops();
   for (Instruction &I : instructions(Prep)) {
     auto *Call = dyn_cast<CallBase>(&I);

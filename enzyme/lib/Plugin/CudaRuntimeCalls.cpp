@@ -268,7 +268,7 @@ static Type *kernelDeclaredType(const Value *Ptr, Function &F) {
 
 /// Runtime calls that carry no derivative: a launch's configuration (which
 /// the stub's custom gradient pops), streams, events, devices, errors,
-/// limits, memory hints. They only write handles and numbers (an event's
+/// limits, occupancy and versions, cache preferences, memory hints. They only write handles and numbers (an event's
 /// elapsed time is a float, but no derivative of it is meant).
 static constexpr StringLiteral InactiveRuntimeCalls[] = {
     "__cudaPushCallConfiguration",
@@ -307,6 +307,22 @@ static constexpr StringLiteral InactiveRuntimeCalls[] = {
     "cudaMemPrefetchAsync",
     "cudaMemAdvise",
     "cudaOccupancyMaxActiveBlocksPerMultiprocessor",
+    "cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags",
+    "cudaOccupancyAvailableDynamicSMemPerBlock",
+    "cudaDriverGetVersion",
+    "cudaRuntimeGetVersion",
+    "cudaDeviceGetStreamPriorityRange",
+    "cudaStreamGetPriority",
+    "cudaStreamGetFlags",
+    "cudaEventRecordWithFlags",
+    "cudaSetDeviceFlags",
+    "cudaGetDeviceFlags",
+    // Preferences for caches, and the profiler: no value changes.
+    "cudaFuncSetCacheConfig",
+    "cudaDeviceSetCacheConfig",
+    "cudaDeviceGetCacheConfig",
+    "cudaProfilerStart",
+    "cudaProfilerStop",
 };
 
 /// The type of the scalars a global holds when they are all of one kind (a

@@ -1,5 +1,6 @@
 // The CUDA runtime API as programs use it: cudaLaunchKernel and
-// cudaLaunchKernelEx (with launch attributes), streams and
+// cudaLaunchKernelEx (with launch attributes), streams (priorities, host
+// functions) and
 // events, every copy kind (2D and pitched allocations too), managed memory
 // and its hints (cudaMemAdvise, cudaMemPrefetchAsync), __device__ and
 // __constant__ variables
@@ -61,6 +62,50 @@ int main() {
   check("events measure elapsed time", Ms >= 0);
   affine<<<(N + 63) / 64, 64, 0, Stream>>>(P, In, Out);
   CUDA_CHECK(cudaStreamSynchronize(Stream));
+
+  // Host work on a stream, stream priorities and flags, device flags and
+  // cache preferences.
+  int HostCalls = 0;
+  CUDA_CHECK(cudaLaunchHostFunc(
+      Stream, [](void *Count) { ++*static_cast<int *>(Count); }, &HostCalls));
+  CUDA_CHECK(cudaStreamAddCallback(
+      Stream,
+      [](cudaStream_t, cudaError_t Status, void *Count) {
+        *static_cast<int *>(Count) += Status == cudaSuccess ? 10 : 100;
+      },
+      &HostCalls, 0));
+  CUDA_CHECK(cudaStreamSynchronize(Stream));
+  check("host functions and callbacks on a stream run", HostCalls == 11);
+  int Least = 1, Greatest = 1, Priority = 1;
+  CUDA_CHECK(cudaDeviceGetStreamPriorityRange(&Least, &Greatest));
+  cudaStream_t Urgent;
+  CUDA_CHECK(cudaStreamCreateWithPriority(&Urgent, cudaStreamNonBlocking,
+                                          Greatest - 10));
+  CUDA_CHECK(cudaStreamGetPriority(Urgent, &Priority));
+  unsigned StreamFlags = 0;
+  CUDA_CHECK(cudaStreamGetFlags(Urgent, &StreamFlags));
+  check("stream priorities are clamped to the device's range",
+        Least == 0 && Greatest < 0 && Priority == Greatest);
+  check("stream flags", StreamFlags == cudaStreamNonBlocking);
+  CUDA_CHECK(cudaStreamDestroy(Urgent));
+  unsigned DeviceFlags = 0;
+  CUDA_CHECK(cudaSetDeviceFlags(cudaDeviceScheduleYield));
+  CUDA_CHECK(cudaGetDeviceFlags(&DeviceFlags));
+  check("device flags", DeviceFlags & cudaDeviceScheduleYield);
+  CUDA_CHECK(cudaFuncSetCacheConfig((const void *)affine,
+                                    cudaFuncCachePreferL1));
+  CUDA_CHECK(cudaDeviceSetCacheConfig(cudaFuncCachePreferShared));
+  cudaFuncCache Cache = cudaFuncCachePreferNone;
+  CUDA_CHECK(cudaDeviceGetCacheConfig(&Cache));
+  check("cache preferences", Cache == cudaFuncCachePreferShared);
+  int MinGrid = 0, BestBlock = 0;
+  CUDA_CHECK(
+      cudaOccupancyMaxPotentialBlockSize(&MinGrid, &BestBlock, affine, 0, 0));
+  size_t Dynamic = 0;
+  CUDA_CHECK(cudaOccupancyAvailableDynamicSMemPerBlock(
+      &Dynamic, (const void *)affine, 1, BestBlock));
+  check("occupancy", MinGrid > 0 && BestBlock > 0 && BestBlock <= 1024 &&
+                         Dynamic >= 48 * 1024 - 16);
 
   // cudaLaunchKernelEx: the C++ template converts its arguments; the C form
   // takes attributes: a cluster must divide the grid, and a launch

@@ -16,6 +16,8 @@
 
 #include "Runtime.h"
 
+#include <cuda_profiler_api.h>
+
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -145,10 +147,37 @@ cudaError_t symbol(const void *Symbol, size_t Offset, size_t Count,
   return cudaSuccess;
 }
 
+/// A stream: work on it is done when the call that queues it returns, so
+/// only what the program may ask of it is kept.
+struct StreamState {
+  unsigned Flags;
+  int Priority;
+};
+/// Stream priorities run from 0 (least) to this (greatest), as on recent
+/// GPUs.
+constexpr int GreatestStreamPriority = -5;
+/// The default stream and the special handles (cudaStreamLegacy,
+/// cudaStreamPerThread) have no state of their own.
+bool isSpecialStream(cudaStream_t Stream) {
+  return reinterpret_cast<uintptr_t>(Stream) <= 2;
+}
+
 struct Event {
   std::chrono::steady_clock::time_point Time;
   bool Recorded = false;
 };
+
+/// The shared memory (static and dynamic) a block of \p Kernel may have:
+/// 48 KiB, or what the program opted in to (cudaFuncSetAttribute).
+size_t sharedMemoryLimit(const KernelHandle &Kernel, const void *Function) {
+  size_t Limit = SharedMemoryPerBlock;
+  DeviceState &D = device();
+  std::lock_guard<std::mutex> Guard(D.Lock);
+  auto It = D.MaxDynamicShared.find(Function);
+  if (It != D.MaxDynamicShared.end())
+    Limit = std::max(Limit, Kernel.Kernel->StaticSharedBytes + It->second);
+  return Limit;
+}
 
 cudaError_t validateLaunch(const KernelHandle &Kernel, const void *Function,
                            dim3 Grid, dim3 Block, size_t SharedBytes) {
@@ -165,15 +194,8 @@ cudaError_t validateLaunch(const KernelHandle &Kernel, const void *Function,
   if (Grid.x > unsigned(MaxGridDim[0]) || Grid.y > unsigned(MaxGridDim[1]) ||
       Grid.z > unsigned(MaxGridDim[2]))
     return InvalidLaunchConfiguration;
-  size_t Limit = SharedMemoryPerBlock;
-  {
-    DeviceState &D = device();
-    std::lock_guard<std::mutex> Guard(D.Lock);
-    auto It = D.MaxDynamicShared.find(Function);
-    if (It != D.MaxDynamicShared.end())
-      Limit = std::max(Limit, Kernel.Kernel->StaticSharedBytes + It->second);
-  }
-  if (Kernel.Kernel->StaticSharedBytes + SharedBytes > Limit)
+  if (Kernel.Kernel->StaticSharedBytes + SharedBytes >
+      sharedMemoryLimit(Kernel, Function))
     return cudaErrorInvalidValue;
   return cudaSuccess;
 }
@@ -404,7 +426,33 @@ cudaError_t cudaGetDevice(int *Device) {
   *Device = 0;
   return setError(cudaSuccess);
 }
-cudaError_t cudaSetDeviceFlags(unsigned) { return setError(cudaSuccess); }
+static std::atomic<unsigned> DeviceFlags{0};
+cudaError_t cudaSetDeviceFlags(unsigned Flags) {
+  DeviceFlags = Flags;
+  return setError(cudaSuccess);
+}
+cudaError_t cudaGetDeviceFlags(unsigned *Flags) {
+  if (!Flags)
+    return setError(cudaErrorInvalidValue);
+  *Flags = DeviceFlags;
+  return setError(cudaSuccess);
+}
+// Caches and shared memory banks are the host's: the preferences are
+// accepted and change nothing.
+static std::atomic<cudaFuncCache> CacheConfig{cudaFuncCachePreferNone};
+cudaError_t cudaDeviceSetCacheConfig(cudaFuncCache Config) {
+  CacheConfig = Config;
+  return setError(cudaSuccess);
+}
+// There is no profiler to start.
+cudaError_t cudaProfilerStart(void) { return setError(cudaSuccess); }
+cudaError_t cudaProfilerStop(void) { return setError(cudaSuccess); }
+cudaError_t cudaDeviceGetCacheConfig(cudaFuncCache *Config) {
+  if (!Config)
+    return setError(cudaErrorInvalidValue);
+  *Config = CacheConfig;
+  return setError(cudaSuccess);
+}
 cudaError_t cudaDeviceSynchronize(void) { return setError(stickyError()); }
 cudaError_t cudaDeviceReset(void) { return setError(cudaSuccess); }
 
@@ -564,6 +612,31 @@ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *NumBlocks,
   *NumBlocks = std::max(1, 2048 / BlockSize);
   return setError(cudaSuccess);
 }
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
+    int *NumBlocks, const void *Function, int BlockSize, size_t DynamicShared,
+    unsigned) {
+  return cudaOccupancyMaxActiveBlocksPerMultiprocessor(NumBlocks, Function,
+                                                       BlockSize, DynamicShared);
+}
+cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(size_t *Bytes,
+                                                      const void *Function,
+                                                      int NumBlocks,
+                                                      int BlockSize) {
+  KernelHandle Kernel = findKernel(Function);
+  if (!Kernel.Kernel)
+    return setError(cudaErrorInvalidDeviceFunction);
+  if (!Bytes || NumBlocks <= 0 || BlockSize <= 0 ||
+      BlockSize > MaxThreadsPerBlock)
+    return setError(cudaErrorInvalidValue);
+  *Bytes = sharedMemoryLimit(Kernel, Function) -
+           std::min(sharedMemoryLimit(Kernel, Function),
+                    size_t(Kernel.Kernel->StaticSharedBytes));
+  return setError(cudaSuccess);
+}
+cudaError_t cudaFuncSetCacheConfig(const void *Function, cudaFuncCache) {
+  return setError(findKernel(Function).Kernel ? cudaSuccess
+                                              : cudaErrorInvalidDeviceFunction);
+}
 
 // Errors.
 
@@ -578,15 +651,63 @@ cudaError_t cudaPeekAtLastError(void) {
 
 // Streams and events: work is done when the call returns.
 
-cudaError_t cudaStreamCreate(cudaStream_t *Stream) {
-  *Stream = reinterpret_cast<cudaStream_t>(new char);
+cudaError_t cudaStreamCreateWithPriority(cudaStream_t *Stream, unsigned Flags,
+                                         int Priority) {
+  if (!Stream)
+    return setError(cudaErrorInvalidValue);
+  // Out-of-range priorities are clamped, as CUDA does.
+  Priority = std::clamp(Priority, GreatestStreamPriority, 0);
+  *Stream = reinterpret_cast<cudaStream_t>(new StreamState{Flags, Priority});
   return setError(cudaSuccess);
 }
-cudaError_t cudaStreamCreateWithFlags(cudaStream_t *Stream, unsigned) {
-  return cudaStreamCreate(Stream);
+cudaError_t cudaStreamCreate(cudaStream_t *Stream) {
+  return cudaStreamCreateWithPriority(Stream, cudaStreamDefault, 0);
+}
+cudaError_t cudaStreamCreateWithFlags(cudaStream_t *Stream, unsigned Flags) {
+  return cudaStreamCreateWithPriority(Stream, Flags, 0);
 }
 cudaError_t cudaStreamDestroy(cudaStream_t Stream) {
-  delete reinterpret_cast<char *>(Stream);
+  if (!isSpecialStream(Stream))
+    delete reinterpret_cast<StreamState *>(Stream);
+  return setError(cudaSuccess);
+}
+cudaError_t cudaStreamGetPriority(cudaStream_t Stream, int *Priority) {
+  if (!Priority)
+    return setError(cudaErrorInvalidValue);
+  *Priority = isSpecialStream(Stream)
+                  ? 0
+                  : reinterpret_cast<StreamState *>(Stream)->Priority;
+  return setError(cudaSuccess);
+}
+cudaError_t cudaStreamGetFlags(cudaStream_t Stream, unsigned *Flags) {
+  if (!Flags)
+    return setError(cudaErrorInvalidValue);
+  *Flags = isSpecialStream(Stream)
+               ? cudaStreamDefault
+               : reinterpret_cast<StreamState *>(Stream)->Flags;
+  return setError(cudaSuccess);
+}
+cudaError_t cudaDeviceGetStreamPriorityRange(int *Least, int *Greatest) {
+  if (Least)
+    *Least = 0;
+  if (Greatest)
+    *Greatest = GreatestStreamPriority;
+  return setError(cudaSuccess);
+}
+/// Host work on a stream runs when it is queued, as kernels do.
+cudaError_t cudaLaunchHostFunc(cudaStream_t, cudaHostFn_t Function,
+                               void *UserData) {
+  if (!Function)
+    return setError(cudaErrorInvalidValue);
+  Function(UserData);
+  return setError(cudaSuccess);
+}
+cudaError_t cudaStreamAddCallback(cudaStream_t Stream,
+                                  cudaStreamCallback_t Callback,
+                                  void *UserData, unsigned Flags) {
+  if (!Callback || Flags)
+    return setError(cudaErrorInvalidValue);
+  Callback(Stream, stickyError(), UserData);
   return setError(cudaSuccess);
 }
 cudaError_t cudaStreamSynchronize(cudaStream_t) {
@@ -613,6 +734,10 @@ cudaError_t cudaEventRecord(cudaEvent_t E, cudaStream_t) {
   Ev->Time = std::chrono::steady_clock::now();
   Ev->Recorded = true;
   return setError(cudaSuccess);
+}
+cudaError_t cudaEventRecordWithFlags(cudaEvent_t E, cudaStream_t Stream,
+                                     unsigned) {
+  return cudaEventRecord(E, Stream);
 }
 cudaError_t cudaEventSynchronize(cudaEvent_t) {
   return setError(stickyError());

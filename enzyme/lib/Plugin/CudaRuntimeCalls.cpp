@@ -268,8 +268,9 @@ static Type *kernelDeclaredType(const Value *Ptr, Function &F) {
 
 /// Runtime calls that carry no derivative: a launch's configuration (which
 /// the stub's custom gradient pops), streams, events, devices, errors,
-/// limits, occupancy and versions, cache preferences, memory hints. They only write handles and numbers (an event's
-/// elapsed time is a float, but no derivative of it is meant).
+/// limits, occupancy and versions, cache preferences, memory hints. They only
+/// write handles and numbers (an event's elapsed time is a float, but no
+/// derivative of it is meant).
 static constexpr StringLiteral InactiveRuntimeCalls[] = {
     "__cudaPushCallConfiguration",
     "cudaStreamCreate",

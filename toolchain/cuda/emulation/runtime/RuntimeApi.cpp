@@ -615,8 +615,8 @@ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *NumBlocks,
 cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
     int *NumBlocks, const void *Function, int BlockSize, size_t DynamicShared,
     unsigned) {
-  return cudaOccupancyMaxActiveBlocksPerMultiprocessor(NumBlocks, Function,
-                                                       BlockSize, DynamicShared);
+  return cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+      NumBlocks, Function, BlockSize, DynamicShared);
 }
 cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(size_t *Bytes,
                                                       const void *Function,
@@ -703,8 +703,8 @@ cudaError_t cudaLaunchHostFunc(cudaStream_t, cudaHostFn_t Function,
   return setError(cudaSuccess);
 }
 cudaError_t cudaStreamAddCallback(cudaStream_t Stream,
-                                  cudaStreamCallback_t Callback,
-                                  void *UserData, unsigned Flags) {
+                                  cudaStreamCallback_t Callback, void *UserData,
+                                  unsigned Flags) {
   if (!Callback || Flags)
     return setError(cudaErrorInvalidValue);
   Callback(Stream, stickyError(), UserData);

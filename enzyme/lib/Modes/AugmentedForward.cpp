@@ -73,6 +73,11 @@ Value *FunctionDifferentiator::constantShadowOf(Constant *C, Function &In) {
 /// primal's alias scopes (the tape's, a generated function's shadow-versus-
 /// primal scopes, when the engine differentiates code it generated) do not
 /// hold for it.
+bool FunctionDifferentiator::waitsForTargets(const Value *V) const {
+  const auto *Call = dyn_cast<CallBase>(V);
+  return Call && Call->isIndirectCall() && Gen.defersIndirectCalls();
+}
+
 static void dropAliasScopes(Instruction &I) {
   I.setMetadata(LLVMContext::MD_alias_scope, nullptr);
   I.setMetadata(LLVMContext::MD_noalias, nullptr);
@@ -691,15 +696,19 @@ bool FunctionDifferentiator::buildAugmented() {
       if (auto *Call = dyn_cast<CallBase>(&I);
           Call && !isAllocationCall(*Call)) {
         const Value *Bits;
+        // Through a pointer, the link may make the call direct
+        // (PackedFloatLanes.h).
         if (std::optional<unsigned> Arg =
                 Activity.floatBitsPassedAsInteger(*Call, Bits))
-          return fail(&I, describeFloatBitsPassedAsInteger(*Call, *Arg));
+          return fail(&I, describeFloatBitsPassedAsInteger(*Call, *Arg),
+                      waitsForTargets(Call));
         if (!augmentCall(*Call))
           return false;
         continue;
       }
       if (const Value *Source = Activity.lostFloatBits(I))
-        return fail(&I, describeLostFloatBits(*Source));
+        return fail(&I, describeLostFloatBits(*Source),
+                    waitsForTargets(Source));
       if (const Value *Source = Activity.lostPointerBits(I))
         return fail(&I, describeLostPointerBits(*Source));
       if (const Value *Source = Activity.untypedBitsStored(I, Sig.Fn))

@@ -71,7 +71,12 @@ Function *ForwardModeGenerator::generate(const ForwardSignature &Sig,
   Tangents[Sig] = Tangent;
   Pending.push_back(Sig);
 
-  Function *Prepared = prepareForDifferentiation(F, FAM);
+  auto Targets = [&](FunctionType *FT) {
+    DifferentiationFailure Ignored;
+    return possibleCallTargets(M, FT, Registrations, DeferIndirectCalls,
+                               Ignored);
+  };
+  Function *Prepared = prepareForDifferentiation(F, FAM, Targets);
   if (splitReadsThroughMixedChoices(
           *Prepared, analysisActivities(Sig),
           Sig.ReturnTangent && carriesPointers(Prepared->getReturnType()),

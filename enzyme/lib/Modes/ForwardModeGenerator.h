@@ -99,6 +99,9 @@ public:
   /// Calls through pointers wait for link time (compile-time runs, where
   /// other modules may hold more possible targets).
   void deferIndirectCalls(bool Defer) { DeferIndirectCalls = Defer; }
+  /// Calls through pointers wait for the link, where their targets are
+  /// known.
+  bool defersIndirectCalls() const { return DeferIndirectCalls; }
 
   llvm::Module &module() const { return M; }
 

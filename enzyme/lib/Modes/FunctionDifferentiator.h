@@ -173,6 +173,10 @@ private:
   IntegerStoreRole integerStoreRole(llvm::StoreInst &Store) const {
     return IntegerStoreRoles.lookup(&Store);
   }
+  /// \p V is a call through a pointer whose targets are known only at
+  /// the link: a failure about it may go away there (a struct packed into
+  /// an integer, PackedFloatLanes.h), so the request waits.
+  bool waitsForTargets(const llvm::Value *V) const;
   bool fail(const llvm::Instruction *I, const llvm::Twine &Message,
             bool MissingDefinition = false);
   /// \p Copy (of \p Length bytes) copies memory whose contents nothing

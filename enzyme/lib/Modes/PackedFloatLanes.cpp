@@ -529,81 +529,183 @@ static ResultLanes returnedFloatLanes(const Function &Body) {
   return Result;
 }
 
-bool unpackFloatLanesAtCalls(Function &F) {
-  SmallVector<CallInst *, 8> Calls;
-  for (Instruction &I : instructions(F))
-    if (auto *Call = dyn_cast<CallInst>(&I))
-      if (Function *Callee = Call->getCalledFunction();
-          Callee && !Callee->isDeclaration() && !Callee->isIntrinsic() &&
-          !Callee->isVarArg() &&
-          Callee->getFunctionType() == Call->getFunctionType() &&
-          !hasUserMark(*Callee))
-        Calls.push_back(Call);
-  bool Changed = false;
-  for (CallInst *Call : Calls) {
-    Function &Callee = *Call->getCalledFunction();
-    SmallVector<std::optional<Lanes>, 8> Params;
-    bool Any = false;
-    for (Value *Arg : Call->args()) {
-      Lanes Layout;
-      if (Arg->getType()->isIntegerTy(PackedBits))
-        for (unsigned K = 0; K < 2; ++K)
-          Layout.Float[K] =
-              floatLane(Arg, K * LaneBits) || loadedFloatLane(Arg, K);
-      Params.push_back(Layout.any() ? std::optional<Lanes>(Layout)
-                                    : std::nullopt);
-      Any |= Layout.any();
-    }
-    // The float lanes the caller reads, and those the callee returns.
-    ResultLanes Result = floatLanesReturned(*Call);
-    ResultLanes Returned = returnedFloatLanes(bodyToDifferentiate(Callee));
-    if (Result.empty())
-      Result = Returned;
-    else if (!Returned.empty())
-      for (auto [Slot, From] : zip(Result, Returned))
-        if (From) {
-          if (!Slot)
-            Slot = Lanes();
-          for (unsigned K = 0; K < 2; ++K)
-            Slot->Float[K] |= From->Float[K];
-        }
-    if (!Any && Result.empty())
-      continue;
+/// The float lanes of each i64 argument of \p Call (none for others);
+/// false when it passes none.
+static bool argumentLanes(CallBase &Call,
+                          SmallVectorImpl<std::optional<Lanes>> &Params) {
+  bool Any = false;
+  for (Value *Arg : Call.args()) {
+    Lanes Layout;
+    if (Arg->getType()->isIntegerTy(PackedBits))
+      for (unsigned K = 0; K < 2; ++K)
+        Layout.Float[K] =
+            floatLane(Arg, K * LaneBits) || loadedFloatLane(Arg, K);
+    Params.push_back(Layout.any() ? std::optional<Lanes>(Layout)
+                                  : std::nullopt);
+    Any |= Layout.any();
+  }
+  return Any;
+}
 
-    Function &Copy = laneCopy(Callee, Params, Result);
-    IRBuilder<> B(Call);
-    SmallVector<Value *, 8> Args;
-    for (auto [Arg, Layout] : zip(Call->args(), Params)) {
-      if (!Layout) {
-        Args.push_back(Arg);
-        continue;
+/// Adds the float lanes of \p From to \p Into.
+static void mergeResultLanes(ResultLanes &Into, const ResultLanes &From) {
+  if (Into.empty()) {
+    Into = From;
+    return;
+  }
+  for (auto [Slot, Lane] : zip(Into, From))
+    if (Lane) {
+      if (!Slot)
+        Slot = Lanes();
+      for (unsigned K = 0; K < 2; ++K)
+        Slot->Float[K] |= Lane->Float[K];
+    }
+}
+
+/// \p Call's arguments as a lane copy laid out by \p Params takes them,
+/// built with \p B.
+static SmallVector<Value *, 8>
+laneArguments(IRBuilder<> &B, CallBase &Call,
+              ArrayRef<std::optional<Lanes>> Params) {
+  SmallVector<Value *, 8> Args;
+  for (auto [Arg, Layout] : zip(Call.args(), Params)) {
+    if (!Layout) {
+      Args.push_back(Arg);
+      continue;
+    }
+    for (unsigned K = 0; K < 2; ++K) {
+      Value *Float = Layout->Float[K] ? floatLane(Arg, K * LaneBits) : nullptr;
+      if (!Float && Layout->Float[K] && loadedFloatLane(Arg, K)) {
+        // Read where the i64 was read, as a float.
+        auto *Load = cast<LoadInst>(Arg);
+        IRBuilder<> AtLoad(Load);
+        LoadInst *Lane = AtLoad.CreateAlignedLoad(
+            AtLoad.getFloatTy(),
+            bytesPast(AtLoad, Load->getPointerOperand(), 4 * K),
+            commonAlignment(Load->getAlign(), 4 * K));
+        Lane->copyMetadata(*Load, {LLVMContext::MD_dbg});
+        Float = Lane;
       }
-      for (unsigned K = 0; K < 2; ++K) {
-        Value *Float =
-            Layout->Float[K] ? floatLane(Arg, K * LaneBits) : nullptr;
-        if (!Float && Layout->Float[K] && loadedFloatLane(Arg, K)) {
-          // Read where the i64 was read, as a float.
-          auto *Load = cast<LoadInst>(Arg);
-          IRBuilder<> AtLoad(Load);
-          LoadInst *Lane = AtLoad.CreateAlignedLoad(
-              AtLoad.getFloatTy(),
-              bytesPast(AtLoad, Load->getPointerOperand(), 4 * K),
-              commonAlignment(Load->getAlign(), 4 * K));
-          Lane->copyMetadata(*Load, {LLVMContext::MD_dbg});
-          Float = Lane;
-        }
-        Args.push_back(Float ? Float : extractLane(B, Arg, K, *Layout));
+      Args.push_back(Float ? Float : extractLane(B, Arg, K, *Layout));
+    }
+  }
+  return Args;
+}
+
+/// A function whose lane copy may stand for a call of type \p FT.
+static bool canCopyWithLanes(const Function &Callee, FunctionType *FT) {
+  return !Callee.isDeclaration() && !Callee.isIntrinsic() &&
+         !Callee.isVarArg() && Callee.getFunctionType() == FT &&
+         !hasUserMark(Callee);
+}
+
+/// \p Call, direct, as a call of its callee's lane copy, if it passes or
+/// returns float lanes.
+static bool unpackDirectCall(CallInst &Call) {
+  Function &Callee = *Call.getCalledFunction();
+  SmallVector<std::optional<Lanes>, 8> Params;
+  bool Any = argumentLanes(Call, Params);
+  // The float lanes the caller reads, and those the callee returns.
+  ResultLanes Result = floatLanesReturned(Call);
+  mergeResultLanes(Result, returnedFloatLanes(bodyToDifferentiate(Callee)));
+  if (!Any && Result.empty())
+    return false;
+
+  Function &Copy = laneCopy(Callee, Params, Result);
+  IRBuilder<> B(&Call);
+  CallInst *New = B.CreateCall(&Copy, laneArguments(B, Call, Params));
+  New->setDebugLoc(Call.getDebugLoc());
+  New->setCallingConv(Call.getCallingConv());
+  Value *Replacement = New;
+  if (!Result.empty())
+    Replacement = resultFromLanes(B, New, Call.getType(), Result);
+  Call.replaceAllUsesWith(Replacement);
+  Call.eraseFromParent();
+  return true;
+}
+
+/// \p Call, through a pointer, as a choice among \p Targets, each called
+/// through its lane copy (one lane layout for all: the union of what the
+/// caller reads and what each returns), if it passes or returns float
+/// lanes and every target can have one. Another pointer traps, as the
+/// dispatcher of a derivative does (IndirectCalls.h).
+static bool unpackIndirectCall(CallInst &Call, ArrayRef<Function *> Targets) {
+  SmallVector<std::optional<Lanes>, 8> Params;
+  bool Any = argumentLanes(Call, Params);
+  ResultLanes Result = floatLanesReturned(Call);
+  for (Function *Target : Targets) {
+    if (!canCopyWithLanes(*Target, Call.getFunctionType()))
+      return false;
+    mergeResultLanes(Result, returnedFloatLanes(bodyToDifferentiate(*Target)));
+  }
+  if ((!Any && Result.empty()) || Targets.empty())
+    return false;
+
+  LLVMContext &Ctx = Call.getContext();
+  Function &F = *Call.getFunction();
+  BasicBlock *Before = Call.getParent();
+  BasicBlock *After = Before->splitBasicBlock(&Call, "lanes.after");
+  Before->getTerminator()->eraseFromParent();
+  BasicBlock *None = BasicBlock::Create(Ctx, "lanes.none", &F, After);
+  IRBuilder<> TrapB(None);
+  TrapB.CreateIntrinsic(Intrinsic::trap, {}, {});
+  TrapB.CreateUnreachable();
+
+  Value *Callee = Call.getCalledOperand();
+  BasicBlock *Test = Before;
+  SmallVector<std::pair<CallInst *, BasicBlock *>, 4> Calls;
+  for (auto [N, Target] : enumerate(Targets)) {
+    BasicBlock *Case = BasicBlock::Create(Ctx, "lanes.call", &F, After);
+    BasicBlock *Next = N + 1 == Targets.size()
+                           ? None
+                           : BasicBlock::Create(Ctx, "lanes.test", &F, After);
+    IRBuilder<> TB(Test);
+    TB.CreateCondBr(TB.CreateICmpEQ(Callee, Target), Case, Next);
+    IRBuilder<> CB(Case);
+    CallInst *New = CB.CreateCall(&laneCopy(*Target, Params, Result),
+                                  laneArguments(CB, Call, Params));
+    New->setDebugLoc(Call.getDebugLoc());
+    New->setCallingConv(Call.getCallingConv());
+    CB.CreateBr(After);
+    Calls.push_back({New, Case});
+    Test = Next;
+  }
+  IRBuilder<> B(&Call);
+  if (!Call.getType()->isVoidTy()) {
+    PHINode *Phi = B.CreatePHI(Calls.front().first->getType(), Calls.size());
+    for (auto [New, Case] : Calls)
+      Phi->addIncoming(New, Case);
+    Value *Replacement =
+        Result.empty() ? Phi : resultFromLanes(B, Phi, Call.getType(), Result);
+    Call.replaceAllUsesWith(Replacement);
+  }
+  Call.eraseFromParent();
+  return true;
+}
+
+bool unpackFloatLanesAtCalls(Function &F, PossibleTargetsFn PossibleTargets) {
+  SmallVector<CallInst *, 8> Direct, Indirect;
+  for (Instruction &I : instructions(F))
+    if (auto *Call = dyn_cast<CallInst>(&I)) {
+      if (Function *Callee = Call->getCalledFunction()) {
+        if (canCopyWithLanes(*Callee, Call->getFunctionType()))
+          Direct.push_back(Call);
+      } else if (!Call->isInlineAsm() && PossibleTargets) {
+        Indirect.push_back(Call);
       }
     }
-    CallInst *New = B.CreateCall(&Copy, Args);
-    New->setDebugLoc(Call->getDebugLoc());
-    New->setCallingConv(Call->getCallingConv());
-    Value *Replacement = New;
-    if (!Result.empty())
-      Replacement = resultFromLanes(B, New, Call->getType(), Result);
-    Call->replaceAllUsesWith(Replacement);
-    Call->eraseFromParent();
-    Changed = true;
+  bool Changed = false;
+  for (CallInst *Call : Direct)
+    Changed |= unpackDirectCall(*Call);
+  for (CallInst *Call : Indirect) {
+    SmallVector<std::optional<Lanes>, 8> Params;
+    // Only calls that move float lanes ask for the targets.
+    if (!argumentLanes(*Call, Params) && floatLanesReturned(*Call).empty() &&
+        !Call->getType()->isIntegerTy(PackedBits) &&
+        !isa<StructType>(Call->getType()))
+      continue;
+    Changed |=
+        unpackIndirectCall(*Call, PossibleTargets(Call->getFunctionType()));
   }
   if (Changed)
     foldAssembledLanes(F);

@@ -20,11 +20,22 @@
 #ifndef ENZYME_MODES_PACKEDFLOATLANES_H
 #define ENZYME_MODES_PACKEDFLOATLANES_H
 
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/SmallVector.h"
+
 namespace llvm {
 class Function;
+class FunctionType;
 } // namespace llvm
 
 namespace enzyme {
+
+/// The functions a call through a pointer of a type may reach
+/// (IndirectCalls.h's possibleCallTargets); none when they are not known
+/// yet (before the link).
+using PossibleTargetsFn =
+    llvm::function_ref<llvm::SmallVector<llvm::Function *, 4>(
+        llvm::FunctionType *)>;
 
 /// Replaces each extraction of a 32-bit lane from an integer that \p F
 /// assembles with shifts, masks and extensions (`trunc (lshr %packed, 32)`)
@@ -40,8 +51,11 @@ bool foldAssembledLanes(llvm::Function &F);
 /// the callee's copy that takes and returns those eightbytes as lanes
 /// (created once per callee and lane layout). Callees with a user's mark or
 /// registration, declarations and CUDA launch stubs are left as they are.
-/// True if something changed.
-bool unpackFloatLanesAtCalls(llvm::Function &F);
+/// Such a call through a pointer becomes a choice among \p PossibleTargets
+/// (if given), each called through its copy, when every target can have
+/// one; another pointer traps. True if something changed.
+bool unpackFloatLanesAtCalls(llvm::Function &F,
+                             PossibleTargetsFn PossibleTargets = nullptr);
 
 } // namespace enzyme
 

@@ -133,7 +133,8 @@ static void copyWrittenByValueParameters(Function &F) {
   }
 }
 
-Function *prepareForDifferentiation(Function &F, FunctionAnalysisManager &FAM) {
+Function *prepareForDifferentiation(Function &F, FunctionAnalysisManager &FAM,
+                                    PossibleTargetsFn PossibleTargets) {
   // At the link, the body as the compile-time run saw it, before
   // vectorisation and instrumentation (CompileTimeBodies.h).
   ValueToValueMapTy VMap;
@@ -196,7 +197,7 @@ Function *prepareForDifferentiation(Function &F, FunctionAnalysisManager &FAM) {
   // floats of this function's packed parameters, and those it passes or
   // gets back from calls, go as floats (PackedFloatLanes.h).
   foldAssembledLanes(*P);
-  unpackFloatLanesAtCalls(*P);
+  unpackFloatLanesAtCalls(*P, PossibleTargets);
   retypeFloatBitWebs(*P, &F);
   storeFloatBitsAsFloats(*P);
   loadFloatBitsAsFloats(*P);

@@ -21,6 +21,8 @@
 
 #include "llvm/IR/PassManager.h"
 
+#include "Modes/PackedFloatLanes.h"
+
 namespace llvm {
 class Function;
 class Instruction;
@@ -30,9 +32,12 @@ namespace enzyme {
 
 /// A simplified private copy of \p F: invokes turned into calls, promoted
 /// to SSA, unreachable code removed, floats moved as integers retyped, one
-/// return block, loops in simplified form.
-llvm::Function *prepareForDifferentiation(llvm::Function &F,
-                                          llvm::FunctionAnalysisManager &FAM);
+/// return block, loops in simplified form. \p PossibleTargets, where the
+/// targets of calls through pointers are known, lets such calls that pass
+/// structs packed into integers become direct (PackedFloatLanes.h).
+llvm::Function *
+prepareForDifferentiation(llvm::Function &F, llvm::FunctionAnalysisManager &FAM,
+                          PossibleTargetsFn PossibleTargets = nullptr);
 
 /// Erases a prepared copy (or any generated function) and its analyses.
 void discardFunction(llvm::Function *F, llvm::FunctionAnalysisManager &FAM);

@@ -13,6 +13,7 @@
 #include "Modes/CustomGradientPair.h"
 #include "Modes/FloatBitWebs.h"
 #include "Modes/FunctionDifferentiator.h"
+#include "Modes/IndirectCalls.h"
 #include "Modes/PreparedFunction.h"
 
 #include "llvm/IR/InstIterator.h"
@@ -77,7 +78,12 @@ static Function *createFunction(Module &M, FunctionType *FT, const Twine &Name,
 }
 
 Function *ReverseModeGenerator::prepare(Function &F) {
-  return prepareForDifferentiation(F, FAM);
+  auto Targets = [&](FunctionType *FT) {
+    DifferentiationFailure Ignored;
+    return possibleCallTargets(M, FT, Registrations, DeferIndirectCalls,
+                               Ignored);
+  };
+  return prepareForDifferentiation(F, FAM, Targets);
 }
 
 void ReverseModeGenerator::discard(Function *F) { discardFunction(F, FAM); }

@@ -157,6 +157,9 @@ public:
   /// Calls through pointers wait for link time (compile-time runs, where
   /// other modules may hold more possible targets).
   void deferIndirectCalls(bool Defer) { DeferIndirectCalls = Defer; }
+  /// Calls through pointers wait for the link, where their targets are
+  /// known.
+  bool defersIndirectCalls() const { return DeferIndirectCalls; }
   /// Gradient functions may keep tape storage per thread for the next
   /// gradient (not when generated code is differentiated in turn).
   void reuseTapeStorage(bool Reuse) { Tape.reuseStorage(Reuse); }

@@ -48,6 +48,11 @@ TangentBuilder::TangentBuilder(ForwardModeGenerator &Gen,
                Sig.ReturnTangent && carriesPointers(Prepared.getReturnType()),
                Sig.ContextShadows, Sig.UnshadowedFields, Sig.ReturnTangent) {}
 
+bool TangentBuilder::waitsForTargets(const Value *V) const {
+  const auto *Call = dyn_cast<CallBase>(V);
+  return Call && Call->isIndirectCall() && Gen.defersIndirectCalls();
+}
+
 bool TangentBuilder::fail(const Instruction *I, const Twine &Message,
                           bool MissingDefinition) {
   return Failure->record(I, Message, MissingDefinition);
@@ -384,13 +389,17 @@ bool TangentBuilder::run(DifferentiationFailure &F) {
       }
       if (I.isTerminator())
         continue;
+      // Through a pointer, the link may make the call direct
+      // (PackedFloatLanes.h).
       if (const Value *Source = Activity.lostFloatBits(I))
-        return fail(&I, describeLostFloatBits(*Source));
+        return fail(&I, describeLostFloatBits(*Source),
+                    waitsForTargets(Source));
       if (const auto *Call = dyn_cast<CallBase>(&I)) {
         const Value *Bits;
         if (std::optional<unsigned> Arg =
                 Activity.floatBitsPassedAsInteger(*Call, Bits))
-          return fail(&I, describeFloatBitsPassedAsInteger(*Call, *Arg));
+          return fail(&I, describeFloatBitsPassedAsInteger(*Call, *Arg),
+                      waitsForTargets(Call));
       }
       if (const Value *Source = Activity.lostPointerBits(I))
         return fail(&I, describeLostPointerBits(*Source));

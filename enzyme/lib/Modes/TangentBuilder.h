@@ -74,6 +74,10 @@ private:
   /// \p Terms summed; zero of \p Ty when there are none.
   llvm::Value *sum(llvm::IRBuilder<> &B, llvm::ArrayRef<llvm::Value *> Terms,
                    llvm::Type *Ty);
+  /// \p V is a call through a pointer whose targets are known only at
+  /// the link: a failure about it may go away there (a struct packed into
+  /// an integer, PackedFloatLanes.h), so the request waits.
+  bool waitsForTargets(const llvm::Value *V) const;
   bool fail(const llvm::Instruction *I, const llvm::Twine &Message,
             bool MissingDefinition = false);
 

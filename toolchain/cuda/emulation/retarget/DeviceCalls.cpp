@@ -563,7 +563,7 @@ static std::optional<EnzymeCudaEmuRegister> asmRegister(StringRef Name) {
 
 /// Inline assembly is PTX, which the host cannot run. The few statements
 /// CUDA's own headers use for things the emulator has (a trap, reading a
-/// lane register) are translated; anything else is an error that says what
+/// lane register, a cache prefetch) are translated; anything else is an error that says what
 /// the statement is for when that is recognisable.
 void DeviceCallLowering::lowerInlineAsm(CallBase &Call, const InlineAsm &Asm) {
   StringRef Text = StringRef(Asm.getAsmString()).trim();
@@ -574,6 +574,14 @@ void DeviceCallLowering::lowerInlineAsm(CallBase &Call, const InlineAsm &Asm) {
     replace(*Inst, Call.getType()->isVoidTy()
                        ? nullptr
                        : PoisonValue::get(Call.getType()));
+    return;
+  }
+  // A prefetch into a cache (CUB's transform kernels issue them) is a hint
+  // without effect on values.
+  if (Inst && Call.getType()->isVoidTy() &&
+      (Text.starts_with("prefetch.") || Text.starts_with("prefetchu.")) &&
+      !Text.drop_back(Text.ends_with(";")).contains(';')) {
+    replace(*Inst, nullptr);
     return;
   }
   StringRef Register = Text;

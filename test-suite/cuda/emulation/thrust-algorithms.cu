@@ -1,0 +1,82 @@
+// Thrust's element-wise algorithms (sequence, fill, transform with a binary
+// functor, for_each, gather, copies between host and device vectors) and
+// its reductions (reduce, transform_reduce, max_element, count_if) run
+// under emulation. CUB writes some of what they do as inline PTX: cache
+// prefetches (`prefetch.global.L2`, a hint the emulator drops), warp
+// shuffles (`shfl.sync.down.b32`) and loads with a cache operator
+// (`ld.global.nc.v2.u64`), which the emulator translates. Before, each was a
+// compile error ("CUDA emulation cannot run inline PTX assembly").
+// REQUIRES: cuda-emulation
+// RUN: %clangxx_enzyme -fcuda-emulate -O0 %s -o %t.O0 && %t.O0 | FileCheck %s
+// RUN: %clangxx_enzyme -fcuda-emulate -O2 %s -o %t.O2 && %t.O2 | FileCheck %s
+// RUN: %if gpu %{ %clangxx_enzyme -O2 %s -o %t.gpu && %t.gpu | FileCheck %s %}
+// CHECK-NOT: FAIL
+// CHECK: all checks passed
+#include "../Inputs/check.h"
+#include <thrust/copy.h>
+#include <thrust/count.h>
+#include <thrust/device_vector.h>
+#include <thrust/extrema.h>
+#include <thrust/fill.h>
+#include <thrust/for_each.h>
+#include <thrust/gather.h>
+#include <thrust/host_vector.h>
+#include <thrust/reduce.h>
+#include <thrust/sequence.h>
+#include <thrust/transform.h>
+#include <thrust/transform_reduce.h>
+
+struct Axpy {
+  double A;
+  __host__ __device__ double operator()(double X, double Y) const {
+    return A * X + Y;
+  }
+};
+struct Twice {
+  __host__ __device__ void operator()(double &X) const { X *= 2; }
+};
+struct Square {
+  __host__ __device__ double operator()(double X) const { return X * X; }
+};
+struct IsOdd {
+  __host__ __device__ bool operator()(int X) const { return X & 1; }
+};
+
+int main() {
+  const int N = 5000;
+  thrust::device_vector<double> X(N), Y(N), Z(N);
+  thrust::sequence(X.begin(), X.end(), 1.0, 0.25);
+  thrust::fill(Y.begin(), Y.end(), 3.0);
+  thrust::transform(X.begin(), X.end(), Y.begin(), Z.begin(), Axpy{2.0});
+  thrust::for_each(Z.begin(), Z.end(), Twice());
+  thrust::device_vector<int> Index(N);
+  thrust::sequence(Index.begin(), Index.end(), N - 1, -1);
+  thrust::device_vector<double> Reversed(N);
+  thrust::gather(Index.begin(), Index.end(), Z.begin(), Reversed.begin());
+  thrust::host_vector<double> Host = Reversed;
+  bool Ok = true;
+  for (int I = 0; I < N; ++I) {
+    int J = N - 1 - I;
+    Ok &= Host[I] == 2 * (2.0 * (1.0 + 0.25 * J) + 3.0);
+  }
+  check("sequence, fill, transform, for_each, gather", Ok);
+
+  // Reductions over more elements than one block takes.
+  const int M = 100000;
+  thrust::device_vector<double> Halves(M);
+  thrust::sequence(Halves.begin(), Halves.end(), 0.0, 0.5);
+  double Sum = thrust::reduce(Halves.begin(), Halves.end(), 0.0);
+  checkClose("reduce", Sum, 0.5 * (M - 1.0) * M / 2, 0);
+  double Squares = thrust::transform_reduce(Halves.begin(), Halves.end(),
+                                            Square(), 0.0,
+                                            thrust::plus<double>());
+  checkClose("transform_reduce", Squares,
+             0.25 * (M - 1.0) * M * (2 * M - 1.0) / 6, 1e-15);
+  thrust::device_vector<int> Count(M);
+  thrust::sequence(Count.begin(), Count.end());
+  check("max_element", *thrust::max_element(Count.begin(), Count.end()) ==
+                           M - 1);
+  check("count_if", thrust::count_if(Count.begin(), Count.end(), IsOdd()) ==
+                        M / 2);
+  return finish();
+}

@@ -108,6 +108,21 @@ void __enzyme_rt_cuda_push_launch(const struct cuda_launch_config *config) {
   __enzyme_rt_cuda_pending_attributes.count = config->num_attrs;
 }
 
+/* cudaLaunchCooperativeKernel(kernel, GRID, BLOCK, args, SHARED, STREAM)
+ * in differentiated host code: the push of a cudaLaunchKernelEx launch
+ * with the cooperative attribute. */
+void __enzyme_rt_cuda_push_cooperative_launch(struct cuda_dim3 grid,
+                                              struct cuda_dim3 block,
+                                              size_t shared, void *stream) {
+  struct cuda_launch_attribute cooperative = {0};
+  cooperative.id = 2; /* cudaLaunchAttributeCooperative */
+  int one = 1;
+  __builtin_memcpy(cooperative.value, &one, sizeof one);
+  struct cuda_launch_config config = {grid,   block,        shared,
+                                      stream, &cooperative, 1};
+  __enzyme_rt_cuda_push_launch(&config);
+}
+
 /* cudaLaunchKernel, or cudaLaunchKernelExC where the launch has
  * attributes. */
 static int launch_kernel(const void *kernel, struct cuda_dim3 grid,

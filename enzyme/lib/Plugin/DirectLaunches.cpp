@@ -12,6 +12,8 @@
 ///
 ///  - `cudaLaunchKernel(kernel, grid, block, args, shared, stream)`, or the
 ///    runtime header's C++ template around it, becomes that push and call;
+///    `cudaLaunchCooperativeKernel` too, its push made by the run-time with
+///    the cooperative attribute (as for cudaLaunchKernelExC, below);
 ///  - `cudaLaunchKernelExC(config, kernel, args)` too, with the push made by
 ///    the run-time (`__enzyme_rt_cuda_push_launch`), which keeps the launch
 ///    attributes (clusters, priority, programmatic launch, events) for the
@@ -53,6 +55,8 @@ enum class LaunchCall {
   /// cudaLaunchKernel or its template: (kernel, grid, block, args, shared,
   /// stream).
   Launch,
+  /// cudaLaunchCooperativeKernel or its template, with the same operands.
+  CooperativeLaunch,
   /// cudaLaunchKernelExC(config, kernel, args).
   LaunchEx,
   /// The template cudaLaunchKernelEx(config, kernel, args...).
@@ -76,6 +80,10 @@ static std::optional<LaunchCall> classifyLaunchCall(const Function &Callee) {
   if (Callee.arg_size() == 8 && (Callee.getName() == "cudaLaunchKernel" ||
                                  isRuntimeTemplate(Callee, "cudaLaunchKernel")))
     return LaunchCall::Launch;
+  if (Callee.arg_size() == 8 &&
+      (Callee.getName() == "cudaLaunchCooperativeKernel" ||
+       isRuntimeTemplate(Callee, "cudaLaunchCooperativeKernel")))
+    return LaunchCall::CooperativeLaunch;
   if (Callee.arg_size() == 3 && Callee.getName() == "cudaLaunchKernelExC")
     return LaunchCall::LaunchEx;
   if (Callee.arg_size() >= 2 && isRuntimeTemplate(Callee, "cudaLaunchKernelEx"))
@@ -85,7 +93,9 @@ static std::optional<LaunchCall> classifyLaunchCall(const Function &Callee) {
 
 /// The operand of a \p Kind call that names the kernel (its host stub).
 static unsigned kernelOperand(LaunchCall Kind) {
-  return Kind == LaunchCall::Launch ? 0 : 1;
+  return Kind == LaunchCall::Launch || Kind == LaunchCall::CooperativeLaunch
+             ? 0
+             : 1;
 }
 
 /// The stub that operand \p Operand of \p Call names, if it has a
@@ -131,22 +141,6 @@ argumentsFromArray(IRBuilder<> &B, Function &Stub, Value *Array) {
   return Args;
 }
 
-/// `cudaLaunchKernel(stub, grid, block, args, shared, stream)` as
-/// `<<<grid, block, shared, stream>>>` writes it.
-static void lowerLaunch(CallInst &Call, Function &Stub) {
-  IRBuilder<> B(&Call);
-  Type *I32 = B.getInt32Ty(), *I64 = B.getInt64Ty(), *Ptr = B.getPtrTy();
-  SmallVector<Value *, 8> Args =
-      argumentsFromArray(B, Stub, Call.getArgOperand(5));
-  callStubInPlaceOf(Call, Stub, Args, [&](IRBuilder<> &PB) {
-    FunctionCallee Push = Call.getModule()->getOrInsertFunction(
-        "__cudaPushCallConfiguration", I32, I64, I32, I64, I32, I64, Ptr);
-    PB.CreateCall(Push, {Call.getArgOperand(1), Call.getArgOperand(2),
-                         Call.getArgOperand(3), Call.getArgOperand(4),
-                         Call.getArgOperand(6), Call.getArgOperand(7)});
-  });
-}
-
 /// Pushes the configuration that \p Config points to (a cudaLaunchConfig_t)
 /// and its attributes.
 static void pushLaunchConfig(IRBuilder<> &B, Value *Config) {
@@ -176,10 +170,11 @@ static bool launchWithAttributes(Function &Stub) {
   return Found;
 }
 
-/// The error for a cudaLaunchKernelEx \p Call of \p Stub whose stub does
-/// not launch in the way the toolchain knows.
-static void reportUnknownStub(const CallInst &Call, const Function &Stub) {
-  reportError(Call, "cannot differentiate the cudaLaunchKernelEx launch of '" +
+/// The error for a launch \p Call of \p Stub through \p Api whose stub
+/// does not launch in the way the toolchain knows.
+static void reportUnknownStub(const CallInst &Call, const Function &Stub,
+                              StringRef Api) {
+  reportError(Call, "cannot differentiate the " + Api + " launch of '" +
                         displayName(Stub.getName()) +
                         "': its host stub does not launch it with "
                         "cudaLaunchKernel, through which the toolchain "
@@ -187,10 +182,37 @@ static void reportUnknownStub(const CallInst &Call, const Function &Stub) {
                         "<<<...>>> instead");
 }
 
+/// `cudaLaunchKernel(stub, grid, block, args, shared, stream)` as
+/// `<<<grid, block, shared, stream>>>` writes it; a cooperative launch
+/// pushes the cooperative attribute with its configuration.
+static void lowerLaunch(CallInst &Call, Function &Stub, bool Cooperative) {
+  if (Cooperative && !launchWithAttributes(Stub))
+    return reportUnknownStub(Call, Stub, "cudaLaunchCooperativeKernel");
+  IRBuilder<> B(&Call);
+  Type *I32 = B.getInt32Ty(), *I64 = B.getInt64Ty(), *Ptr = B.getPtrTy();
+  FunctionType *PushType = FunctionType::get(
+      Cooperative ? B.getVoidTy() : I32, {I64, I32, I64, I32, I64, Ptr}, false);
+  Module &M = *Call.getModule();
+  FunctionCallee Push =
+      Cooperative
+          ? FunctionCallee(getRuntimeFunction(
+                M, "__enzyme_rt_cuda_push_cooperative_launch"))
+          : M.getOrInsertFunction("__cudaPushCallConfiguration", PushType);
+  if (Push.getFunctionType() != PushType)
+    return reportUnknownStub(Call, Stub, "cudaLaunchCooperativeKernel");
+  SmallVector<Value *, 8> Args =
+      argumentsFromArray(B, Stub, Call.getArgOperand(5));
+  callStubInPlaceOf(Call, Stub, Args, [&](IRBuilder<> &PB) {
+    PB.CreateCall(Push, {Call.getArgOperand(1), Call.getArgOperand(2),
+                         Call.getArgOperand(3), Call.getArgOperand(4),
+                         Call.getArgOperand(6), Call.getArgOperand(7)});
+  });
+}
+
 /// `cudaLaunchKernelExC(config, stub, args)`.
 static void lowerLaunchEx(CallInst &Call, Function &Stub) {
   if (!launchWithAttributes(Stub))
-    return reportUnknownStub(Call, Stub);
+    return reportUnknownStub(Call, Stub, "cudaLaunchKernelEx");
   IRBuilder<> B(&Call);
   SmallVector<Value *, 8> Args =
       argumentsFromArray(B, Stub, Call.getArgOperand(2));
@@ -258,7 +280,7 @@ static bool lowerLaunchExTemplate(CallInst &Call, Function &Stub) {
     });
   }
   if (!launchWithAttributes(Stub)) {
-    reportUnknownStub(Call, Stub);
+    reportUnknownStub(Call, Stub, "cudaLaunchKernelEx");
     return true;
   }
   SmallVector<Value *, 8> Args;
@@ -295,7 +317,8 @@ void lowerDirectLaunches(Module &M, ArrayRef<Function *> Reached) {
   for (const Launch &L : Launches) {
     switch (L.Kind) {
     case LaunchCall::Launch:
-      lowerLaunch(*L.Call, *L.Stub);
+    case LaunchCall::CooperativeLaunch:
+      lowerLaunch(*L.Call, *L.Stub, L.Kind == LaunchCall::CooperativeLaunch);
       break;
     case LaunchCall::LaunchEx:
       lowerLaunchEx(*L.Call, *L.Stub);

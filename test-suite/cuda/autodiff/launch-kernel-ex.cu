@@ -2,8 +2,9 @@
 // the C++ template (which converts the arguments to the kernel's parameter
 // types: an int literal and a double given for float parameters) and the C
 // form cudaLaunchKernelExC with launch attributes (priority, a cluster
-// dimension, a launch completion event that the program then reads), with
-// nothing but __enzyme_autodiff and __enzyme_fwddiff. The primal call of
+// dimension, a launch completion event that the program then reads), and
+// with cudaLaunchCooperativeKernel, with nothing but __enzyme_autodiff and
+// __enzyme_fwddiff. The primal call of
 // the same function keeps the attributes too (the event is recorded).
 // Checked against analytic gradients at -O0 and -O2, forward mode against
 // them.
@@ -34,10 +35,16 @@ __global__ void addSin(double *Out, const double *In, int N) {
     Out[I] += std::sin(In[I]);
 }
 
+__global__ void halve(double *Out, int N) {
+  int I = blockIdx.x * blockDim.x + threadIdx.x;
+  if (I < N)
+    Out[I] *= 0.5;
+}
+
 cudaEvent_t Done;
 int Launches;
 
-// loss = sum_i (float(S) x_i^2 + 2 + sin x_i)
+// loss = sum_i (float(S) x_i^2 + 2 + sin x_i) / 2
 double loss(const double *X, double S) {
   constexpr size_t Bytes = N * sizeof(double);
   cudaStream_t Stream;
@@ -73,6 +80,11 @@ double loss(const double *X, double S) {
   Launches += cudaLaunchKernelExC(&WithAttrs, (const void *)addSin, Args) ==
               cudaSuccess;
 
+  // The template form of cudaLaunchCooperativeKernel.
+  void *HalveArgs[] = {&Out, &Count};
+  Launches += cudaLaunchCooperativeKernel(halve, dim3(N / 32), dim3(32),
+                                          HalveArgs, 0, Stream) == cudaSuccess;
+
   double Back[N];
   cudaMemcpy(Back, Out, Bytes, cudaMemcpyDeviceToHost);
   cudaFree(In);
@@ -97,9 +109,9 @@ int main() {
   // The primal: the completion event is recorded.
   double Expected = 0;
   for (int I = 0; I < N; ++I)
-    Expected += S * X[I] * X[I] + 2 + std::sin(X[I]);
+    Expected += (S * X[I] * X[I] + 2 + std::sin(X[I])) / 2;
   checkClose("primal", loss(X, S), Expected, 1e-12);
-  check("the primal's launches succeed", Launches == 2);
+  check("the primal's launches succeed", Launches == 3);
   float Ms = -1;
   check("the primal records the launch completion event",
         cudaEventElapsedTime(&Ms, Start, Done) == cudaSuccess && Ms >= 0);
@@ -114,13 +126,15 @@ int main() {
   bool XOk = true;
   double ExpectedDS = 0;
   for (int I = 0; I < N; ++I) {
-    XOk &= std::fabs(DX[I] - (2 * S * X[I] + std::cos(X[I]))) <= 1e-12;
-    ExpectedDS += X[I] * X[I];
+    XOk &= std::fabs(DX[I] - (2 * S * X[I] + std::cos(X[I])) / 2) <= 1e-12;
+    ExpectedDS += X[I] * X[I] / 2;
   }
-  check("d/dx through cudaLaunchKernelEx and cudaLaunchKernelExC", XOk);
+  check("d/dx through cudaLaunchKernelEx, cudaLaunchKernelExC and "
+        "cudaLaunchCooperativeKernel",
+        XOk);
   checkClose("d/dS of a double converted to the kernel's float parameter", DS,
              ExpectedDS, 1e-6);
-  check("the derivative's launches succeed", Launches == 4);
+  check("the derivative's launches succeed", Launches == 6);
 
   double TX[N], Projection = 0;
   for (int I = 0; I < N; ++I) {
@@ -132,6 +146,6 @@ int main() {
       __enzyme_fwddiff((void *)loss, enzyme_dup, X, TX, S, 0.5);
   checkClose("forward mode through cudaLaunchKernelEx", Tangent, Projection,
              1e-6);
-  check("the tangent's launches succeed", Launches == 6);
+  check("the tangent's launches succeed", Launches == 9);
   return finish();
 }

@@ -137,6 +137,16 @@ int main() {
   Ms = -1;
   CUDA_CHECK(cudaEventElapsedTime(&Ms, Start, Completed));
   check("cudaLaunchKernelExC records the launch completion event", Ms >= 0);
+  // A cooperative launch runs as any other; one with more blocks than the
+  // device holds at once is refused.
+  CUDA_CHECK(cudaLaunchCooperativeKernel((const void *)affine,
+                                         dim3((N + 127) / 128), dim3(128),
+                                         Args, 0, Stream));
+  check("a cooperative launch larger than the device is refused",
+        cudaLaunchCooperativeKernel((const void *)affine, dim3(1 << 24),
+                                    dim3(1024), Args, 0, Stream) ==
+            cudaErrorCooperativeLaunchTooLarge);
+  cudaGetLastError();
 
   CUDA_CHECK(cudaMemcpy(Back, Out, sizeof Back, cudaMemcpyDeviceToHost));
   bool Ok = true;
@@ -146,7 +156,7 @@ int main() {
 
   int Count = 0;
   CUDA_CHECK(cudaMemcpyFromSymbol(&Count, Calls, sizeof Count));
-  check("__device__ variable through its symbol", Count == 4);
+  check("__device__ variable through its symbol", Count == 5);
   int *CallsAddress = nullptr;
   CUDA_CHECK(cudaGetSymbolAddress((void **)&CallsAddress, Calls));
   size_t Size = 0;

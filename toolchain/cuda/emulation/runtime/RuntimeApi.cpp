@@ -775,6 +775,34 @@ static cudaEvent_t recordedEvent(const cudaLaunchAttribute &Attr) {
   return nullptr;
 }
 
+/// A cooperative launch's blocks must all be resident at once: as many as
+/// the device's multiprocessors hold of them. (Kernels that synchronise the
+/// grid do not compile for emulation, so its blocks need not wait for each
+/// other.)
+static cudaError_t checkCooperativeLaunch(const void *Function, dim3 Grid,
+                                          dim3 Block, size_t SharedBytes) {
+  int PerMultiprocessor = 0;
+  if (cudaError_t Error = cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+          &PerMultiprocessor, Function, int(Block.x * Block.y * Block.z),
+          SharedBytes))
+    return Error;
+  uint64_t Resident = uint64_t(PerMultiprocessor) *
+                      std::max(1u, std::thread::hardware_concurrency());
+  return uint64_t(Grid.x) * Grid.y * Grid.z > Resident
+             ? cudaErrorCooperativeLaunchTooLarge
+             : cudaSuccess;
+}
+
+cudaError_t cudaLaunchCooperativeKernel(const void *Function, dim3 Grid,
+                                        dim3 Block, void **Args,
+                                        size_t SharedBytes,
+                                        cudaStream_t Stream) {
+  if (cudaError_t Error =
+          checkCooperativeLaunch(Function, Grid, Block, SharedBytes))
+    return setError(Error);
+  return cudaLaunchKernel(Function, Grid, Block, Args, SharedBytes, Stream);
+}
+
 /// The launch attributes of cudaLaunchKernelEx. Everything runs in order,
 /// so the ones that order, prioritise or place work change nothing here;
 /// events are recorded at the launch, which completes at once. Clusters
@@ -801,6 +829,13 @@ cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *Config,
     case cudaLaunchAttributeLaunchCompletionEvent:
       if (!recordedEvent(Attr))
         return setError(cudaErrorInvalidResourceHandle);
+      break;
+    case cudaLaunchAttributeCooperative:
+      if (Attr.val.cooperative)
+        if (cudaError_t Error = checkCooperativeLaunch(
+                Function, Config->gridDim, Config->blockDim,
+                Config->dynamicSmemBytes))
+          return setError(Error);
       break;
     default:
       break;

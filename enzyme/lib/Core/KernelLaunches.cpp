@@ -102,8 +102,28 @@ std::optional<std::string> kernelNameOfStub(StringRef Stub) {
       .str();
 }
 
-std::optional<std::string>
-launchWithoutDerivativeKernels(const Function &Callee, bool Forward) {
+/// The operand of a call of the runtime API function \p Name that names
+/// the kernel it launches, if \p Name launches one.
+static std::optional<unsigned> launchedKernelOperand(StringRef Name) {
+  if (Name == "cudaLaunchKernel" || Name == "cudaLaunchCooperativeKernel")
+    return 0;
+  if (Name == "cudaLaunchKernelExC")
+    return 1;
+  return std::nullopt;
+}
+
+std::optional<std::string> launchWithoutDerivativeKernels(const CallBase &Call,
+                                                          bool Forward) {
+  const Function &Callee = *Call.getCalledFunction();
+  if (std::optional<unsigned> Operand = launchedKernelOperand(Callee.getName());
+      Operand && *Operand < Call.arg_size() &&
+      !isa<Function>(Call.getArgOperand(*Operand)->stripPointerCasts()))
+    return "cannot differentiate a kernel launch (" + Callee.getName().str() +
+           ") whose kernel the call does not name: derivative kernels are "
+           "made for the kernels that host code launches by name, and this "
+           "one comes through a function pointer (passed down through "
+           "parameters, as Thrust's and CUB's algorithms launch theirs); "
+           "write the kernel and launch it with <<<...>>> (docs/cuda.md)";
   std::optional<std::string> Kernel = kernelNameOfStub(Callee.getName());
   // With relocatable device code, a kernel's stub and device code are in
   // the file that defines it, not in the one that launches it.
@@ -115,8 +135,7 @@ launchWithoutDerivativeKernels(const Function &Callee, bool Forward) {
            "launches a kernel; define the kernel in the file whose host code "
            "launches it (docs/cuda.md)";
   if (!Kernel && Callee.getName() != "__cudaPopCallConfiguration" &&
-      Callee.getName() != "cudaLaunchKernel" &&
-      Callee.getName() != "cudaLaunchKernelExC")
+      !launchedKernelOperand(Callee.getName()))
     return std::nullopt;
   return "cannot differentiate the launch of " +
          (Kernel ? "kernel '" + displayName(*Kernel) + "'"

@@ -52,6 +52,7 @@
 #include <string>
 
 namespace llvm {
+class CallBase;
 class DataLayout;
 class Function;
 class FunctionType;
@@ -99,13 +100,15 @@ std::string tangentKernelInfoName(llvm::StringRef Kernel);
 /// \p Stub is no stub.
 std::optional<std::string> kernelNameOfStub(llvm::StringRef Stub);
 
-/// Why a call of \p Callee cannot be differentiated in reverse mode (or
-/// \p Forward mode) when it has no custom derivative: it is a kernel's host
-/// stub, or what a stub does (pop the launch's configuration, launch), and
-/// this CUDA file made no derivative kernels for the kernel. Nullopt for
-/// other functions.
+/// Why \p Call cannot be differentiated in reverse mode (or \p Forward
+/// mode) when its callee has no custom derivative: it calls a kernel's host
+/// stub, or does what a stub does (pop the launch's configuration, launch),
+/// and this CUDA file made no derivative kernels for the kernel; or it
+/// launches through the runtime API a kernel that it does not name (a
+/// function pointer passed down through parameters, as Thrust's algorithms
+/// launch theirs). Nullopt for other calls.
 std::optional<std::string>
-launchWithoutDerivativeKernels(const llvm::Function &Callee, bool Forward);
+launchWithoutDerivativeKernels(const llvm::CallBase &Call, bool Forward);
 
 /// A float or double field of a struct that a kernel takes by value.
 struct FloatField {

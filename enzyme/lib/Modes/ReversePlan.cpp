@@ -789,7 +789,7 @@ bool FunctionDifferentiator::plan() {
           // A kernel launch whose kernel has no derivative kernels
           // (Core/KernelLaunches.h): the stub, or what it does once inlined.
           if (std::optional<std::string> Message =
-                  launchWithoutDerivativeKernels(*Callee, /*Forward=*/false))
+                  launchWithoutDerivativeKernels(*Call, /*Forward=*/false))
             return fail(Call, *Message);
           if (Callee->isDeclaration())
             return fail(Call,

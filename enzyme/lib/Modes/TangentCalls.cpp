@@ -107,7 +107,7 @@ bool TangentBuilder::checkDifferentiableCallee(CallBase &Call) {
   // A launch whose kernel has no tangent kernel (Core/KernelLaunches.h).
   if (!Custom)
     if (std::optional<std::string> Message =
-            launchWithoutDerivativeKernels(*Callee, /*Forward=*/true))
+            launchWithoutDerivativeKernels(Call, /*Forward=*/true))
       return fail(&Call, *Message);
   if (Callee->getName().starts_with("MPI_") && !Custom)
     return fail(&Call, "cannot differentiate the MPI call '" +

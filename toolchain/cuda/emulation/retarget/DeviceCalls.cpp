@@ -656,10 +656,12 @@ void DeviceCallLowering::lowerInlineAsm(CallBase &Call, const InlineAsm &Asm) {
       IRBuilder<> B(Inst);
       Value *Loaded = PoisonValue::get(Call.getType());
       for (unsigned K = 0; K < Load->Count; ++K) {
+        Value *Address = Call.getArgOperand(0);
+        if (K)
+          Address = B.CreateConstInBoundsGEP1_64(Element, Address, K);
         LoadInst *Part = B.CreateAlignedLoad(
-            Element,
-            B.CreateConstInBoundsGEP1_64(Element, Call.getArgOperand(0), K),
-            Align(Load->Bits / 8 * (K ? 1 : Load->Count)), Load->Volatile);
+            Element, Address, Align(Load->Bits / 8 * (K ? 1 : Load->Count)),
+            Load->Volatile);
         Loaded = Load->Count == 1 ? static_cast<Value *>(Part)
                                   : B.CreateInsertValue(Loaded, Part, K);
       }

@@ -1,0 +1,41 @@
+; The inline PTX statements that CUB's kernels use and the emulator
+; translates: a cache prefetch is dropped, a warp shuffle becomes the
+; runtime's shuffle (mode 2: down; mask, value, offset, clamp), loads with
+; a cache operator become plain loads (a vector load one per element, the
+; first with the vector's alignment; `ld.cv` volatile). Another statement
+; stays an error.
+; RUN: enzyme-cuda-retarget %s -o %t.bc --id-file=%t.id --cuda-version=13000 --triple=x86_64-unknown-linux-gnu
+; RUN: llvm-dis %t.bc -o - | FileCheck %s
+
+target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
+target triple = "nvptx64-nvidia-cuda"
+
+; CHECK-LABEL: define internal void @kernel(
+define dso_local void @kernel(ptr %in, ptr %out) #0 {
+; CHECK-NOT: prefetch
+  call void asm sideeffect "prefetch.global.L2 [$0];", "l"(ptr %in)
+; CHECK: %[[SHFL:.*]] = call i64 @__cudaemu_shuffle(i32 2, i32 -1, i32 7, i32 1, i32 31)
+; CHECK: trunc i64 %[[SHFL]] to i32
+  %s = call i32 asm sideeffect "shfl.sync.down.b32 $0, $1, $2, $3, $4;", "=r,r,r,r,r"(i32 7, i32 1, i32 31, i32 -1)
+; CHECK: load i64, ptr %in, align 8
+  %a = call i64 asm sideeffect "ld.global.nc.u64 $0, [$1];", "=l,l"(ptr %in)
+; CHECK: load i64, ptr %in, align 16
+; CHECK: %[[SECOND:.*]] = getelementptr inbounds i64, ptr %in, i64 1
+; CHECK: load i64, ptr %[[SECOND]], align 8
+  %v = call { i64, i64 } asm sideeffect "ld.global.nc.v2.u64 {$0, $1}, [$2];", "=l,=l,l"(ptr %in)
+; CHECK: load volatile i32, ptr %in, align 4
+  %c = call i32 asm sideeffect "ld.cv.u32 $0, [$1];", "=r,l"(ptr %in)
+  %v0 = extractvalue { i64, i64 } %v, 0
+  %sum = add i64 %a, %v0
+  %s64 = zext i32 %s to i64
+  %c64 = zext i32 %c to i64
+  %t = add i64 %sum, %s64
+  %u = add i64 %t, %c64
+  store i64 %u, ptr %out, align 8
+  ret void
+}
+
+attributes #0 = { convergent "target-cpu"="sm_75" "target-features"="+ptx85,+sm_75" }
+
+!nvvm.annotations = !{!0}
+!0 = !{ptr @kernel, !"kernel", i32 1}

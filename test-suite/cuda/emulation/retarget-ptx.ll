@@ -2,8 +2,8 @@
 ; translates: a cache prefetch is dropped, a warp shuffle becomes the
 ; runtime's shuffle (mode 2: down; mask, value, offset, clamp), loads with
 ; a cache operator become plain loads (a vector load one per element, the
-; first with the vector's alignment; `ld.cv` volatile). Another statement
-; stays an error.
+; first with the vector's alignment; `ld.cv` volatile). Other statements
+; stay errors (unsupported-features.cu).
 ; RUN: enzyme-cuda-retarget %s -o %t.bc --id-file=%t.id --cuda-version=13000 --triple=x86_64-unknown-linux-gnu
 ; RUN: llvm-dis %t.bc -o - | FileCheck %s
 

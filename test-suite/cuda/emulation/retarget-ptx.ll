@@ -2,8 +2,10 @@
 ; translates: a cache prefetch is dropped, a warp shuffle becomes the
 ; runtime's shuffle (mode 2: down; mask, value, offset, clamp), loads with
 ; a cache operator become plain loads (a vector load one per element, the
-; first with the vector's alignment; `ld.cv` volatile). Other statements
-; stay errors (unsupported-features.cu).
+; first with the vector's alignment; `ld.cv` volatile), loads and stores
+; ordered at GPU scope become atomics of the whole (16 bytes through the
+; runtime's lock), and CUB's scan step of a sum a shuffle up and a select of
+; the sum. Other statements stay errors (unsupported-features.cu).
 ; RUN: enzyme-cuda-retarget %s -o %t.bc --id-file=%t.id --cuda-version=13000 --triple=x86_64-unknown-linux-gnu
 ; RUN: llvm-dis %t.bc -o - | FileCheck %s
 
@@ -25,12 +27,31 @@ define dso_local void @kernel(ptr %in, ptr %out) #0 {
   %v = call { i64, i64 } asm sideeffect "ld.global.nc.v2.u64 {$0, $1}, [$2];", "=l,=l,l"(ptr %in)
 ; CHECK: load volatile i32, ptr %in, align 4
   %c = call i32 asm sideeffect "ld.cv.u32 $0, [$1];", "=r,l"(ptr %in)
+; CHECK: load atomic i64, ptr %in monotonic, align 8
+  %r = call { i32, i32 } asm sideeffect "ld.relaxed.gpu.v2.u32 {$0, $1}, [$2];", "=r,=r,l"(ptr %in)
+; CHECK: call void @__cudaemu_load128(ptr %in, ptr
+  %w = call { i64, i64 } asm sideeffect "ld.acquire.gpu.v2.u64 {$0, $1}, [$2];", "=l,=l,l"(ptr %in)
+; CHECK: store atomic i64 {{.*}}, ptr %out release, align 8
+  call void asm sideeffect "st.release.gpu.v2.u32 [$0], {$1, $2};", "l,r,r"(ptr %out, i32 1, i32 2)
+; CHECK: call void @__cudaemu_store128(ptr %out, i64 3, i64 4)
+  call void asm sideeffect "st.relaxed.gpu.v2.u64 [$0], {$1, $2};", "l,l,l"(ptr %out, i64 3, i64 4)
+; CHECK: %[[UP:.*]] = call i64 @__cudaemu_shuffle(i32 1, i32 -1, i32 5, i32 2, i32 0)
+; CHECK: %[[SUM:.*]] = add i32
+; CHECK: select i1 %{{.*}}, i32 %[[SUM]], i32 5
+  %scan = call i32 asm sideeffect "{\0A  .reg .s32 r0;\0A  .reg .pred p;\0A  shfl.sync.up.b32 r0|p, $1, $2, $3, $5;\0A  @p add.s32 r0, r0, $4;\0A  mov.s32 $0, r0;\0A}", "=r,r,r,r,r,r"(i32 5, i32 2, i32 0, i32 5, i32 -1)
   %v0 = extractvalue { i64, i64 } %v, 0
   %sum = add i64 %a, %v0
   %s64 = zext i32 %s to i64
   %c64 = zext i32 %c to i64
   %t = add i64 %sum, %s64
-  %u = add i64 %t, %c64
+  %u0 = add i64 %t, %c64
+  %r0 = extractvalue { i32, i32 } %r, 0
+  %w0 = extractvalue { i64, i64 } %w, 0
+  %r64 = zext i32 %r0 to i64
+  %scan64 = zext i32 %scan to i64
+  %u1 = add i64 %u0, %r64
+  %u2 = add i64 %u1, %w0
+  %u = add i64 %u2, %scan64
   store i64 %u, ptr %out, align 8
   ret void
 }

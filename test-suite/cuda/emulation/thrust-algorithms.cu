@@ -1,11 +1,14 @@
 // Thrust's element-wise algorithms (sequence, fill, transform with a binary
-// functor, for_each, gather, copies between host and device vectors) and
-// its reductions (reduce, transform_reduce, max_element, count_if) run
-// under emulation. CUB writes some of what they do as inline PTX: cache
-// prefetches (`prefetch.global.L2`, a hint the emulator drops), warp
-// shuffles (`shfl.sync.down.b32`) and loads with a cache operator
-// (`ld.global.nc.v2.u64`), which the emulator translates. Before, each was a
-// compile error ("CUDA emulation cannot run inline PTX assembly").
+// functor, for_each, gather, copies between host and device vectors), its
+// reductions (reduce, transform_reduce, max_element, count_if) and scans
+// (inclusive and exclusive, int and double) run under emulation. CUB writes
+// some of what they do as inline PTX: cache prefetches (`prefetch.global.L2`,
+// a hint the emulator drops), warp shuffles (`shfl.sync.down.b32`), loads
+// with a cache operator (`ld.global.nc.v2.u64`), the scan step of a sum (a
+// block of shuffles and a predicated add), and the relaxed loads and stores
+// at GPU scope with which a scan's blocks wait for each other's totals,
+// which the emulator translates. Before, each was a compile error ("CUDA
+// emulation cannot run inline PTX assembly").
 // REQUIRES: cuda-emulation
 // RUN: %clangxx_enzyme -fcuda-emulate -O0 %s -o %t.O0 && %t.O0 | FileCheck %s
 // RUN: %clangxx_enzyme -fcuda-emulate -O2 %s -o %t.O2 && %t.O2 | FileCheck %s
@@ -22,6 +25,7 @@
 #include <thrust/gather.h>
 #include <thrust/host_vector.h>
 #include <thrust/reduce.h>
+#include <thrust/scan.h>
 #include <thrust/sequence.h>
 #include <thrust/transform.h>
 #include <thrust/transform_reduce.h>
@@ -78,5 +82,21 @@ int main() {
                            M - 1);
   check("count_if", thrust::count_if(Count.begin(), Count.end(), IsOdd()) ==
                         M / 2);
+
+  // Scans over many blocks, which wait for their predecessors' totals.
+  thrust::device_vector<int> Ones(M, 1), Prefix(M);
+  thrust::inclusive_scan(Ones.begin(), Ones.end(), Prefix.begin());
+  thrust::host_vector<int> HostPrefix = Prefix;
+  bool ScanOk = true;
+  for (int I = 0; I < M; ++I)
+    ScanOk &= HostPrefix[I] == I + 1;
+  check("inclusive_scan of ints", ScanOk);
+  thrust::device_vector<double> Exclusive(M);
+  thrust::exclusive_scan(Halves.begin(), Halves.end(), Exclusive.begin());
+  thrust::host_vector<double> HostExclusive = Exclusive;
+  bool ExclusiveOk = true;
+  for (int I = 0; I < M; I += 997)
+    ExclusiveOk &= HostExclusive[I] == 0.25 * I * (I - 1.0);
+  check("exclusive_scan of doubles", ExclusiveOk);
   return finish();
 }

@@ -561,58 +561,11 @@ static std::optional<EnzymeCudaEmuRegister> asmRegister(StringRef Name) {
       .Default(std::nullopt);
 }
 
-/// `shfl.sync.MODE.b32 $0, $1, $2, $3, $4;`, a warp shuffle as CUB writes
-/// it (value, lane or offset, clamp, member mask): its mode.
-static std::optional<EnzymeCudaEmuShuffleMode> ptxShuffle(StringRef Text) {
-  if (!Text.consume_front("shfl.sync."))
-    return std::nullopt;
-  auto [Mode, Rest] = Text.split('.');
-  if (Rest != "b32 $0, $1, $2, $3, $4;")
-    return std::nullopt;
-  return StringSwitch<std::optional<EnzymeCudaEmuShuffleMode>>(Mode)
-      .Case("idx", EnzymeCudaEmuShuffleIdx)
-      .Case("up", EnzymeCudaEmuShuffleUp)
-      .Case("down", EnzymeCudaEmuShuffleDown)
-      .Case("bfly", EnzymeCudaEmuShuffleBfly)
-      .Default(std::nullopt);
-}
-
-/// A load with a cache operator, as CUB's ThreadLoad writes it:
-/// `ld.MOD[.v2|.v4].{u16,u32,u64} DEST, [$N];` with MOD one of global.nc,
-/// ca, cg, cs, cv. The element count and width, or none.
-struct CachedLoad {
-  unsigned Count, Bits;
-  bool Volatile;
-};
-static std::optional<CachedLoad> ptxCachedLoad(StringRef Text) {
-  if (!Text.consume_front("ld."))
-    return std::nullopt;
-  bool Volatile = false;
-  if (!Text.consume_front("global.nc.") && !Text.consume_front("ca.") &&
-      !Text.consume_front("cg.") && !Text.consume_front("cs.")) {
-    if (!Text.consume_front("cv."))
-      return std::nullopt;
-    Volatile = true; // fetched again on every access
-  }
-  unsigned Count = Text.consume_front("v2.")   ? 2
-                   : Text.consume_front("v4.") ? 4
-                                               : 1;
-  unsigned Bits = Text.consume_front("u16 ")   ? 16
-                  : Text.consume_front("u32 ") ? 32
-                  : Text.consume_front("u64 ") ? 64
-                                               : 0;
-  // One statement: destinations, then the address operand.
-  if (!Bits || !Text.consume_back("];") || Text.count(';') ||
-      Text.count('[') != 1)
-    return std::nullopt;
-  return CachedLoad{Count, Bits, Volatile};
-}
-
 /// Inline assembly is PTX, which the host cannot run. The few statements
 /// CUDA's own headers use for things the emulator has (a trap, reading a
-/// lane register, a cache prefetch) and those CUB's warp shuffles and
-/// cached loads use are translated; anything else is an error that says what
-/// the statement is for when that is recognisable.
+/// lane register) and those CUB writes (PtxStatements.cpp) are translated;
+/// anything else is an error that says what the statement is for when that is
+/// recognisable.
 void DeviceCallLowering::lowerInlineAsm(CallBase &Call, const InlineAsm &Asm) {
   StringRef Text = StringRef(Asm.getAsmString()).trim();
   auto *Inst = dyn_cast<CallInst>(&Call);
@@ -624,51 +577,9 @@ void DeviceCallLowering::lowerInlineAsm(CallBase &Call, const InlineAsm &Asm) {
                        : PoisonValue::get(Call.getType()));
     return;
   }
-  // A prefetch into a cache (CUB's transform kernels issue them) is a hint
-  // without effect on values.
-  if (Inst && Call.getType()->isVoidTy() &&
-      (Text.starts_with("prefetch.") || Text.starts_with("prefetchu.")) &&
-      !Text.drop_back(Text.ends_with(";")).contains(';')) {
-    replace(*Inst, nullptr);
+  // What CUB writes as PTX (PtxStatements.cpp).
+  if (Inst && lowerKnownPtx(*Inst, Text))
     return;
-  }
-  if (std::optional<EnzymeCudaEmuShuffleMode> Mode = ptxShuffle(Text);
-      Mode && Inst && Call.getType() == I32 && Call.arg_size() == 4) {
-    IRBuilder<> B(Inst);
-    Value *Packed = B.CreateCall(
-        runtime("__cudaemu_shuffle", I64, {I32, I32, I32, I32, I32}),
-        {B.getInt32(*Mode), Call.getArgOperand(3), Call.getArgOperand(0),
-         Call.getArgOperand(1), Call.getArgOperand(2)});
-    replace(*Inst, B.CreateTrunc(Packed, I32));
-    return;
-  }
-  if (std::optional<CachedLoad> Load = ptxCachedLoad(Text);
-      Load && Inst && Call.arg_size() == 1 &&
-      Call.getArgOperand(0)->getType()->isPointerTy()) {
-    Type *Element = IntegerType::get(Ctx, Load->Bits);
-    auto *Result = dyn_cast<StructType>(Call.getType());
-    bool Fits = Load->Count == 1
-                    ? Call.getType() == Element
-                    : Result && Result->getNumElements() == Load->Count &&
-                          all_of(Result->elements(),
-                                 [&](Type *T) { return T == Element; });
-    if (Fits) {
-      IRBuilder<> B(Inst);
-      Value *Loaded = PoisonValue::get(Call.getType());
-      for (unsigned K = 0; K < Load->Count; ++K) {
-        Value *Address = Call.getArgOperand(0);
-        if (K)
-          Address = B.CreateConstInBoundsGEP1_64(Element, Address, K);
-        LoadInst *Part = B.CreateAlignedLoad(
-            Element, Address, Align(Load->Bits / 8 * (K ? 1 : Load->Count)),
-            Load->Volatile);
-        Loaded = Load->Count == 1 ? static_cast<Value *>(Part)
-                                  : B.CreateInsertValue(Loaded, Part, K);
-      }
-      replace(*Inst, Loaded);
-      return;
-    }
-  }
   StringRef Register = Text;
   if (Inst && Call.getType()->isIntegerTy() &&
       (Register.consume_front("mov.u32 $0, %") ||

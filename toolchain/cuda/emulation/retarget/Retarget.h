@@ -27,6 +27,7 @@
 #include <string>
 
 namespace llvm {
+class CallInst;
 class Function;
 class Instruction;
 class Module;
@@ -61,6 +62,12 @@ private:
   void add(std::string Message);
   llvm::SmallVector<std::string, 4> Messages;
 };
+
+/// Replaces \p Call, inline PTX whose statement is \p Text, by what it
+/// computes, when it is one that CUB writes (a cache hint, a warp shuffle,
+/// a load or store with a cache operator or a memory order at GPU scope,
+/// the inclusive-scan step of a sum); false, leaving it, otherwise.
+bool lowerKnownPtx(llvm::CallInst &Call, llvm::StringRef Text);
 
 /// Rewrites device intrinsics, inline assembly and calls to the device
 /// runtime (`vprintf`, `__assertfail`, libdevice); reports what the emulator

@@ -18,6 +18,7 @@
 #include <csetjmp>
 #include <cstdio>
 #include <cstring>
+#include <mutex>
 #include <pthread.h>
 #include <string>
 #include <thread>
@@ -263,6 +264,23 @@ int32_t __cudaemu_is_shared(const void *Address) {
   auto *P = static_cast<const unsigned char *>(Address);
   return !Shared.empty() && P >= Shared.data() &&
          P < Shared.data() + Shared.size();
+}
+
+/// 16-byte accesses that PTX makes as one (CUB keeps a tile's status beside
+/// its value so, for blocks that wait on each other): under one lock per
+/// stripe of addresses, so a reader sees both halves of one write.
+static std::mutex &stripeOf(const void *Address) {
+  static std::mutex Stripes[64];
+  return Stripes[(reinterpret_cast<uintptr_t>(Address) >> 4) % 64];
+}
+void __cudaemu_load128(const void *Address, uint64_t *Out) {
+  std::lock_guard<std::mutex> Guard(stripeOf(Address));
+  std::memcpy(Out, Address, 16);
+}
+void __cudaemu_store128(void *Address, uint64_t Low, uint64_t High) {
+  uint64_t Both[2] = {Low, High};
+  std::lock_guard<std::mutex> Guard(stripeOf(Address));
+  std::memcpy(Address, Both, 16);
 }
 
 void __cudaemu_nanosleep(uint32_t Nanoseconds) {

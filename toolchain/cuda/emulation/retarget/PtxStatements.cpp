@@ -1,0 +1,342 @@
+//===- PtxStatements.cpp - Inline PTX that CUB writes, as host IR ---------===//
+//
+// Part of the Enzyme toolchain.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// CUB (and so Thrust) writes parts of its kernels as inline PTX: cache
+/// hints, warp shuffles, loads and stores with a cache operator or a memory
+/// order at GPU scope, and the inclusive-scan step of a sum. The statements
+/// are recognised by their exact text, as CUB's headers write them, and
+/// replaced by what they compute; anything else stays an error
+/// (DeviceCalls.cpp).
+///
+//===----------------------------------------------------------------------===//
+
+#include "Retarget.h"
+
+#include "../EmulationAbi.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InlineAsm.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/Module.h"
+
+#include <optional>
+
+using namespace llvm;
+
+namespace enzyme::cuda_emulation {
+
+namespace {
+
+/// A load or store of one to four elements, as a whole.
+struct MemoryStatement {
+  bool Store;
+  unsigned Count, Bits;
+  AtomicOrdering Order; // NotAtomic for a load with a cache operator
+  bool Volatile;
+};
+
+class PtxLowering {
+public:
+  PtxLowering(CallInst &Call)
+      : Call(Call), M(*Call.getModule()), B(&Call), I32(B.getInt32Ty()),
+        I64(B.getInt64Ty()) {}
+
+  bool lower(StringRef Text);
+
+private:
+  FunctionCallee runtime(StringRef Name, Type *Result,
+                         ArrayRef<Type *> Params) {
+    FunctionCallee Callee =
+        M.getOrInsertFunction(Name, FunctionType::get(Result, Params, false));
+    if (auto *F = dyn_cast<Function>(Callee.getCallee()))
+      F->addFnAttr(Attribute::NoUnwind);
+    return Callee;
+  }
+  /// The runtime's shuffle of 32 bits: the value and the PTX predicate.
+  std::pair<Value *, Value *> shuffle(EnzymeCudaEmuShuffleMode Mode,
+                                      Value *Mask, Value *Bits, Value *Lane,
+                                      Value *Clamp);
+  bool lowerShuffle(StringRef Text);
+  bool lowerScanStep(StringRef Compact);
+  bool lowerMemory(StringRef Text);
+  void finish(Value *Result);
+
+  CallInst &Call;
+  Module &M;
+  IRBuilder<> B;
+  Type *I32, *I64;
+};
+
+} // namespace
+
+/// \p Text without white space, which is how templates are compared.
+static std::string compact(StringRef Text) {
+  std::string Result;
+  for (char C : Text)
+    if (!isSpace(static_cast<unsigned char>(C)))
+      Result += C;
+  return Result;
+}
+
+void PtxLowering::finish(Value *Result) {
+  if (Result && !Call.getType()->isVoidTy())
+    Call.replaceAllUsesWith(Result);
+  Call.eraseFromParent();
+}
+
+std::pair<Value *, Value *> PtxLowering::shuffle(EnzymeCudaEmuShuffleMode Mode,
+                                                 Value *Mask, Value *Bits,
+                                                 Value *Lane, Value *Clamp) {
+  Value *Packed =
+      B.CreateCall(runtime("__cudaemu_shuffle", I64, {I32, I32, I32, I32, I32}),
+                   {B.getInt32(Mode), Mask, Bits, Lane, Clamp});
+  return {B.CreateTrunc(Packed, I32),
+          B.CreateTrunc(B.CreateLShr(Packed, 32), B.getInt1Ty())};
+}
+
+/// `shfl.sync.MODE.b32 $0, $1, $2, $3, $4;` (value, lane or offset, clamp,
+/// member mask).
+bool PtxLowering::lowerShuffle(StringRef Text) {
+  if (!Text.consume_front("shfl.sync."))
+    return false;
+  auto [Name, Rest] = Text.split('.');
+  std::optional<EnzymeCudaEmuShuffleMode> Mode =
+      StringSwitch<std::optional<EnzymeCudaEmuShuffleMode>>(Name)
+          .Case("idx", EnzymeCudaEmuShuffleIdx)
+          .Case("up", EnzymeCudaEmuShuffleUp)
+          .Case("down", EnzymeCudaEmuShuffleDown)
+          .Case("bfly", EnzymeCudaEmuShuffleBfly)
+          .Default(std::nullopt);
+  if (!Mode || Rest != "b32 $0, $1, $2, $3, $4;" || Call.getType() != I32 ||
+      Call.arg_size() != 4)
+    return false;
+  finish(shuffle(*Mode, Call.getArgOperand(3), Call.getArgOperand(0),
+                 Call.getArgOperand(1), Call.getArgOperand(2))
+             .first);
+  return true;
+}
+
+/// The inclusive-scan step of a sum (cub/warp/specializations/
+/// warp_scan_shfl.cuh): the value of the lane OFFSET below in the segment
+/// is added where there is one, `$0 = p ? up + input : input`.
+bool PtxLowering::lowerScanStep(StringRef Compact) {
+  struct Form {
+    const char *Type;
+    bool Wide, Float;
+  };
+  static constexpr Form Forms[] = {{"s32", false, false}, {"u32", false, false},
+                                   {"f32", false, true},  {"u64", true, false},
+                                   {"s64", true, false},  {"f64", true, true}};
+  for (const Form &F : Forms) {
+    std::string T = F.Type;
+    std::string Narrow =
+        "{.reg." + T + "r0;.reg.predp;shfl.sync.up.b32r0|p,$1,$2,$3,$5;@padd." +
+        T + "r0,r0,$4;mov." + T + "$0,r0;}";
+    std::string Wide =
+        "{.reg." + T +
+        "r0;.reg.u32lo;.reg.u32hi;.reg.predp;mov.b64{lo,hi},$1;shfl.sync.up."
+        "b32lo|p,lo,$2,$3,$5;shfl.sync.up.b32hi|p,hi,$2,$3,$5;mov.b64r0,{lo,"
+        "hi};@padd." +
+        T + "r0,r0,$4;mov." + T + "$0,r0;}";
+    // The double form names its registers in another order and takes no
+    // second copy of the input.
+    std::string Double =
+        "{.reg.u32lo;.reg.u32hi;.reg.predp;.reg.f64r0;mov.b64$0,$1;mov.b64{"
+        "lo,hi},$1;shfl.sync.up.b32lo|p,lo,$2,$3,$4;shfl.sync.up.b32hi|p,hi,"
+        "$2,$3,$4;mov.b64r0,{lo,hi};@padd.f64$0,$0,r0;}";
+    bool IsDouble = T == "f64";
+    if (Compact != (IsDouble ? Double : F.Wide ? Wide : Narrow))
+      continue;
+    unsigned MaskArg = IsDouble ? 3 : 4;
+    Value *Input = Call.getArgOperand(0);
+    Type *Ty = Call.getType();
+    if (Call.arg_size() != MaskArg + 1 || Input->getType() != Ty ||
+        Ty->getPrimitiveSizeInBits() != (F.Wide ? 64u : 32u))
+      return false;
+    Value *Offset = Call.getArgOperand(1), *Clamp = Call.getArgOperand(2);
+    Value *Mask = Call.getArgOperand(MaskArg);
+    Value *Up, *Valid;
+    if (!F.Wide) {
+      auto [Bits, P] = shuffle(EnzymeCudaEmuShuffleUp, Mask,
+                               B.CreateBitCast(Input, I32), Offset, Clamp);
+      Up = B.CreateBitCast(Bits, Ty);
+      Valid = P;
+    } else {
+      Value *Whole = B.CreateBitCast(Input, I64);
+      auto [Lo, PLo] = shuffle(EnzymeCudaEmuShuffleUp, Mask,
+                               B.CreateTrunc(Whole, I32), Offset, Clamp);
+      auto [Hi, PHi] =
+          shuffle(EnzymeCudaEmuShuffleUp, Mask,
+                  B.CreateTrunc(B.CreateLShr(Whole, 32), I32), Offset, Clamp);
+      (void)PLo; // both halves come from the same lane
+      Up = B.CreateBitCast(B.CreateOr(B.CreateZExt(Lo, I64),
+                                      B.CreateShl(B.CreateZExt(Hi, I64), 32)),
+                           Ty);
+      Valid = PHi;
+    }
+    Value *Sum = F.Float ? B.CreateFAdd(Up, Input) : B.CreateAdd(Up, Input);
+    finish(B.CreateSelect(Valid, Sum, Input));
+    return true;
+  }
+  return false;
+}
+
+/// `ld.MOD[.v2|.v4].T DEST, [$N];` and `st.MOD[.v2|.v4].T [$0], SRC;` with
+/// T one of u16, u32, u64: a cache operator (ld.global.nc, ld.ca/cg/cs/cv)
+/// or a memory order at GPU scope (ld.relaxed/acquire.gpu,
+/// st.relaxed/release.gpu), the elements accessed as one.
+static std::optional<MemoryStatement> memoryStatement(StringRef Text) {
+  MemoryStatement S{false, 1, 0, AtomicOrdering::NotAtomic, false};
+  if (Text.consume_front("st."))
+    S.Store = true;
+  else if (!Text.consume_front("ld."))
+    return std::nullopt;
+  if (Text.consume_front("relaxed.gpu."))
+    S.Order = AtomicOrdering::Monotonic;
+  else if (!S.Store && Text.consume_front("acquire.gpu."))
+    S.Order = AtomicOrdering::Acquire;
+  else if (S.Store && Text.consume_front("release.gpu."))
+    S.Order = AtomicOrdering::Release;
+  else if (S.Store ||
+           !(Text.consume_front("global.nc.") || Text.consume_front("ca.") ||
+             Text.consume_front("cg.") || Text.consume_front("cs.") ||
+             (S.Volatile = Text.consume_front("cv."))))
+    return std::nullopt;
+  S.Count = Text.consume_front("v2.") ? 2 : Text.consume_front("v4.") ? 4 : 1;
+  S.Bits = Text.consume_front("u16 ")   ? 16
+           : Text.consume_front("u32 ") ? 32
+           : Text.consume_front("u64 ") ? 64
+                                        : 0;
+  // One statement with one address operand.
+  if (!S.Bits || !Text.consume_back(";") || Text.count(';') ||
+      Text.count('[') != 1 || Text.count(']') != 1)
+    return std::nullopt;
+  if (S.Store ? !Text.starts_with("[$0], ") : !Text.ends_with("]"))
+    return std::nullopt;
+  return S;
+}
+
+bool PtxLowering::lowerMemory(StringRef Text) {
+  std::optional<MemoryStatement> S = memoryStatement(Text);
+  if (!S)
+    return false;
+  Type *Element = B.getIntNTy(S->Bits);
+  unsigned TotalBits = S->Count * S->Bits;
+  Align Alignment(TotalBits / 8);
+  // The operands: an address, and for a store the elements; for a load, the
+  // result is one element or a struct of them.
+  unsigned Values = S->Store ? S->Count : 0;
+  if (Call.arg_size() != 1 + Values ||
+      !Call.getArgOperand(0)->getType()->isPointerTy())
+    return false;
+  for (unsigned K = 0; K < Values; ++K)
+    if (Call.getArgOperand(1 + K)->getType() != Element)
+      return false;
+  auto *Result = dyn_cast<StructType>(Call.getType());
+  if (!S->Store &&
+      !(S->Count == 1 ? Call.getType() == Element
+                      : Result && Result->getNumElements() == S->Count &&
+                            all_of(Result->elements(),
+                                   [&](Type *T) { return T == Element; })))
+    return false;
+  Value *Address = Call.getArgOperand(0);
+
+  if (S->Order == AtomicOrdering::NotAtomic) {
+    // A load with a cache operator: element by element.
+    Value *Loaded = PoisonValue::get(Call.getType());
+    for (unsigned K = 0; K < S->Count; ++K) {
+      Value *At =
+          K ? B.CreateConstInBoundsGEP1_64(Element, Address, K) : Address;
+      LoadInst *Part = B.CreateAlignedLoad(
+          Element, At, K ? Align(S->Bits / 8) : Alignment, S->Volatile);
+      Loaded = S->Count == 1 ? static_cast<Value *>(Part)
+                             : B.CreateInsertValue(Loaded, Part, K);
+    }
+    finish(Loaded);
+    return true;
+  }
+
+  // An ordered access: all elements at once, little-endian in one integer,
+  // or in two 64-bit halves under the runtime's lock for 16 bytes.
+  if (TotalBits > 128)
+    return false;
+  if (S->Store) {
+    Value *Whole[2] = {B.getInt64(0), B.getInt64(0)};
+    Type *Half = TotalBits > 64 ? I64 : B.getIntNTy(TotalBits);
+    Whole[0] = ConstantInt::get(Half, 0);
+    for (unsigned K = 0; K < S->Count; ++K) {
+      unsigned Bit = K * S->Bits, Slot = Bit / 64;
+      Value *Part = B.CreateZExt(Call.getArgOperand(1 + K), Half);
+      if (Bit % 64)
+        Part = B.CreateShl(Part, Bit % 64);
+      Whole[Slot] = B.CreateOr(Whole[Slot], Part);
+    }
+    if (TotalBits > 64) {
+      B.CreateCall(runtime("__cudaemu_store128", B.getVoidTy(),
+                           {B.getPtrTy(), I64, I64}),
+                   {Address, Whole[0], Whole[1]});
+    } else {
+      StoreInst *Store = B.CreateAlignedStore(Whole[0], Address, Alignment);
+      Store->setAtomic(S->Order);
+    }
+    finish(nullptr);
+    return true;
+  }
+  Value *Halves[2];
+  if (TotalBits > 64) {
+    AllocaInst *Out = B.CreateAlloca(ArrayType::get(I64, 2));
+    B.CreateCall(runtime("__cudaemu_load128", B.getVoidTy(),
+                         {B.getPtrTy(), B.getPtrTy()}),
+                 {Address, Out});
+    Halves[0] = B.CreateLoad(I64, Out);
+    Halves[1] = B.CreateLoad(I64, B.CreateConstInBoundsGEP1_64(I64, Out, 1));
+  } else {
+    LoadInst *Load =
+        B.CreateAlignedLoad(B.getIntNTy(TotalBits), Address, Alignment);
+    Load->setAtomic(S->Order);
+    Halves[0] = Load;
+  }
+  Value *Loaded = PoisonValue::get(Call.getType());
+  for (unsigned K = 0; K < S->Count; ++K) {
+    unsigned Bit = K * S->Bits;
+    Value *Half = Halves[Bit / 64];
+    Value *Part =
+        B.CreateTrunc(Bit % 64 ? B.CreateLShr(Half, Bit % 64) : Half, Element);
+    Loaded = S->Count == 1 ? Part : B.CreateInsertValue(Loaded, Part, K);
+  }
+  finish(Loaded);
+  return true;
+}
+
+bool PtxLowering::lower(StringRef Text) {
+  // A prefetch into a cache (CUB's transform kernels issue them) is a hint
+  // without effect on values.
+  if (Call.getType()->isVoidTy() &&
+      (Text.starts_with("prefetch.") || Text.starts_with("prefetchu.")) &&
+      !Text.drop_back(Text.ends_with(";")).contains(';')) {
+    finish(nullptr);
+    return true;
+  }
+  // `nanosleep.u32 $0;`, as the runtime header writes __nanosleep.
+  if (Text == "nanosleep.u32 $0;" && Call.arg_size() == 1 &&
+      Call.getArgOperand(0)->getType() == I32) {
+    B.CreateCall(runtime("__cudaemu_nanosleep", B.getVoidTy(), {I32}),
+                 {Call.getArgOperand(0)});
+    finish(nullptr);
+    return true;
+  }
+  return lowerShuffle(Text) || lowerMemory(Text) ||
+         lowerScanStep(compact(Text));
+}
+
+bool lowerKnownPtx(CallInst &Call, StringRef Text) {
+  return PtxLowering(Call).lower(Text.trim());
+}
+
+} // namespace enzyme::cuda_emulation

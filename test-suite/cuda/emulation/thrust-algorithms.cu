@@ -1,13 +1,15 @@
 // Thrust's element-wise algorithms (sequence, fill, transform with a binary
 // functor, for_each, gather, copies between host and device vectors), its
-// reductions (reduce, transform_reduce, max_element, count_if) and scans
-// (inclusive and exclusive, int and double) run under emulation. CUB writes
+// reductions (reduce, transform_reduce, max_element, count_if), scans
+// (inclusive and exclusive, int and double) and sorts (a radix sort of ints,
+// doubles in descending order, sort_by_key) run under emulation. CUB writes
 // some of what they do as inline PTX: cache prefetches (`prefetch.global.L2`,
 // a hint the emulator drops), warp shuffles (`shfl.sync.down.b32`), loads
 // with a cache operator (`ld.global.nc.v2.u64`), the scan step of a sum (a
 // block of shuffles and a predicated add), and the relaxed loads and stores
 // at GPU scope with which a scan's blocks wait for each other's totals,
-// which the emulator translates. Before, each was a compile error ("CUDA
+// the shifts, bit masks, ballot matches and `exit` of its radix sort, which
+// the emulator translates. Before, each was a compile error ("CUDA
 // emulation cannot run inline PTX assembly").
 // REQUIRES: cuda-emulation
 // RUN: %clangxx_enzyme -fcuda-emulate -O0 %s -o %t.O0 && %t.O0 | FileCheck %s
@@ -26,6 +28,7 @@
 #include <thrust/host_vector.h>
 #include <thrust/reduce.h>
 #include <thrust/scan.h>
+#include <thrust/sort.h>
 #include <thrust/sequence.h>
 #include <thrust/transform.h>
 #include <thrust/transform_reduce.h>
@@ -66,7 +69,7 @@ int main() {
   check("sequence, fill, transform, for_each, gather", Ok);
 
   // Reductions over more elements than one block takes.
-  const int M = 100000;
+  const int M = 20000;
   thrust::device_vector<double> Halves(M);
   thrust::sequence(Halves.begin(), Halves.end(), 0.0, 0.5);
   double Sum = thrust::reduce(Halves.begin(), Halves.end(), 0.0);
@@ -98,5 +101,33 @@ int main() {
   for (int I = 0; I < M; I += 997)
     ExclusiveOk &= HostExclusive[I] == 0.25 * I * (I - 1.0);
   check("exclusive_scan of doubles", ExclusiveOk);
+
+  // Sorts: a permutation of 0..S-1, as keys and as doubles.
+  const int S = 8000;
+  thrust::host_vector<int> Keys(S);
+  thrust::host_vector<double> Values(S);
+  for (int I = 0; I < S; ++I) {
+    Keys[I] = int((I * 104729LL) % S);
+    Values[I] = ((I * 7919LL) % S) * 0.25;
+  }
+  thrust::device_vector<int> SortedKeys = Keys;
+  thrust::sort(SortedKeys.begin(), SortedKeys.end());
+  thrust::device_vector<double> Descending = Values;
+  thrust::sort(Descending.begin(), Descending.end(), thrust::greater<double>());
+  thrust::device_vector<int> ByKey = Keys;
+  thrust::device_vector<double> Carried = Keys;
+  thrust::sort_by_key(ByKey.begin(), ByKey.end(), Carried.begin());
+  thrust::host_vector<int> HostKeys = SortedKeys;
+  thrust::host_vector<double> HostDescending = Descending,
+                              HostCarried = Carried;
+  bool SortOk = true, DescendingOk = true, ByKeyOk = true;
+  for (int I = 0; I < S; ++I) {
+    SortOk &= HostKeys[I] == I;
+    DescendingOk &= HostDescending[I] == (S - 1 - I) * 0.25;
+    ByKeyOk &= HostCarried[I] == I;
+  }
+  check("radix sort of ints", SortOk);
+  check("sort of doubles, descending", DescendingOk);
+  check("sort_by_key", ByKeyOk);
   return finish();
 }

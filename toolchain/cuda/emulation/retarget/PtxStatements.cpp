@@ -7,7 +7,8 @@
 /// \file
 /// CUB (and so Thrust) writes parts of its kernels as inline PTX: cache
 /// hints, warp shuffles, loads and stores with a cache operator or a memory
-/// order at GPU scope, and the inclusive-scan step of a sum. The statements
+/// order at GPU scope, bit operations PTX clamps, a ballot match, `exit`,
+/// and the inclusive-scan step of a sum. The statements
 /// are recognised by their exact text, as CUB's headers write them, and
 /// replaced by what they compute; anything else stays an error
 /// (DeviceCalls.cpp).
@@ -63,6 +64,8 @@ private:
                                       Value *Mask, Value *Bits, Value *Lane,
                                       Value *Clamp);
   bool lowerShuffle(StringRef Text);
+  bool lowerBitOperation(StringRef Text);
+  bool lowerBallotMatch(StringRef Compact);
   bool lowerScanStep(StringRef Compact);
   bool lowerMemory(StringRef Text);
   void finish(Value *Result);
@@ -314,6 +317,72 @@ bool PtxLowering::lowerMemory(StringRef Text) {
   return true;
 }
 
+/// `shl.bN`, `shr.bN`/`shr.uN` (logical), `shr.sN` (arithmetic) for N 32
+/// or 64, and `bmsk.clamp.b32` (a mask of $2 bits from bit $1), written
+/// `OP $0, $1, $2;`: PTX clamps shift amounts and mask bounds to the width,
+/// where LLVM's shifts would be poison.
+bool PtxLowering::lowerBitOperation(StringRef Text) {
+  StringRef Op = Text.take_until([](char C) { return C == ' '; });
+  if (Text.drop_front(Op.size()) != " $0, $1, $2;" || Call.arg_size() != 2)
+    return false;
+  Value *A = Call.getArgOperand(0), *N = Call.getArgOperand(1);
+  if (Op == "bmsk.clamp.b32") {
+    if (Call.getType() != I32 || A->getType() != I32 || N->getType() != I32)
+      return false;
+    auto Clamp = [&](Value *V) {
+      return B.CreateZExt(
+          B.CreateSelect(B.CreateICmpUGT(V, B.getInt32(32)), B.getInt32(32), V),
+          I64);
+    };
+    Value *Start = Clamp(A), *Width = Clamp(N);
+    Value *Ones = B.CreateSub(B.CreateShl(B.getInt64(1), Width), B.getInt64(1));
+    finish(B.CreateTrunc(B.CreateShl(Ones, Start), I32));
+    return true;
+  }
+  auto [Name, Type] = Op.split('.');
+  unsigned Width = Type.drop_front() == "32"   ? 32
+                   : Type.drop_front() == "64" ? 64
+                                               : 0;
+  bool Arithmetic = Type.front() == 's';
+  if (!Width || (Name != "shl" && Name != "shr") ||
+      (Name == "shl" && Type.front() != 'b') ||
+      (Type.front() != 'b' && Type.front() != 'u' && !Arithmetic) ||
+      Call.getType() != B.getIntNTy(Width) || A->getType() != Call.getType() ||
+      N->getType() != I32)
+    return false;
+  Value *Amount = B.CreateZExt(N, Call.getType());
+  Value *Big = B.CreateICmpUGE(Amount, ConstantInt::get(Call.getType(), Width));
+  Value *Result;
+  if (Arithmetic)
+    Result = B.CreateAShr(
+        A, B.CreateSelect(Big, ConstantInt::get(Call.getType(), Width - 1),
+                          Amount));
+  else
+    Result = B.CreateSelect(Big, ConstantInt::get(Call.getType(), 0),
+                            Name == "shl" ? B.CreateShl(A, Amount)
+                                          : B.CreateLShr(A, Amount));
+  finish(Result);
+  return true;
+}
+
+/// CUB's match of a label bit across the warp (util_ptx.cuh): the lanes
+/// whose label has the bit where this lane's has it, and the others where
+/// it has not.
+bool PtxLowering::lowerBallotMatch(StringRef Compact) {
+  if (Compact != "{.reg.predp;and.b32$0,$1,$2;setp.ne.u32p,$0,0;vote.ballot."
+                 "sync.b32$0,p,0xffffffff;@!pnot.b32$0,$0;}" ||
+      Call.arg_size() != 2 || Call.getType() != I32)
+    return false;
+  Value *Set = B.CreateICmpNE(
+      B.CreateAnd(Call.getArgOperand(0), Call.getArgOperand(1)), B.getInt32(0));
+  Value *Ballot =
+      B.CreateCall(runtime("__cudaemu_vote", I32, {I32, I32, I32}),
+                   {B.getInt32(EnzymeCudaEmuVoteBallot), B.getInt32(0xffffffff),
+                    B.CreateZExt(Set, I32)});
+  finish(B.CreateSelect(Set, Ballot, B.CreateNot(Ballot)));
+  return true;
+}
+
 bool PtxLowering::lower(StringRef Text) {
   // A prefetch into a cache (CUB's transform kernels issue them) is a hint
   // without effect on values.
@@ -331,8 +400,15 @@ bool PtxLowering::lower(StringRef Text) {
     finish(nullptr);
     return true;
   }
-  return lowerShuffle(Text) || lowerMemory(Text) ||
-         lowerScanStep(compact(Text));
+  // `exit;` ends the thread, as returning from the kernel does.
+  if (Text == "exit;" && Call.getType()->isVoidTy() && !Call.arg_size()) {
+    B.CreateCall(runtime("__cudaemu_exit", B.getVoidTy(), {}));
+    finish(nullptr);
+    return true;
+  }
+  std::string Compact = compact(Text);
+  return lowerShuffle(Text) || lowerMemory(Text) || lowerBitOperation(Text) ||
+         lowerScanStep(Compact) || lowerBallotMatch(Compact);
 }
 
 bool lowerKnownPtx(CallInst &Call, StringRef Text) {

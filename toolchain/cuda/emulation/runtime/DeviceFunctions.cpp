@@ -287,6 +287,9 @@ void __cudaemu_nanosleep(uint32_t Nanoseconds) {
   std::this_thread::sleep_for(std::chrono::nanoseconds(Nanoseconds));
 }
 
+/// PTX `exit`: the thread ends as if it returned from the kernel.
+void __cudaemu_exit(void) { std::longjmp(currentThread().Abort, 1); }
+
 void __cudaemu_trap(void) {
   std::fprintf(stderr, "CUDA emulation: a device thread executed a trap\n");
   setStickyError(cudaErrorLaunchFailure);

@@ -4,8 +4,11 @@
 ; a cache operator become plain loads (a vector load one per element, the
 ; first with the vector's alignment; `ld.cv` volatile), loads and stores
 ; ordered at GPU scope become atomics of the whole (16 bytes through the
-; runtime's lock), and CUB's scan step of a sum a shuffle up and a select of
-; the sum. Other statements stay errors (unsupported-features.cu).
+; runtime's lock), CUB's scan step of a sum a shuffle up and a select of
+; the sum, shifts a select of 0 where PTX clamps the amount, a bit mask 64-bit
+; arithmetic, a ballot match a ballot and its complement, and `exit` the
+; runtime's end of the thread. Other statements stay errors
+; (unsupported-features.cu).
 ; RUN: enzyme-cuda-retarget %s -o %t.bc --id-file=%t.id --cuda-version=13000 --triple=x86_64-unknown-linux-gnu
 ; RUN: llvm-dis %t.bc -o - | FileCheck %s
 
@@ -39,6 +42,17 @@ define dso_local void @kernel(ptr %in, ptr %out) #0 {
 ; CHECK: %[[SUM:.*]] = add i32
 ; CHECK: select i1 %{{.*}}, i32 %[[SUM]], i32 5
   %scan = call i32 asm sideeffect "{\0A  .reg .s32 r0;\0A  .reg .pred p;\0A  shfl.sync.up.b32 r0|p, $1, $2, $3, $5;\0A  @p add.s32 r0, r0, $4;\0A  mov.s32 $0, r0;\0A}", "=r,r,r,r,r,r"(i32 5, i32 2, i32 0, i32 5, i32 -1)
+; CHECK: %[[BIG:.*]] = icmp uge i64 %{{.*}}, 64
+; CHECK: %[[SHR:.*]] = lshr i64 %{{[0-9]+}}, %{{.*}}
+; CHECK: select i1 %[[BIG]], i64 0, i64 %[[SHR]]
+  %shifted = call i64 asm "shr.b64 $0, $1, $2;", "=l,l,r"(i64 %a, i32 %c)
+; CHECK: shl i64 1,
+; CHECK: trunc i64 %{{.*}} to i32
+  %mask = call i32 asm "bmsk.clamp.b32 $0, $1, $2;", "=r,r,r"(i32 %c, i32 %s)
+; CHECK: %[[BALLOT:.*]] = call i32 @__cudaemu_vote(i32 3, i32 -1,
+; CHECK: %[[NOT:.*]] = xor i32 %[[BALLOT]], -1
+; CHECK: select i1 %{{.*}}, i32 %[[BALLOT]], i32 %[[NOT]]
+  %match = call i32 asm "{\0A    .reg .pred p;\0A    and.b32 $0, $1, $2;    setp.ne.u32 p, $0, 0;\0A    vote.ballot.sync.b32 $0, p, 0xffffffff;\0A    @!p not.b32 $0, $0;\0A}\0A", "=r,r,r"(i32 %c, i32 2)
   %v0 = extractvalue { i64, i64 } %v, 0
   %sum = add i64 %a, %v0
   %s64 = zext i32 %s to i64
@@ -51,8 +65,15 @@ define dso_local void @kernel(ptr %in, ptr %out) #0 {
   %scan64 = zext i32 %scan to i64
   %u1 = add i64 %u0, %r64
   %u2 = add i64 %u1, %w0
-  %u = add i64 %u2, %scan64
+  %u3 = add i64 %u2, %scan64
+  %mask64 = zext i32 %mask to i64
+  %match64 = zext i32 %match to i64
+  %u4 = add i64 %u3, %shifted
+  %u5 = add i64 %u4, %mask64
+  %u = add i64 %u5, %match64
   store i64 %u, ptr %out, align 8
+; CHECK: call void @__cudaemu_exit()
+  call void asm sideeffect "exit;", ""()
   ret void
 }
 

@@ -188,13 +188,30 @@ private:
 
 } // namespace
 
-FunctionCallee DeviceCallLowering::runtime(StringRef Name, Type *Result,
-                                           ArrayRef<Type *> Params) {
+FunctionCallee runtimeFunction(Module &M, StringRef Name, Type *Result,
+                               ArrayRef<Type *> Params) {
   FunctionCallee Callee =
       M.getOrInsertFunction(Name, FunctionType::get(Result, Params, false));
   if (auto *F = dyn_cast<Function>(Callee.getCallee()))
     F->addFnAttr(Attribute::NoUnwind);
   return Callee;
+}
+
+std::pair<Value *, Value *> emitShuffle(IRBuilderBase &B, unsigned Mode,
+                                        Value *Mask, Value *Bits, Value *Lane,
+                                        Value *Clamp) {
+  Type *I32 = B.getInt32Ty();
+  Value *Packed = B.CreateCall(
+      runtimeFunction(*B.GetInsertBlock()->getModule(), "__cudaemu_shuffle",
+                      B.getInt64Ty(), {I32, I32, I32, I32, I32}),
+      {B.getInt32(Mode), Mask, Bits, Lane, Clamp});
+  return {B.CreateTrunc(Packed, I32),
+          B.CreateTrunc(B.CreateLShr(Packed, 32), B.getInt1Ty())};
+}
+
+FunctionCallee DeviceCallLowering::runtime(StringRef Name, Type *Result,
+                                           ArrayRef<Type *> Params) {
+  return runtimeFunction(M, Name, Result, Params);
 }
 
 Value *DeviceCallLowering::readRegister(IRBuilder<> &B,
@@ -217,15 +234,12 @@ Value *DeviceCallLowering::shuffle(IRBuilder<> &B, CallInst &Call,
   Value *Mask = Form.Sync ? Call.getArgOperand(0) : B.getInt32(0xffffffff);
   Value *Operand = Call.getArgOperand(First);
   Type *ValueType = Operand->getType();
-  Value *Bits = B.CreateBitCast(Operand, I32);
-  Value *Packed = B.CreateCall(
-      runtime("__cudaemu_shuffle", I64, {I32, I32, I32, I32, I32}),
-      {B.getInt32(Form.Mode), Mask, Bits, Call.getArgOperand(First + 1),
-       Call.getArgOperand(First + 2)});
-  Value *Result = B.CreateBitCast(B.CreateTrunc(Packed, I32), ValueType);
+  auto [Received, Predicate] =
+      emitShuffle(B, Form.Mode, Mask, B.CreateBitCast(Operand, I32),
+                  Call.getArgOperand(First + 1), Call.getArgOperand(First + 2));
+  Value *Result = B.CreateBitCast(Received, ValueType);
   if (!Form.WithPredicate)
     return Result;
-  Value *Predicate = B.CreateTrunc(B.CreateLShr(Packed, 32), I1);
   Value *Pair =
       B.CreateInsertValue(PoisonValue::get(Call.getType()), Result, 0);
   return B.CreateInsertValue(Pair, Predicate, 1);

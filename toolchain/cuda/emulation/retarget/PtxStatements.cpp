@@ -53,16 +53,8 @@ public:
 private:
   FunctionCallee runtime(StringRef Name, Type *Result,
                          ArrayRef<Type *> Params) {
-    FunctionCallee Callee =
-        M.getOrInsertFunction(Name, FunctionType::get(Result, Params, false));
-    if (auto *F = dyn_cast<Function>(Callee.getCallee()))
-      F->addFnAttr(Attribute::NoUnwind);
-    return Callee;
+    return runtimeFunction(M, Name, Result, Params);
   }
-  /// The runtime's shuffle of 32 bits: the value and the PTX predicate.
-  std::pair<Value *, Value *> shuffle(EnzymeCudaEmuShuffleMode Mode,
-                                      Value *Mask, Value *Bits, Value *Lane,
-                                      Value *Clamp);
   bool lowerShuffle(StringRef Text);
   bool lowerBitOperation(StringRef Text);
   bool lowerBallotMatch(StringRef Compact);
@@ -93,16 +85,6 @@ void PtxLowering::finish(Value *Result) {
   Call.eraseFromParent();
 }
 
-std::pair<Value *, Value *> PtxLowering::shuffle(EnzymeCudaEmuShuffleMode Mode,
-                                                 Value *Mask, Value *Bits,
-                                                 Value *Lane, Value *Clamp) {
-  Value *Packed =
-      B.CreateCall(runtime("__cudaemu_shuffle", I64, {I32, I32, I32, I32, I32}),
-                   {B.getInt32(Mode), Mask, Bits, Lane, Clamp});
-  return {B.CreateTrunc(Packed, I32),
-          B.CreateTrunc(B.CreateLShr(Packed, 32), B.getInt1Ty())};
-}
-
 /// `shfl.sync.MODE.b32 $0, $1, $2, $3, $4;` (value, lane or offset, clamp,
 /// member mask).
 bool PtxLowering::lowerShuffle(StringRef Text) {
@@ -119,8 +101,8 @@ bool PtxLowering::lowerShuffle(StringRef Text) {
   if (!Mode || Rest != "b32 $0, $1, $2, $3, $4;" || Call.getType() != I32 ||
       Call.arg_size() != 4)
     return false;
-  finish(shuffle(*Mode, Call.getArgOperand(3), Call.getArgOperand(0),
-                 Call.getArgOperand(1), Call.getArgOperand(2))
+  finish(emitShuffle(B, *Mode, Call.getArgOperand(3), Call.getArgOperand(0),
+                     Call.getArgOperand(1), Call.getArgOperand(2))
              .first);
   return true;
 }
@@ -166,17 +148,17 @@ bool PtxLowering::lowerScanStep(StringRef Compact) {
     Value *Mask = Call.getArgOperand(MaskArg);
     Value *Up, *Valid;
     if (!F.Wide) {
-      auto [Bits, P] = shuffle(EnzymeCudaEmuShuffleUp, Mask,
-                               B.CreateBitCast(Input, I32), Offset, Clamp);
+      auto [Bits, P] = emitShuffle(B, EnzymeCudaEmuShuffleUp, Mask,
+                                   B.CreateBitCast(Input, I32), Offset, Clamp);
       Up = B.CreateBitCast(Bits, Ty);
       Valid = P;
     } else {
       Value *Whole = B.CreateBitCast(Input, I64);
-      auto [Lo, PLo] = shuffle(EnzymeCudaEmuShuffleUp, Mask,
-                               B.CreateTrunc(Whole, I32), Offset, Clamp);
-      auto [Hi, PHi] =
-          shuffle(EnzymeCudaEmuShuffleUp, Mask,
-                  B.CreateTrunc(B.CreateLShr(Whole, 32), I32), Offset, Clamp);
+      auto [Lo, PLo] = emitShuffle(B, EnzymeCudaEmuShuffleUp, Mask,
+                                   B.CreateTrunc(Whole, I32), Offset, Clamp);
+      auto [Hi, PHi] = emitShuffle(B, EnzymeCudaEmuShuffleUp, Mask,
+                                   B.CreateTrunc(B.CreateLShr(Whole, 32), I32),
+                                   Offset, Clamp);
       (void)PLo; // both halves come from the same lane
       Up = B.CreateBitCast(B.CreateOr(B.CreateZExt(Lo, I64),
                                       B.CreateShl(B.CreateZExt(Hi, I64), 32)),

@@ -25,9 +25,14 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 
 namespace llvm {
 class CallInst;
+class FunctionCallee;
+class IRBuilderBase;
+class Type;
+class Value;
 class Function;
 class Instruction;
 class Module;
@@ -62,6 +67,19 @@ private:
   void add(std::string Message);
   llvm::SmallVector<std::string, 4> Messages;
 };
+
+/// The emulation runtime's function \p Name (EmulationAbi.h), declared in
+/// \p M on first use; it does not unwind.
+llvm::FunctionCallee runtimeFunction(llvm::Module &M, llvm::StringRef Name,
+                                     llvm::Type *Result,
+                                     llvm::ArrayRef<llvm::Type *> Params);
+
+/// The runtime's warp shuffle (an EnzymeCudaEmuShuffleMode) of the 32 bits
+/// \p Bits: the value received and the PTX predicate (the source lane was
+/// in range).
+std::pair<llvm::Value *, llvm::Value *>
+emitShuffle(llvm::IRBuilderBase &B, unsigned Mode, llvm::Value *Mask,
+            llvm::Value *Bits, llvm::Value *Lane, llvm::Value *Clamp);
 
 /// Replaces \p Call, inline PTX whose statement is \p Text, by what it
 /// computes, when it is one that CUB writes (a cache hint, a warp shuffle,

@@ -629,10 +629,17 @@ static bool unpackDirectCall(CallInst &Call) {
 /// caller reads and what each returns), if it passes or returns float
 /// lanes and every target can have one. Another pointer traps, as the
 /// dispatcher of a derivative does (IndirectCalls.h).
-static bool unpackIndirectCall(CallInst &Call, ArrayRef<Function *> Targets) {
+static bool unpackIndirectCall(CallInst &Call,
+                               PossibleTargetsFn PossibleTargets) {
   SmallVector<std::optional<Lanes>, 8> Params;
   bool Any = argumentLanes(Call, Params);
   ResultLanes Result = floatLanesReturned(Call);
+  // Only a call that may move float lanes asks for its targets: one that
+  // passes them, or returns eightbytes its targets may fill with floats.
+  if (!Any && Result.empty() && !Call.getType()->isIntegerTy(PackedBits) &&
+      !isa<StructType>(Call.getType()))
+    return false;
+  SmallVector<Function *, 4> Targets = PossibleTargets(Call.getFunctionType());
   for (Function *Target : Targets) {
     if (!canCopyWithLanes(*Target, Call.getFunctionType()))
       return false;
@@ -641,6 +648,9 @@ static bool unpackIndirectCall(CallInst &Call, ArrayRef<Function *> Targets) {
   if ((!Any && Result.empty()) || Targets.empty())
     return false;
 
+  // The arguments, built once before the choice, serve every target.
+  IRBuilder<> B(&Call);
+  SmallVector<Value *, 8> Args = laneArguments(B, Call, Params);
   LLVMContext &Ctx = Call.getContext();
   Function &F = *Call.getFunction();
   BasicBlock *Before = Call.getParent();
@@ -662,15 +672,14 @@ static bool unpackIndirectCall(CallInst &Call, ArrayRef<Function *> Targets) {
     IRBuilder<> TB(Test);
     TB.CreateCondBr(TB.CreateICmpEQ(Callee, Target), Case, Next);
     IRBuilder<> CB(Case);
-    CallInst *New = CB.CreateCall(&laneCopy(*Target, Params, Result),
-                                  laneArguments(CB, Call, Params));
+    CallInst *New = CB.CreateCall(&laneCopy(*Target, Params, Result), Args);
     New->setDebugLoc(Call.getDebugLoc());
     New->setCallingConv(Call.getCallingConv());
     CB.CreateBr(After);
     Calls.push_back({New, Case});
     Test = Next;
   }
-  IRBuilder<> B(&Call);
+  B.SetInsertPoint(&Call);
   if (!Call.getType()->isVoidTy()) {
     PHINode *Phi = B.CreatePHI(Calls.front().first->getType(), Calls.size());
     for (auto [New, Case] : Calls)
@@ -697,16 +706,8 @@ bool unpackFloatLanesAtCalls(Function &F, PossibleTargetsFn PossibleTargets) {
   bool Changed = false;
   for (CallInst *Call : Direct)
     Changed |= unpackDirectCall(*Call);
-  for (CallInst *Call : Indirect) {
-    SmallVector<std::optional<Lanes>, 8> Params;
-    // Only calls that move float lanes ask for the targets.
-    if (!argumentLanes(*Call, Params) && floatLanesReturned(*Call).empty() &&
-        !Call->getType()->isIntegerTy(PackedBits) &&
-        !isa<StructType>(Call->getType()))
-      continue;
-    Changed |=
-        unpackIndirectCall(*Call, PossibleTargets(Call->getFunctionType()));
-  }
+  for (CallInst *Call : Indirect)
+    Changed |= unpackIndirectCall(*Call, PossibleTargets);
   if (Changed)
     foldAssembledLanes(F);
   return Changed;

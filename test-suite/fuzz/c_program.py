@@ -810,7 +810,10 @@ class Generator:
                 "  double s = 0;\n  for (int i = 0; i < count; i++) {\n"
                 "    double v = va_arg(ap, double);\n    s += v * v;\n  }\n"
                 "  va_end(ap);\n  return s;\n}\n" % name)
-            w("double %s = %s(2, %s, %s);" % (t, name, e, self.expr(sc, 1)))
+            # A long double expression passed as is would be read as a
+            # double by va_arg: undefined behaviour, which differs between
+            # the primal and its derivative.
+            w("double %s = %s(2, (double)(%s), (double)(%s));" % (t, name, e, self.expr(sc, 1)))
         elif kind == "atomic":
             w("double %s = %s;" % (t, self.expr(sc, 1)))
             w("__atomic_fetch_add(&%s, %s, __ATOMIC_RELAXED);" % (t, e))

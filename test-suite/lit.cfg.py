@@ -66,6 +66,12 @@ if has_gpu():
 else:
     lit_config.note("no GPU: CUDA runtime tests run under emulation only")
 
+# GPU builds with clang's new offload driver (relocatable device code) link
+# through clang-linker-wrapper (Debian's clang-tools-19).
+if "cuda" in config.available_features and os.path.exists(
+        os.path.join(llvm_bin, "clang-linker-wrapper")):
+    config.available_features.add("offload-new-driver")
+
 # CUDA runtime tests run under the toolchain's CUDA emulation everywhere
 # (-fcuda-emulate, feature cuda-emulation), and on the GPU as well where one
 # is present (feature gpu; RUN lines guard those steps with %if gpu).

@@ -267,6 +267,20 @@ static void check_shadows(const char *name, struct kernel_info *info,
     }
 }
 
+/* The device compilation could not make the derivative kernels of MODE
+ * (KernelUnavailable, Core/KernelLaunches.h) and warned why. */
+static void check_available(const char *name, const struct kernel_info *info,
+                            int forward) {
+  if (info->slot_bytes != ~0ull)
+    return;
+  fail(name,
+       forward ? "forward mode cannot differentiate the kernel (the warning "
+                 "of its CUDA file's device compilation says why)"
+               : "reverse mode cannot differentiate the kernel (the warning "
+                 "of its CUDA file's device compilation says why)",
+       0);
+}
+
 /* KERNEL: the augmented kernel's host handle; NAME: the kernel as the user
  * wrote it; INFO and SYMBOL: the host's copy of the kernel's info and the
  * handle of its device variable; ARGS: pointers to the kernel's arguments
@@ -291,6 +305,7 @@ void *__enzyme_rt_cuda_augment_launch(const void *kernel, const char *name,
   l->attrs = take_attributes(&l->num_attrs);
   check(cudaGetDevice(&l->device), name, "cannot tell the current device");
   check_shadows(name, info, symbol, shadows, num_params);
+  check_available(name, info, /*forward=*/0);
   /* The host and device compilations laid the kernel's structs out
    * differently: their adjoints would land on the wrong fields. */
   if (info->scalar_adjoints != num_adjoints)
@@ -336,13 +351,7 @@ void __enzyme_rt_cuda_tangent_launch(const void *kernel, const char *name,
   unsigned num_attrs;
   struct cuda_launch_attribute *attrs = take_attributes(&num_attrs);
   check_shadows(name, info, symbol, shadows, num_params);
-  /* TangentKernelUnavailable (Core/KernelLaunches.h). */
-  if (info->slot_bytes == ~0ull)
-    fail(name,
-         "forward mode cannot differentiate the kernel (the warning of its "
-         "CUDA file's device compilation says why); only reverse mode can "
-         "differentiate its launches",
-         0);
+  check_available(name, info, /*forward=*/1);
   int shadow_offset;
   shared_bytes =
       derivative_shared_bytes(name, info, shared_bytes, &shadow_offset);

@@ -183,6 +183,16 @@ Expected<CommandLineScan> scanCommandLine(ArrayRef<std::string> Args) {
         Scan.CudaRuntimeLibraries.push_back(SpanOf(Position));
       break;
     }
+    case options::OPT_fgpu_rdc:
+    case options::OPT_fno_gpu_rdc:
+      Scan.RelocatableDeviceCode =
+          A->getOption().matches(options::OPT_fgpu_rdc);
+      break;
+    case options::OPT_offload_new_driver:
+    case options::OPT_no_offload_new_driver:
+      Scan.OffloadNewDriver =
+          A->getOption().matches(options::OPT_offload_new_driver);
+      break;
     default:
       if (A->getOption().matches(options::OPT_g_Group) &&
           !A->getOption().matches(options::OPT_g0))

@@ -51,6 +51,14 @@ struct CommandLineScan {
   /// `-fcuda-emulate` / `-fno-cuda-emulate`: run CUDA kernels on the CPU.
   bool CudaEmulate = false;
 
+  /// `-fgpu-rdc` / `-fno-gpu-rdc`: relocatable device code, whose device
+  /// functions, variables and kernels other CUDA files may use.
+  bool RelocatableDeviceCode = false;
+  /// `--offload-new-driver` / `--no-offload-new-driver`: links run
+  /// clang-linker-wrapper, which registers the kernels and links device
+  /// code.
+  bool OffloadNewDriver = false;
+
   /// The user asked for debug information (any `-g` option but `-g0`).
   bool WantsDebugInfo = false;
 

@@ -8,10 +8,12 @@
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Object/Archive.h"
 #include "llvm/Object/Binary.h"
 #include "llvm/Object/SymbolicFile.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/xxhash.h"
 
 using namespace llvm;
 
@@ -129,12 +131,25 @@ bool referencesRegistration(const object::Binary &File) {
 
 } // namespace
 
+/// Options that choose how a GPU build links device code across files,
+/// which emulation does its own way (retarget/Relocatable.cpp).
+static bool isDeviceLinkOption(StringRef Arg) {
+  return Arg == "--offload-new-driver" || Arg == "--no-offload-new-driver" ||
+         Arg == "-fgpu-rdc" || Arg == "-fno-gpu-rdc";
+}
+
+static std::vector<std::string>
+withoutDeviceLinkOptions(std::vector<std::string> Args) {
+  llvm::erase_if(Args, isDeviceLinkOption);
+  return Args;
+}
+
 std::vector<std::string>
 withoutCudaRuntimeLibraries(const CommandLineScan &Scan) {
-  return rebuildArguments(Scan, {&Scan.CudaRuntimeLibraries},
-                          [](const InputArgument &Input) {
-                            return std::vector<std::string>{Input.Path};
-                          });
+  return withoutDeviceLinkOptions(rebuildArguments(
+      Scan, {&Scan.CudaRuntimeLibraries}, [](const InputArgument &Input) {
+        return std::vector<std::string>{Input.Path};
+      }));
 }
 
 std::vector<std::string>
@@ -167,15 +182,12 @@ planCudaEmulation(const CudaEmulationRequest &R) {
   bool Links = Scan.links();
   for (StringRef Arg : Scan.ClangArgs)
     if (Arg == "--cuda-device-only" || Arg == "--offload-device-only" ||
-        Arg == "--cuda-host-only" || Arg == "--offload-host-only" ||
-        Arg == "-fgpu-rdc" || Arg == "--offload-new-driver")
+        Arg == "--cuda-host-only" || Arg == "--offload-host-only")
       return createStringError(
           "-fcuda-emulate builds the host and device code of each CUDA file "
-          "together and does not support '%s'%s",
-          Arg.str().c_str(),
-          Arg == "-fgpu-rdc" ? " (relocatable device code: device code "
-                               "split across files, dynamic parallelism)"
-                             : "");
+          "together and does not support '%s'",
+          Arg.str().c_str());
+  bool Relocatable = Scan.RelocatableDeviceCode;
   if (Scan.Output && !Links && Scan.NumSourceInputs > 1)
     return createStringError(
         "cannot specify -o when generating multiple output files");
@@ -206,6 +218,13 @@ planCudaEmulation(const CudaEmulationRequest &R) {
                                     &Scan.StageOptions, &Scan.DependencyOptions,
                                     &Scan.CudaRuntimeLibraries},
                                    OnlyThis);
+    Device.User = withoutDeviceLinkOptions(std::move(Device.User));
+    // Clang names static kernels and variables of relocatable device code
+    // after the compilation's id, which both sides must share.
+    std::string CompilationId =
+        utohexstr(xxh3_64bits(arrayRefFromStringRef(Input.Path)));
+    if (Relocatable)
+      append(Device.Before, {"-fgpu-rdc", "-cuid=" + CompilationId});
     Device.After = {"--cuda-device-only",
                     "-nocudalib",
                     "-Xclang",
@@ -224,6 +243,8 @@ planCudaEmulation(const CudaEmulationRequest &R) {
                      "--cuda-version=" + std::to_string(R.CudaVersion)};
     if (Scan.WantsDebugInfo)
       Retarget.User.push_back("--keep-debug-info");
+    if (Relocatable)
+      Retarget.User.push_back("--relocatable");
     Steps.push_back(std::move(Retarget));
 
     // 3. The host compilation, with the kernels linked in before it
@@ -236,6 +257,8 @@ planCudaEmulation(const CudaEmulationRequest &R) {
         "--cuda-host-only", "-Xclang", "-fcuda-include-gpubinary", "-Xclang",
         GpuBinary,          "-Xclang", "-mlink-bitcode-file",      "-Xclang",
         HostBitcode};
+    if (Relocatable)
+      append(Host.After, {"-fgpu-rdc", "-Xclang", "-cuid=" + CompilationId});
     if (Links) {
       Objects[N] = tempPath(R, N, Input.Path, ".o");
       Host.User =
@@ -248,6 +271,7 @@ planCudaEmulation(const CudaEmulationRequest &R) {
       Host.User = rebuildArguments(
           Scan, {&Scan.LanguageOptions, &Scan.CudaRuntimeLibraries}, OnlyThis);
     }
+    Host.User = withoutDeviceLinkOptions(std::move(Host.User));
     Steps.push_back(std::move(Host));
   }
 
@@ -268,6 +292,7 @@ planCudaEmulation(const CudaEmulationRequest &R) {
           return std::vector<std::string>{};
         return std::vector<std::string>{Objects[&Input - Scan.Inputs.data()]};
       });
+  Final.User = withoutDeviceLinkOptions(std::move(Final.User));
   if (Links)
     Final.After = emulationRuntimeLinkArguments(R.RuntimeLibrary);
   Steps.push_back(std::move(Final));

@@ -129,8 +129,11 @@ Error Driver::addEnzymeArguments(const CommandLineScan &Scan,
   Command.Before.push_back("--ld-path=" + *LLD);
   Command.Before.push_back("-Wl,--load-pass-plugin=" + *LLDPlugin);
   // lld parses `-mllvm` before it loads pass plugins; `-load` first makes
-  // the plugin's options known to those that follow.
-  Command.Before.push_back("-Wl,-mllvm,-load=" + *LLDPlugin);
+  // the plugin's options known to those that follow. clang-linker-wrapper
+  // (the new offload driver's link) parses `-mllvm` options itself and
+  // refuses `-load`: its links take the plugin's defaults.
+  if (!Scan.OffloadNewDriver)
+    Command.Before.push_back("-Wl,-mllvm,-load=" + *LLDPlugin);
   return Error::success();
 }
 
@@ -184,6 +187,22 @@ Expected<ClangCommand> Driver::plan(const CommandLineScan &Scan) const {
     std::vector<std::string> Runtime =
         emulationRuntimeLinkArguments(Tools.cudaEmulationLibrary());
     Command.After.insert(Command.After.end(), Runtime.begin(), Runtime.end());
+  } else if (!Scan.CompilesCuda && Scan.links() && Scan.OffloadNewDriver) {
+    // The new offload driver's link of objects links their device code too
+    // (clang-linker-wrapper), with the toolkit a CUDA compilation uses.
+    CudaRequest Request;
+    Request.UserArgs = Scan.ClangArgs;
+    Request.CompilesCuda = true;
+    Request.Links = true;
+    Request.CompatDir = Tools.cudaCompatDir();
+    Expected<CudaArguments> Cuda = planCudaArguments(Request);
+    if (!Cuda)
+      return Cuda.takeError();
+    Command.After.insert(Command.After.end(), Cuda->Link.begin(),
+                         Cuda->Link.end());
+    Command.Environment.insert(Command.Environment.end(),
+                               Cuda->Environment.begin(),
+                               Cuda->Environment.end());
   }
 
   if (Scan.CompilesCuda) {

@@ -55,7 +55,8 @@ Expected<std::vector<std::string>> Driver::derivativeKernelArguments(
   if (std::error_code EC =
           sys::fs::createTemporaryFile("enzyme-kernels", "txt", ListFile))
     return createStringError("cannot create a temporary file: " + EC.message());
-  std::set<std::string> Kernels, TangentKernels, OptionalTangentKernels;
+  std::set<std::string> Kernels, TangentKernels, OptionalTangentKernels,
+      ExternalKernels;
   for (const InputArgument &Input : Scan.Inputs) {
     if (!Input.Cuda)
       continue;
@@ -90,10 +91,13 @@ Expected<std::vector<std::string>> Driver::derivativeKernelArguments(
     (*List)->getBuffer().split(Lines, '\n', -1, /*KeepEmpty=*/false);
     // Kernels of reverse-mode requests, `forward NAME` for those of
     // forward-mode ones, `forward-if-possible NAME` for those a launcher
-    // registration names (LaunchedKernelScan.cpp).
+    // registration names, `external NAME` for those other files can
+    // launch (LaunchedKernelScan.cpp).
     for (StringRef Line : Lines) {
       StringRef Kernel = Line.trim();
-      if (Kernel.consume_front("forward-if-possible "))
+      if (Kernel.consume_front("external "))
+        ExternalKernels.insert(Kernel.trim().str());
+      else if (Kernel.consume_front("forward-if-possible "))
         OptionalTangentKernels.insert(Kernel.trim().str());
       else if (Kernel.consume_front("forward "))
         TangentKernels.insert(Kernel.trim().str());
@@ -118,6 +122,13 @@ Expected<std::vector<std::string>> Driver::derivativeKernelArguments(
     Arguments.insert(Arguments.end(),
                      {"-mllvm", "-enzyme-optional-tangent-kernels=" +
                                     join(OptionalTangentKernels, ",")});
+  // With relocatable device code, host code in other files may launch this
+  // file's kernels: they get derivative kernels where they can be
+  // differentiated, which their launches in other files find at the link.
+  if (Scan.RelocatableDeviceCode && !ExternalKernels.empty())
+    Arguments.insert(Arguments.end(),
+                     {"-mllvm", "-enzyme-relocatable-kernels=" +
+                                    join(ExternalKernels, ",")});
   return Arguments;
 }
 

@@ -39,6 +39,13 @@ static cl::list<std::string> OptionalTangentKernels(
              "differentiate them (a launcher registration names them; "
              "enzyme-clang sets it)"));
 
+static cl::list<std::string> RelocatableKernels(
+    "enzyme-relocatable-kernels", cl::CommaSeparated,
+    cl::desc("CUDA kernels of relocatable device code (-fgpu-rdc) that host "
+             "code in other files may launch, which get derivative and "
+             "tangent kernels where they can be differentiated (enzyme-clang "
+             "sets it)"));
+
 static cl::opt<std::string> ListLaunchedKernels(
     "enzyme-list-launched-kernels", cl::init(""),
     cl::desc("Scan mode: write the CUDA kernels launched from differentiated "
@@ -46,7 +53,13 @@ static cl::opt<std::string> ListLaunchedKernels(
              "nothing (enzyme-clang runs it before a CUDA compilation)"));
 
 bool isDerivativeKernel(StringRef KernelName) {
-  return is_contained(DerivativeKernels, KernelName);
+  return is_contained(DerivativeKernels, KernelName) ||
+         isRelocatableKernel(KernelName);
+}
+
+bool isOptionalDerivativeKernel(StringRef KernelName) {
+  return !is_contained(DerivativeKernels, KernelName) &&
+         isRelocatableKernel(KernelName);
 }
 
 bool isTangentKernel(StringRef KernelName) {
@@ -55,12 +68,18 @@ bool isTangentKernel(StringRef KernelName) {
 }
 
 bool isOptionalTangentKernel(StringRef KernelName) {
-  return is_contained(OptionalTangentKernels, KernelName);
+  return !is_contained(TangentKernels, KernelName) &&
+         (is_contained(OptionalTangentKernels, KernelName) ||
+          isRelocatableKernel(KernelName));
+}
+
+bool isRelocatableKernel(StringRef KernelName) {
+  return is_contained(RelocatableKernels, KernelName);
 }
 
 bool anyDerivativeKernels() {
   return !DerivativeKernels.empty() || !TangentKernels.empty() ||
-         !OptionalTangentKernels.empty();
+         !OptionalTangentKernels.empty() || !RelocatableKernels.empty();
 }
 
 StringRef launchedKernelListPath() { return ListLaunchedKernels; }
@@ -125,15 +144,8 @@ std::optional<std::string> launchWithoutDerivativeKernels(const CallBase &Call,
            "parameters, as Thrust's and CUB's algorithms launch theirs); "
            "write the kernel and launch it with <<<...>>> (docs/cuda.md)";
   std::optional<std::string> Kernel = kernelNameOfStub(Callee.getName());
-  // With relocatable device code, a kernel's stub and device code are in
-  // the file that defines it, not in the one that launches it.
   if (Kernel && Callee.isDeclaration())
-    return "cannot differentiate the launch of kernel '" +
-           displayName(*Kernel) +
-           "': it is defined in another CUDA file (relocatable device code, "
-           "-fgpu-rdc), and derivative kernels are made in the file that "
-           "launches a kernel; define the kernel in the file whose host code "
-           "launches it (docs/cuda.md)";
+    return std::nullopt;
   if (!Kernel && Callee.getName() != "__cudaPopCallConfiguration" &&
       !launchedKernelOperand(Callee.getName()))
     return std::nullopt;
@@ -147,8 +159,24 @@ std::optional<std::string> launchWithoutDerivativeKernels(const CallBase &Call,
                     "since no reverse-mode request in that file reaches this "
                     "launch") +
          "; name the host function that launches it there with 'void "
-         "*__enzyme_differentiable_launcher_NAME = (void *)function;' "
+         "*__enzyme_differentiable_launcher_NAME = (void *)function;', or "
+         "build the file that defines the kernel with -fenzyme -fgpu-rdc, "
+         "which makes them for every kernel other files can launch "
          "(docs/cuda.md)";
+}
+
+std::optional<std::string>
+launchOfKernelDefinedElsewhere(const CallBase &Call) {
+  const Function *Callee = Call.getCalledFunction();
+  if (!Callee || !Callee->isDeclaration())
+    return std::nullopt;
+  std::optional<std::string> Kernel = kernelNameOfStub(Callee->getName());
+  if (!Kernel)
+    return std::nullopt;
+  return "cannot differentiate the launch of kernel '" + displayName(*Kernel) +
+         "': it is defined in another CUDA file (relocatable device code), "
+         "which makes derivative kernels for it when it is built with "
+         "-fenzyme -fgpu-rdc";
 }
 
 bool floatFieldsOf(Type *Ty, const DataLayout &DL,

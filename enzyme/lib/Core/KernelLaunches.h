@@ -15,7 +15,10 @@
 /// lists to both compilations: -enzyme-derivative-kernels for reverse-mode
 /// requests, -enzyme-tangent-kernels for forward-mode ones (and
 /// -enzyme-optional-tangent-kernels for those a launcher registration names,
-/// which only reverse mode may be able to differentiate).
+/// which only reverse mode may be able to differentiate). With relocatable
+/// device code (-fgpu-rdc), host code in other files may launch the file's
+/// kernels: -enzyme-relocatable-kernels lists those other files can name,
+/// which get both kinds where they can be differentiated.
 ///
 /// For each listed kernel K, the device compilation defines
 ///   _enzyme_kernel_augmented_K(params, shadows, tapes)        a kernel,
@@ -69,20 +72,29 @@ namespace enzyme {
 inline constexpr unsigned ScalarAdjointReplicas = 64;
 
 /// The kernels (device names) the driver asked reverse-mode derivative
-/// kernels for.
+/// kernels for, the optional ones included.
 bool isDerivativeKernel(llvm::StringRef KernelName);
+/// A kernel that gets derivative kernels only because other files may
+/// launch it (isRelocatableKernel): where reverse mode cannot differentiate
+/// it, the device compilation warns and its launches in differentiated
+/// host code stop the program with a message (KernelUnavailable).
+bool isOptionalDerivativeKernel(llvm::StringRef KernelName);
+/// A kernel of relocatable device code (-fgpu-rdc) with external linkage:
+/// host code in other files may launch it, so its file makes derivative
+/// and tangent kernels for it where it can be differentiated.
+bool isRelocatableKernel(llvm::StringRef KernelName);
 /// The kernels the driver asked tangent kernels for (forward mode), the
 /// optional ones included.
 bool isTangentKernel(llvm::StringRef KernelName);
-/// A tangent kernel that only a launcher registration asks for: where the
-/// kernel cannot be differentiated in forward mode, the device compilation
-/// warns, and its forward launches stop the program with a message
-/// (TangentKernelUnavailable).
+/// A tangent kernel that only a launcher registration or other files'
+/// launches (isRelocatableKernel) ask for: where the kernel cannot be
+/// differentiated in forward mode, the device compilation warns, and its
+/// forward launches stop the program with a message (KernelUnavailable).
 bool isOptionalTangentKernel(llvm::StringRef KernelName);
 
-/// The first word of a tangent kernel's info where the device compilation
-/// could not make the kernel.
-inline constexpr uint64_t TangentKernelUnavailable = ~uint64_t(0);
+/// The first word of a derivative or tangent kernel's info where the device
+/// compilation could not make the kernel.
+inline constexpr uint64_t KernelUnavailable = ~uint64_t(0);
 /// The driver asked for derivative or tangent kernels.
 bool anyDerivativeKernels();
 
@@ -109,6 +121,13 @@ std::optional<std::string> kernelNameOfStub(llvm::StringRef Stub);
 /// launch theirs). Nullopt for other calls.
 std::optional<std::string>
 launchWithoutDerivativeKernels(const llvm::CallBase &Call, bool Forward);
+
+/// Why \p Call, a call of the host stub of a kernel that another file
+/// defines (relocatable device code), cannot be differentiated in this
+/// module: the stub, and the derivative kernels its file may give it, come
+/// with the link. Nullopt for other calls.
+std::optional<std::string>
+launchOfKernelDefinedElsewhere(const llvm::CallBase &Call);
 
 /// A float or double field of a struct that a kernel takes by value.
 struct FloatField {

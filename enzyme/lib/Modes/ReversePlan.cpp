@@ -791,6 +791,9 @@ bool FunctionDifferentiator::plan() {
           if (std::optional<std::string> Message =
                   launchWithoutDerivativeKernels(*Call, /*Forward=*/false))
             return fail(Call, *Message);
+          if (std::optional<std::string> Message =
+                  launchOfKernelDefinedElsewhere(*Call))
+            return fail(Call, *Message, /*MissingDefinition=*/true);
           if (Callee->isDeclaration())
             return fail(Call,
                         "cannot differentiate a call to '" +

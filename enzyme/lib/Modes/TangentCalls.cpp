@@ -105,10 +105,14 @@ bool TangentBuilder::checkDifferentiableCallee(CallBase &Call) {
                            "differentiated");
   bool Custom = Gen.Registrations && Gen.Registrations->forwardOf(Callee);
   // A launch whose kernel has no tangent kernel (Core/KernelLaunches.h).
-  if (!Custom)
+  if (!Custom) {
     if (std::optional<std::string> Message =
             launchWithoutDerivativeKernels(Call, /*Forward=*/true))
       return fail(&Call, *Message);
+    if (std::optional<std::string> Message =
+            launchOfKernelDefinedElsewhere(Call))
+      return fail(&Call, *Message, /*MissingDefinition=*/true);
+  }
   if (Callee->getName().starts_with("MPI_") && !Custom)
     return fail(&Call, "cannot differentiate the MPI call '" +
                            Callee->getName() +

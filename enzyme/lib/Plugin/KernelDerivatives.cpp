@@ -227,19 +227,6 @@ copyByValueParameters(Function &K, Function &F,
   }
 }
 
-/// Reports a parameter of \p K that derivative kernels cannot take.
-static bool checkKernelParameters(Function &K) {
-  std::string Reason = unsupportedParameterReason(K);
-  if (Reason.empty())
-    return true;
-  reportError(reportPoint(K), "cannot differentiate kernel '" +
-                                  displayName(K.getName()) +
-                                  "', which differentiated host code "
-                                  "launches: " +
-                                  Reason);
-  return false;
-}
-
 /// Keeps \p F's last parameter, the offset of the shadows of `extern
 /// __shared__` arrays in dynamic shared memory, in the slot that the
 /// functions of the derivative read it from (Plugin/DynamicSharedShadows.cpp),
@@ -278,7 +265,7 @@ private:
   /// Bytes of each thread's slot of the tape buffer.
   uint64_t SlotBytes = 0;
 
-  bool createPair(Function &Body);
+  bool createPair(Function &Body, DifferentiationFailure &Failure);
   Function *createKernel(StringRef Name, ArrayRef<Type *> ExtraParams) {
     SmallVector<Type *, 8> Params(K.getFunctionType()->params());
     for (Argument &A : K.args())
@@ -304,7 +291,8 @@ private:
 };
 } // namespace
 
-bool DerivativeKernelBuilder::createPair(Function &Body) {
+bool DerivativeKernelBuilder::createPair(Function &Body,
+                                         DifferentiationFailure &Failure) {
   Sig.Fn = &Body;
   for (Argument &A : Body.args())
     Sig.Args.push_back(A.getType()->isPointerTy()         ? Activity::Dup
@@ -322,17 +310,10 @@ bool DerivativeKernelBuilder::createPair(Function &Body) {
     SlotBytes = alignTo(*Gen.fixedTapeBytes(Sig), TapeSlotAlign);
     return true;
   }
-  DifferentiationFailure Failure;
   if ((Pair = Gen.getOrCreate(Sig, Failure))) {
     SlotBytes = M.getDataLayout().getPointerSize();
     return true;
   }
-  reportError(reportPoint(K),
-              "cannot differentiate kernel '" + displayName(K.getName()) +
-                  "', which differentiated host code launches: " +
-                  (Failure.Message.empty() ? "it cannot be differentiated"
-                                           : Failure.Message),
-              Failure.OffendingLocation);
   return false;
 }
 
@@ -633,12 +614,65 @@ static void createKernelInfo(Function &K, StringRef Name, uint64_t SlotBytes,
   appendToCompilerUsed(M, {Info});
 }
 
-void DerivativeKernelBuilder::build() {
-  if (!checkKernelParameters(K))
+/// Reports that \p K cannot be differentiated in the mode whose kernels
+/// are \p Kernels (described by the info \p InfoName): an error where the
+/// driver listed it for a launch that needs them, a warning where it is
+/// listed only in case (\p Optional: a launcher registration's forward
+/// mode, another file's launch). Then empty kernels stand in for them, as
+/// the host registers them whatever happens here, and the info
+/// (KernelUnavailable) keeps them from being launched.
+static void reportUndifferentiable(Function &K, StringRef Mode,
+                                   const DifferentiationFailure &Failure,
+                                   bool Optional, ArrayRef<std::string> Kernels,
+                                   StringRef InfoName) {
+  std::string Reason =
+      Failure.Message.empty() ? "it cannot be differentiated" : Failure.Message;
+  std::string Message = "cannot differentiate kernel '" +
+                        displayName(K.getName()) + "'" + Mode.str();
+  if (!Optional) {
+    reportError(reportPoint(K),
+                Message +
+                    ", which differentiated host code launches: " + Reason,
+                Failure.OffendingLocation);
     return;
-  Function *Body = cloneKernelBody(K, ".enzyme.body");
-  if (!createPair(*Body)) {
-    Body->eraseFromParent();
+  }
+  if (isRelocatableKernel(K.getName()))
+    Message += ", which host code in other files may launch (relocatable "
+               "device code): " +
+               Reason +
+               "; differentiated host code that launches it stops with a "
+               "message";
+  else
+    Message += ", which differentiated host code launches: " + Reason +
+               "; only reverse mode can differentiate the launchers that "
+               "name it";
+  reportWarning(reportPoint(K), Message, Failure.OffendingLocation);
+  for (const std::string &Name : Kernels) {
+    Function *StandIn = createKernelBeside(
+        K, Name, SmallVector<Type *, 8>(K.getFunctionType()->params()));
+    copyByValueParameters(K, *StandIn, [](const Argument &) { return false; });
+    ReturnInst::Create(K.getContext(),
+                       BasicBlock::Create(K.getContext(), "entry", StandIn));
+  }
+  createKernelInfo(K, InfoName, KernelUnavailable, 0, 0, false);
+}
+
+void DerivativeKernelBuilder::build() {
+  DifferentiationFailure Failure;
+  Failure.Message = unsupportedParameterReason(K);
+  Function *Body = nullptr;
+  if (Failure.Message.empty()) {
+    Body = cloneKernelBody(K, ".enzyme.body");
+    if (!createPair(*Body, Failure)) {
+      Body->eraseFromParent();
+      Body = nullptr;
+    }
+  }
+  if (!Body) {
+    reportUndifferentiable(
+        K, "", Failure, isOptionalDerivativeKernel(K.getName()),
+        {augmentedKernelName(K.getName()), reverseKernelName(K.getName())},
+        kernelInfoName(K.getName()));
     return;
   }
   createAugmentedKernel();
@@ -671,50 +705,23 @@ static bool hasTangent(const Argument &A) {
 }
 
 static void createTangentKernel(Function &K, ForwardModeGenerator &Gen) {
-  bool Optional = isOptionalTangentKernel(K.getName());
-  auto Fail = [&](const std::string &Reason, StringRef Offending) {
-    std::string Message = "cannot differentiate kernel '" +
-                          displayName(K.getName()) +
-                          "' in forward mode, which differentiated host "
-                          "code launches: " +
-                          Reason;
-    if (!Optional) {
-      reportError(reportPoint(K), Message, Offending);
-      return;
-    }
-    reportWarning(reportPoint(K),
-                  Message + "; only reverse mode can differentiate the "
-                            "launchers that name it",
-                  Offending);
-    // The host registers the kernel whatever happens here: an empty one
-    // stands in, which the info keeps from being launched.
-    SmallVector<Type *, 8> Params(K.getFunctionType()->params());
-    for (Argument &A : K.args())
-      if (hasTangent(A))
-        Params.push_back(A.getType());
-    Params.push_back(Type::getInt32Ty(K.getContext()));
-    Function *StandIn =
-        createKernelBeside(K, tangentKernelName(K.getName()), Params);
-    copyByValueParameters(K, *StandIn, hasTangent);
-    ReturnInst::Create(K.getContext(),
-                       BasicBlock::Create(K.getContext(), "entry", StandIn));
-    createKernelInfo(K, tangentKernelInfoName(K.getName()),
-                     TangentKernelUnavailable, 0, 0, false);
+  auto Fail = [&](const DifferentiationFailure &Failure) {
+    reportUndifferentiable(
+        K, " in forward mode", Failure, isOptionalTangentKernel(K.getName()),
+        {tangentKernelName(K.getName())}, tangentKernelInfoName(K.getName()));
   };
-  if (std::string Reason = unsupportedParameterReason(K); !Reason.empty())
-    return Fail(Reason, "");
+  DifferentiationFailure Failure;
+  if (Failure.Message = unsupportedParameterReason(K); !Failure.Message.empty())
+    return Fail(Failure);
   Function *Body = cloneKernelBody(K, ".enzyme.tangent.body");
   ForwardSignature Sig;
   Sig.Fn = Body;
   for (Argument &A : Body->args())
     Sig.Args.push_back(hasTangent(A) ? Activity::Dup : Activity::Const);
-  DifferentiationFailure Failure;
   Function *Tangent = Gen.getOrCreate(Sig, Failure);
   if (!Tangent) {
     Body->eraseFromParent();
-    return Fail(Failure.Message.empty() ? "it cannot be differentiated"
-                                        : Failure.Message,
-                Failure.OffendingLocation);
+    return Fail(Failure);
   }
   // Bit I: the tangent reads or writes through parameter I's shadow.
   uint64_t Used = 0;

@@ -32,19 +32,23 @@
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Transforms/Utils/ModuleUtils.h"
 
 using namespace llvm;
 
 namespace enzyme {
 
 static constexpr StringLiteral RegisterGlobals = "__cuda_register_globals";
+static constexpr StringLiteral OffloadingEntrySection =
+    "cuda_offloading_entries";
 
 namespace {
 /// One kernel of this file's device code, as the host sees it.
 struct HostKernel {
   Function *Stub;
   std::string DeviceName;
-  /// The fat binary's handle, as __cuda_register_globals has it.
+  /// The fat binary's handle, as __cuda_register_globals has it; null
+  /// where the file registers its kernels through offloading entries.
   Value *Binary;
   /// How the stub passes each of the kernel's parameters.
   SmallVector<StubParameter, 8> Params;
@@ -62,7 +66,9 @@ public:
   LaunchGradientBuilder(Module &M, const HostKernel &Kernel)
       : M(M), Ctx(M.getContext()), K(Kernel), Stub(*Kernel.Stub),
         Ptr(PointerType::getUnqual(Ctx)) {}
-  void build(Instruction &RegistrationEnd);
+  /// Registers the derivative kernels before \p RegistrationEnd, the end of
+  /// `__cuda_register_globals`, or in offloading entries where it is null.
+  void build(Instruction *RegistrationEnd);
 
 private:
   Module &M;
@@ -384,9 +390,40 @@ Function *LaunchGradientBuilder::createReverse(GlobalVariable *Handle) {
   return F;
 }
 
+/// With clang's new offload driver (--offload-new-driver), a file lists its
+/// kernels and device variables in offloading entries, which the device
+/// link's registration code (clang-linker-wrapper) registers: \p Address,
+/// the host handle, under the device name \p DeviceName; \p Size is 0 for a
+/// kernel, a variable's bytes otherwise.
+static void addOffloadingEntry(Module &M, Constant *Address,
+                               StringRef DeviceName, uint64_t Size) {
+  LLVMContext &Ctx = M.getContext();
+  Type *Ptr = PointerType::getUnqual(Ctx), *I32 = Type::getInt32Ty(Ctx);
+  Type *I64 = Type::getInt64Ty(Ctx);
+  Constant *Text = ConstantDataArray::getString(Ctx, DeviceName);
+  auto *Name = new GlobalVariable(M, Text->getType(), /*isConstant=*/true,
+                                  GlobalValue::InternalLinkage, Text,
+                                  ".offloading.entry_name");
+  Name->setUnnamedAddr(GlobalValue::UnnamedAddr::Global);
+  auto *EntryTy = StructType::get(Ptr, Ptr, I64, I32, I32);
+  auto *Entry = new GlobalVariable(
+      M, EntryTy, /*isConstant=*/true, GlobalValue::WeakAnyLinkage,
+      ConstantStruct::get(EntryTy,
+                          {Address, Name, ConstantInt::get(I64, Size),
+                           ConstantInt::get(I32, 0), ConstantInt::get(I32, 0)}),
+      ".offloading.entry." + DeviceName);
+  Entry->setSection(OffloadingEntrySection);
+  Entry->setAlignment(Align(1));
+  appendToCompilerUsed(M, {Entry});
+}
+
 GlobalVariable *LaunchGradientBuilder::registerKernel(
     IRBuilder<> &B, const std::string &DeviceName, const Twine &HandleName) {
   GlobalVariable *Handle = createHandle(HandleName);
+  if (!K.Binary) {
+    addOffloadingEntry(M, Handle, DeviceName, 0);
+    return Handle;
+  }
   Type *I32 = B.getInt32Ty();
   FunctionCallee RegisterFunction =
       M.getOrInsertFunction("__cudaRegisterFunction", B.getVoidTy(), Ptr, Ptr,
@@ -413,18 +450,25 @@ void LaunchGradientBuilder::registerInfo(IRBuilder<> &B,
   auto *InfoTy = StructType::get(I64, I64, I64, I64, I32);
   Info = new GlobalVariable(M, InfoTy, false, GlobalValue::InternalLinkage,
                             Constant::getNullValue(InfoTy), HostName);
+  uint64_t Bytes = M.getDataLayout().getTypeAllocSize(SymbolTy);
+  if (!K.Binary) {
+    addOffloadingEntry(M, Symbol, DeviceName, Bytes);
+    return;
+  }
   FunctionCallee RegisterVar =
       M.getOrInsertFunction("__cudaRegisterVar", B.getVoidTy(), Ptr, Ptr, Ptr,
                             Ptr, I32, I64, I32, I32);
   Value *Str = B.CreateGlobalString(DeviceName, HostName + ".name");
   B.CreateCall(RegisterVar, {K.Binary, Symbol, Str, Str, B.getInt32(0),
-                             B.getInt64(32), B.getInt32(0), B.getInt32(0)});
+                             B.getInt64(Bytes), B.getInt32(0), B.getInt32(0)});
 }
 
-void LaunchGradientBuilder::build(Instruction &RegistrationEnd) {
+void LaunchGradientBuilder::build(Instruction *RegistrationEnd) {
   // Host-side names stay clear of `__enzyme_`, which registrations use.
   std::string Prefix = "enzyme.launch." + K.DeviceName;
-  IRBuilder<> B(&RegistrationEnd);
+  IRBuilder<> B(Ctx);
+  if (RegistrationEnd)
+    B.SetInsertPoint(RegistrationEnd);
   if (isDerivativeKernel(K.DeviceName) &&
       !M.getNamedGlobal(registrationName("register_gradient", Stub))) {
     GlobalVariable *AugHandle = registerKernel(
@@ -450,41 +494,72 @@ void LaunchGradientBuilder::build(Instruction &RegistrationEnd) {
   }
 }
 
+/// The string \p Name holds, if it is a constant C string.
+static std::optional<StringRef> constantString(Value *Name) {
+  auto *G = dyn_cast<GlobalVariable>(Name->stripPointerCasts());
+  auto *Init = G && G->hasInitializer()
+                   ? dyn_cast<ConstantDataSequential>(G->getInitializer())
+                   : nullptr;
+  if (!Init || !Init->isCString())
+    return std::nullopt;
+  return Init->getAsCString();
+}
+
+/// Adds the kernel whose host stub \p StubValue names, under the device
+/// name \p DeviceNameValue holds, to \p Kernels if the driver listed it.
+static void addListedKernel(SmallVectorImpl<HostKernel> &Kernels,
+                            Value *StubValue, Value *DeviceNameValue,
+                            Value *Binary) {
+  auto *Stub = dyn_cast<Function>(StubValue->stripPointerCasts());
+  std::optional<StringRef> Name = constantString(DeviceNameValue);
+  if (!Stub || Stub->isDeclaration() || !Name)
+    return;
+  StringRef DeviceName = *Name;
+  if (!isDerivativeKernel(DeviceName) && !isTangentKernel(DeviceName))
+    return;
+  std::optional<SmallVector<StubParameter, 8>> Params =
+      readStubParameters(*Stub);
+  if (!Params) {
+    reportError(*Stub->getEntryBlock().getFirstNonPHIOrDbg(),
+                "cannot differentiate the launches of kernel '" +
+                    displayName(DeviceName) +
+                    "': its host stub does not pass the kernel's "
+                    "parameters to cudaLaunchKernel in a way the toolchain "
+                    "knows (pointers, integers, float, double and structs "
+                    "of them)");
+    return;
+  }
+  Kernels.push_back({Stub, DeviceName.str(), Binary, std::move(*Params)});
+}
+
 /// The kernels that \p Register registers, which the driver listed.
 static SmallVector<HostKernel, 4> listedKernels(Function &Register) {
   SmallVector<HostKernel, 4> Kernels;
   for (Instruction &I : instructions(Register)) {
     auto *Call = dyn_cast<CallBase>(&I);
     Function *Callee = Call ? Call->getCalledFunction() : nullptr;
-    if (!Callee || Callee->getName() != "__cudaRegisterFunction" ||
-        Call->arg_size() < 3)
+    if (Callee && Callee->getName() == "__cudaRegisterFunction" &&
+        Call->arg_size() >= 3)
+      addListedKernel(Kernels, Call->getArgOperand(1), Call->getArgOperand(2),
+                      Call->getArgOperand(0));
+  }
+  return Kernels;
+}
+
+/// The kernels that \p M's offloading entries register (new offload
+/// driver), which the driver listed: entries of size 0 name a kernel.
+static SmallVector<HostKernel, 4> listedEntryKernels(Module &M) {
+  SmallVector<HostKernel, 4> Kernels;
+  for (GlobalVariable &G : M.globals()) {
+    auto *Entry = G.hasInitializer() && G.getSection() == OffloadingEntrySection
+                      ? dyn_cast<ConstantStruct>(G.getInitializer())
+                      : nullptr;
+    if (!Entry || Entry->getNumOperands() < 3)
       continue;
-    auto *Stub =
-        dyn_cast<Function>(Call->getArgOperand(1)->stripPointerCasts());
-    auto *Name =
-        dyn_cast<GlobalVariable>(Call->getArgOperand(2)->stripPointerCasts());
-    auto *Init = Name && Name->hasInitializer()
-                     ? dyn_cast<ConstantDataSequential>(Name->getInitializer())
-                     : nullptr;
-    if (!Stub || Stub->isDeclaration() || !Init || !Init->isCString())
-      continue;
-    StringRef DeviceName = Init->getAsCString();
-    if (!isDerivativeKernel(DeviceName) && !isTangentKernel(DeviceName))
-      continue;
-    std::optional<SmallVector<StubParameter, 8>> Params =
-        readStubParameters(*Stub);
-    if (!Params) {
-      reportError(*Stub->getEntryBlock().getFirstNonPHIOrDbg(),
-                  "cannot differentiate the launches of kernel '" +
-                      displayName(DeviceName) +
-                      "': its host stub does not pass the kernel's "
-                      "parameters to cudaLaunchKernel in a way the toolchain "
-                      "knows (pointers, integers, float, double and structs "
-                      "of them)");
-      continue;
-    }
-    Kernels.push_back(
-        {Stub, DeviceName.str(), Call->getArgOperand(0), std::move(*Params)});
+    auto *Size = dyn_cast<ConstantInt>(Entry->getOperand(2));
+    if (Size && Size->isZero())
+      addListedKernel(Kernels, Entry->getOperand(0), Entry->getOperand(1),
+                      nullptr);
   }
   return Kernels;
 }
@@ -493,11 +568,14 @@ void createLaunchGradients(Module &M) {
   if (!anyDerivativeKernels() || isGpuModule(M) || !canLinkRuntime(M))
     return;
   Function *Register = M.getFunction(RegisterGlobals);
-  if (!Register || Register->isDeclaration())
+  if (Register && !Register->isDeclaration()) {
+    Instruction *End = Register->back().getTerminator();
+    for (const HostKernel &K : listedKernels(*Register))
+      LaunchGradientBuilder(M, K).build(End);
     return;
-  Instruction *End = Register->back().getTerminator();
-  for (const HostKernel &K : listedKernels(*Register))
-    LaunchGradientBuilder(M, K).build(*End);
+  }
+  for (const HostKernel &K : listedEntryKernels(M))
+    LaunchGradientBuilder(M, K).build(nullptr);
 }
 
 } // namespace enzyme

@@ -190,6 +190,14 @@ void listLaunchedKernels(Module &M) {
   for (const std::string &Kernel : ForwardFrom(registeredLaunchers(M)))
     if (!Requested.count(Kernel))
       Out << "forward-if-possible " << Kernel << "\n";
+  // With relocatable device code (the driver decides), host code in other
+  // files may launch the kernels whose stubs other files can call. Those
+  // of templates (linkonce) are defined in each file that launches them.
+  for (Function &F : M)
+    if (std::optional<std::string> Kernel = kernelNameOfStub(F.getName());
+        Kernel && !F.isDeclaration() && !F.hasLocalLinkage() &&
+        !F.hasLinkOnceLinkage())
+      Out << "external " << *Kernel << "\n";
 }
 
 } // namespace enzyme

@@ -13,7 +13,7 @@
 // WARN: launch-optional-tangent.cu:{{[0-9]+}}:{{[0-9]+}}: warning: cannot differentiate kernel 'opaque(double*)' in forward mode, which differentiated host code launches: {{.*}}shuffle{{.*}}; only reverse mode can differentiate the launchers that name it
 // WARN-NOT: error:
 // CHECK: @_enzyme_kernel_tangent_info__Z6opaquePd = weak_odr addrspace(1) global [4 x i64] [i64 -1, i64 0, i64 0, i64 0]
-// CHECK: define ptx_kernel void @_enzyme_kernel_tangent__Z6opaquePd(ptr %0, ptr %1, i32 %2)
+// CHECK: define ptx_kernel void @_enzyme_kernel_tangent__Z6opaquePd(ptr %0)
 // CHECK-NEXT: ret void
 
 __global__ void opaque(double *X) {

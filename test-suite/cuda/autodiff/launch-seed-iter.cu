@@ -8,6 +8,9 @@
 // RUN: %clangxx_enzyme -fenzyme -fcuda-emulate -O0 %s -o %t.O0 && %t.O0 | FileCheck %s
 // RUN: %clangxx_enzyme -fenzyme -fcuda-emulate -O2 %s -o %t.O2 && %t.O2 | FileCheck %s
 // RUN: %if gpu %{ %clangxx_enzyme -fenzyme -O2 %s -o %t.gpu && %t.gpu | FileCheck %s %}
+// Relocatable device code with the new offload driver registers the
+// derivative kernels through offloading entries (launch-new-offload-driver.test).
+// RUN: %if gpu %{ %clangxx_enzyme -fenzyme -O2 --offload-new-driver -fgpu-rdc %s -o %t.rdc.gpu && %t.rdc.gpu | FileCheck %s %}
 // The device compilation defines the two derivative kernels (the ptx_kernel
 // calling convention as well as the annotation) and their info.
 // RUN: %clangxx_enzyme -fenzyme -O2 --cuda-device-only -S -emit-llvm %s -o - | FileCheck %s --check-prefix=DEVICE
@@ -24,6 +27,7 @@
 // RUN: %clangxx_enzyme -fenzyme -fcuda-emulate -O0 -DFORWARD %s -o %t.fwd.O0 && %t.fwd.O0 | FileCheck %s
 // RUN: %clangxx_enzyme -fenzyme -fcuda-emulate -O2 -DFORWARD %s -o %t.fwd.O2 && %t.fwd.O2 | FileCheck %s
 // RUN: %if gpu %{ %clangxx_enzyme -fenzyme -O2 -DFORWARD %s -o %t.fwd.gpu && %t.fwd.gpu | FileCheck %s %}
+// RUN: %if gpu %{ %clangxx_enzyme -fenzyme -O2 -DFORWARD --offload-new-driver -fgpu-rdc %s -o %t.fwd.rdc.gpu && %t.fwd.rdc.gpu | FileCheck %s %}
 // RUN: %clangxx_enzyme -fenzyme -O2 -DFORWARD --cuda-device-only -S -emit-llvm %s -o - | FileCheck %s --check-prefix=TANGENT
 // TANGENT-DAG: @_enzyme_kernel_tangent_info__Z7collidePfS_ = weak_odr addrspace(1) global [4 x i64] [i64 0, i64 3, i64 0, i64 0]
 // TANGENT-DAG: define {{.*}}ptx_kernel void @_enzyme_kernel_tangent__Z7collidePfS_(ptr {{.*}}, ptr {{.*}}, ptr {{.*}}, ptr {{.*}}, i32 {{.*}})

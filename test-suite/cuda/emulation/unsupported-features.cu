@@ -9,7 +9,7 @@
 // RUN: not %clangxx_enzyme -fcuda-emulate -O2 -DEXTERN_FUNCTION -c %s -o %t.o 2>&1 | FileCheck %s --check-prefix=EXTERN_FUNCTION
 // RUN: not %clangxx_enzyme -fcuda-emulate -O2 -DEXTERN_VARIABLE -c %s -o %t.o 2>&1 | FileCheck %s --check-prefix=EXTERN_VARIABLE
 // RUN: not %clangxx_enzyme -fcuda-emulate -O2 -DAUTODIFF -c %s -o %t.o 2>&1 | FileCheck %s --check-prefix=AUTODIFF
-// RUN: not %clangxx_enzyme -fcuda-emulate -O2 -fgpu-rdc -c %s -o %t.o 2>&1 | FileCheck %s --check-prefix=RDC
+// RUN: not %clangxx_enzyme -fcuda-emulate -O2 -fgpu-rdc -DDEVICE_LAUNCH -c %s -o %t.o 2>&1 | FileCheck %s --check-prefix=DEVICE_LAUNCH
 // RUN: not %clangxx_enzyme -fcuda-emulate -O2 --cuda-device-only -c %s -o %t.o 2>&1 | FileCheck %s --check-prefix=DEVICE_ONLY
 // The errors name the line in this file, also for code inlined from CUDA's
 // headers, and nothing is written.
@@ -27,6 +27,14 @@ __global__ void fence(int *X) {
 __global__ void fetch(cudaTextureObject_t Texture, float *Out) {
   // TEXTURE: unsupported-features.cu:[[#@LINE+1]]:{{[0-9]+}}: error: CUDA emulation does not support texture fetches
   Out[threadIdx.x] = tex1Dfetch<float>(Texture, threadIdx.x);
+}
+#endif
+
+#ifdef DEVICE_LAUNCH
+// What a launch in device code calls (relocatable device code only).
+__global__ void launcher(int *X) {
+  // DEVICE_LAUNCH: unsupported-features.cu:[[#@LINE+1]]:{{[0-9]+}}: error: CUDA emulation does not support dynamic parallelism (a kernel launched from device code)
+  X[0] = cudaGetParameterBuffer(8, 8) != nullptr;
 }
 #endif
 
@@ -64,7 +72,6 @@ __global__ void gradient(double *X, double *DX, double *Y, double *DY) {
 }
 #endif
 
-// RDC: error: -fcuda-emulate builds the host and device code of each CUDA file together and does not support '-fgpu-rdc' (relocatable device code: device code split across files, dynamic parallelism)
 // DEVICE_ONLY: error: -fcuda-emulate {{.*}} does not support '--cuda-device-only'{{$}}
 // Dynamic parallelism without relocatable device code is clang's own error.
 // RUN: not %clangxx_enzyme -fcuda-emulate -O2 -DDYNAMIC -c %s -o %t.o 2>&1 | FileCheck %s --check-prefix=DYNAMIC

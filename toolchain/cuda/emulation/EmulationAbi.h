@@ -124,6 +124,10 @@ typedef struct EnzymeCudaEmuModule {
 } EnzymeCudaEmuModule;
 
 void __cudaemu_register_module(const EnzymeCudaEmuModule *Module);
+/// Registers a file of relocatable device code (its host compilation's
+/// `__cudaRegisterLinkedBinary_<id>` call).
+void __cudaemu_register_linked_binary(void (*RegisterGlobals)(void **),
+                                      void *Wrapper);
 
 uint32_t __cudaemu_read_register(uint32_t Register);
 uint64_t __cudaemu_clock(void);

@@ -50,10 +50,18 @@ const StringSet<> &libdeviceFunctions() {
 /// Why a declaration cannot be called under emulation, for the functions
 /// whose names tell more than "no definition".
 std::optional<StringRef> unsupportedRuntimeFeature(StringRef Name) {
+  // With relocatable device code, CUDA's headers name the device runtime's
+  // functions `__cudaCDP2...`.
+  StringRef Api = Name;
+  Api.consume_front("__cudaCDP2");
   if (Name.starts_with("cudaLaunchDevice") ||
-      Name.starts_with("cudaGetParameterBuffer"))
+      Name.starts_with("cudaGetParameterBuffer") ||
+      (Api != Name && (Api.starts_with("LaunchDevice") ||
+                       Api.starts_with("GetParameterBuffer"))))
     return StringRef("dynamic parallelism (a kernel launched from device "
                      "code)");
+  if (Api != Name)
+    return StringRef("the CUDA runtime API in device code (cudadevrt)");
   if (Name == "cudaCGGetIntrinsicHandle" || Name == "cudaCGSynchronizeGrid" ||
       Name.starts_with("__cudaCGS"))
     return StringRef("grid-wide cooperative-groups synchronisation");
@@ -154,10 +162,12 @@ static std::optional<VoteForm> voteForm(Intrinsic::ID ID) {
 
 class DeviceCallLowering {
 public:
-  DeviceCallLowering(Module &M, DiagnosticList &Diags)
-      : M(M), Diags(Diags), Ctx(M.getContext()), I1(Type::getInt1Ty(Ctx)),
-        I32(Type::getInt32Ty(Ctx)), I64(Type::getInt64Ty(Ctx)),
-        Ptr(PointerType::getUnqual(Ctx)), Void(Type::getVoidTy(Ctx)) {}
+  DeviceCallLowering(Module &M, DiagnosticList &Diags,
+                     SmallSetVector<GlobalValue *, 4> *OtherFiles)
+      : M(M), Diags(Diags), OtherFiles(OtherFiles), Ctx(M.getContext()),
+        I1(Type::getInt1Ty(Ctx)), I32(Type::getInt32Ty(Ctx)),
+        I64(Type::getInt64Ty(Ctx)), Ptr(PointerType::getUnqual(Ctx)),
+        Void(Type::getVoidTy(Ctx)) {}
 
   void run();
 
@@ -182,6 +192,9 @@ private:
 
   Module &M;
   DiagnosticList &Diags;
+  /// Where device functions of other files go, with relocatable device
+  /// code; null without.
+  SmallSetVector<GlobalValue *, 4> *OtherFiles;
   LLVMContext &Ctx;
   Type *I1, *I32, *I64, *Ptr, *Void;
 };
@@ -551,11 +564,14 @@ void DeviceCallLowering::lowerDeclarationCall(CallBase &Call,
                           "differentiated");
     return;
   }
-  Diags.error(Call,
-              "device code calls '" + Demangled +
-                  "', which has no definition in this file; CUDA emulation "
-                  "runs each file's device code on its own (relocatable "
-                  "device code, -fgpu-rdc, is not emulated)");
+  if (OtherFiles) {
+    OtherFiles->insert(&Callee);
+    return;
+  }
+  Diags.error(Call, "device code calls '" + Demangled +
+                        "', which has no definition in this file; define it "
+                        "here, or build the files that share device code "
+                        "with -fgpu-rdc (relocatable device code)");
 }
 
 /// The special registers CUDA's headers read with inline assembly
@@ -669,8 +685,9 @@ void DeviceCallLowering::run() {
       F.eraseFromParent();
 }
 
-void lowerDeviceCalls(Module &M, DiagnosticList &Diags) {
-  DeviceCallLowering(M, Diags).run();
+void lowerDeviceCalls(Module &M, DiagnosticList &Diags,
+                      SmallSetVector<GlobalValue *, 4> *OtherFiles) {
+  DeviceCallLowering(M, Diags, OtherFiles).run();
 }
 
 } // namespace enzyme::cuda_emulation

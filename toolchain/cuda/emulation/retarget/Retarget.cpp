@@ -88,14 +88,12 @@ static void dropDeviceTargetDetails(Module &M) {
       M.eraseNamedMetadata(Node);
 }
 
-/// Nothing of the device module is visible to the host program but its
-/// registration constructor: device and host code may define the same
-/// names (`__host__ __device__` functions, a `__device__` variable and its
-/// host shadow), and each must keep its own.
-static void internalize(Module &M) {
+// Without relocatable device code, nothing of the device module is visible
+// to the host program but its registration constructor.
+void internalize(Module &M, function_ref<bool(const GlobalValue &)> Keep) {
   for (GlobalValue &G : M.global_values()) {
     if (G.isDeclaration() || G.hasLocalLinkage() ||
-        G.getName().starts_with("llvm."))
+        G.getName().starts_with("llvm.") || (Keep && Keep(G)))
       continue;
     G.setLinkage(GlobalValue::InternalLinkage);
     G.setVisibility(GlobalValue::DefaultVisibility);
@@ -128,8 +126,11 @@ static const Instruction *firstInstructionUsing(const Value &V) {
 
 /// Declarations of device variables: clang's builtin index objects, which
 /// code at -O0 may take the address of (their members read the registers),
-/// get storage; any other variable defined elsewhere is an error.
-static void defineDeviceVariables(Module &M, DiagnosticList &Diags) {
+/// get storage; any other variable defined elsewhere goes to \p OtherFiles
+/// (relocatable device code), or is an error.
+static void
+defineDeviceVariables(Module &M, DiagnosticList &Diags,
+                      SmallSetVector<GlobalValue *, 4> *OtherFiles) {
   for (GlobalVariable &G : M.globals()) {
     if (!G.isDeclaration() || G.getAddressSpace() == 3)
       continue;
@@ -137,14 +138,18 @@ static void defineDeviceVariables(Module &M, DiagnosticList &Diags) {
     if (Name == "threadIdx" || Name == "blockIdx" || Name == "blockDim" ||
         Name == "gridDim" || Name == "warpSize") {
       G.setInitializer(Constant::getNullValue(G.getValueType()));
+      G.setLinkage(GlobalValue::InternalLinkage);
+      continue;
+    }
+    if (OtherFiles) {
+      OtherFiles->insert(&G);
       continue;
     }
     if (const Instruction *User = firstInstructionUsing(G))
       Diags.error(*User, "the device variable '" + demangle(Name.str()) +
-                             "' has no definition in this file; CUDA "
-                             "emulation runs each file's device code on its "
-                             "own (relocatable device code, -fgpu-rdc, is "
-                             "not emulated)");
+                             "' has no definition in this file; define it "
+                             "here, or build the files that share device "
+                             "code with -fgpu-rdc (relocatable device code)");
   }
 }
 
@@ -158,8 +163,11 @@ bool retargetToHost(Module &M, const RetargetOptions &Options,
   }
   DiagnosticList Diags;
   SmallVector<Function *, 8> Kernels = findKernels(M);
-  lowerDeviceCalls(M, Diags);
-  defineDeviceVariables(M, Diags);
+  SmallSetVector<GlobalValue *, 4> OtherFiles;
+  SmallSetVector<GlobalValue *, 4> *Linked =
+      Options.Relocatable ? &OtherFiles : nullptr;
+  lowerDeviceCalls(M, Diags, Linked);
+  defineDeviceVariables(M, Diags, Linked);
   SharedMemoryLayout Shared = lowerSharedMemory(M, Kernels, Diags);
   if (!Diags.empty()) {
     Diags.print(Errors);
@@ -167,7 +175,10 @@ bool retargetToHost(Module &M, const RetargetOptions &Options,
   }
   emitRegistration(M, Kernels, Shared, Options);
   dropDeviceTargetDetails(M);
-  internalize(M);
+  if (Options.Relocatable)
+    linkAcrossFiles(M, OtherFiles);
+  else
+    internalize(M);
   M.setTargetTriple(Options.HostTriple);
   M.setDataLayout(Options.HostDataLayout);
   if (!Options.KeepDebugInfo)

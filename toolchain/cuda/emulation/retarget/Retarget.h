@@ -18,6 +18,8 @@
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/ADT/Twine.h"
@@ -34,6 +36,7 @@ class IRBuilderBase;
 class Type;
 class Value;
 class Function;
+class GlobalValue;
 class Instruction;
 class Module;
 class raw_ostream;
@@ -52,6 +55,10 @@ struct RetargetOptions {
   uint32_t CudaVersion = 0;
   /// Keep debug information (the user asked for it).
   bool KeepDebugInfo = false;
+  /// Relocatable device code (-fgpu-rdc): device functions and variables
+  /// may be defined in another file, and the host compilation registers
+  /// the file through `__cudaRegisterLinkedBinary_<module id>`.
+  bool Relocatable = false;
 };
 
 /// Collects errors about device code the emulator cannot run, each with the
@@ -89,8 +96,33 @@ bool lowerKnownPtx(llvm::CallInst &Call, llvm::StringRef Text);
 
 /// Rewrites device intrinsics, inline assembly and calls to the device
 /// runtime (`vprintf`, `__assertfail`, libdevice); reports what the emulator
-/// does not support.
-void lowerDeviceCalls(llvm::Module &M, DiagnosticList &Diags);
+/// does not support. A call of a device function this file does not define
+/// is an error, unless \p OtherFiles collects them (relocatable device
+/// code).
+void lowerDeviceCalls(
+    llvm::Module &M, DiagnosticList &Diags,
+    llvm::SmallSetVector<llvm::GlobalValue *, 4> *OtherFiles = nullptr);
+
+/// Makes every definition of \p M internal but those \p Keep names: device
+/// and host code may define the same names (`__host__ __device__`
+/// functions, a `__device__` variable and its host shadow), and each must
+/// keep its own.
+void internalize(
+    llvm::Module &M,
+    llvm::function_ref<bool(const llvm::GlobalValue &)> Keep = nullptr);
+
+/// Relocatable device code: the device module's definitions that other
+/// files may name and its references to other files' (\p OtherFiles) get
+/// the names linkedDeviceName gives them, so the host link joins device
+/// code across files apart from the host's symbols of the same names; and
+/// the module defines the registration entry the host compilation calls.
+/// Every other definition becomes internal.
+void linkAcrossFiles(llvm::Module &M,
+                     llvm::SmallSetVector<llvm::GlobalValue *, 4> &OtherFiles);
+
+/// The name under which emulated device code of other files sees the
+/// device symbol \p Name: `helper(double)` is `_Z6helperd.cuda_device`.
+std::string linkedDeviceName(llvm::StringRef Name);
 
 struct SharedMemoryLayout {
   /// Bytes of all static `__shared__` variables; dynamic shared memory

@@ -51,6 +51,10 @@ static cl::opt<unsigned> CudaVersion("cuda-version",
                                      cl::init(0));
 static cl::opt<bool> KeepDebugInfo("keep-debug-info",
                                    cl::desc("Keep debug information"));
+static cl::opt<bool>
+    Relocatable("relocatable",
+                cl::desc("Relocatable device code (-fgpu-rdc): device "
+                         "symbols may be defined in other files"));
 
 static constexpr const char *ToolName = "enzyme-cuda-retarget";
 
@@ -98,6 +102,7 @@ int main(int Argc, char **Argv) {
   Options.ModuleId = ModuleId;
   Options.CudaVersion = CudaVersion;
   Options.KeepDebugInfo = KeepDebugInfo;
+  Options.Relocatable = Relocatable;
   if (!enzyme::cuda_emulation::retargetToHost(*M, Options, errs()))
     return 1;
 

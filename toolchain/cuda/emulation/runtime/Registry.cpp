@@ -164,6 +164,16 @@ void **__cudaRegisterFatBinary(void *Wrapper) {
 
 void __cudaRegisterFatBinaryEnd(void **) {}
 
+/// What `__cudaRegisterLinkedBinary_<id>` does for a file of relocatable
+/// device code (retarget/Relocatable.cpp): \p RegisterGlobals names its
+/// kernels and variables under the handle of its stand-in binary.
+void __cudaemu_register_linked_binary(void (*RegisterGlobals)(void **),
+                                      void *Wrapper) {
+  void **Handle = __cudaRegisterFatBinary(Wrapper);
+  RegisterGlobals(Handle);
+  __cudaRegisterFatBinaryEnd(Handle);
+}
+
 void __cudaUnregisterFatBinary(void **) {
   // Kernels may still be launched from other destructors; keep everything.
 }

@@ -181,31 +181,20 @@ Expected<ClangCommand> Driver::plan(const CommandLineScan &Scan) const {
 
   // A link of objects built with -fcuda-emulate takes the emulation runtime
   // instead of the CUDA runtime library, with or without the flag.
-  if (!Scan.CompilesCuda && Scan.links() &&
-      (Scan.CudaEmulate || linksEmulatedObjects(Scan))) {
+  bool EmulatedLink = !Scan.CompilesCuda && Scan.links() &&
+                      (Scan.CudaEmulate || linksEmulatedObjects(Scan));
+  if (EmulatedLink) {
     Command.User = withoutCudaRuntimeLibraries(Scan);
     std::vector<std::string> Runtime =
         emulationRuntimeLinkArguments(Tools.cudaEmulationLibrary());
     Command.After.insert(Command.After.end(), Runtime.begin(), Runtime.end());
-  } else if (!Scan.CompilesCuda && Scan.links() && Scan.OffloadNewDriver) {
-    // The new offload driver's link of objects links their device code too
-    // (clang-linker-wrapper), with the toolkit a CUDA compilation uses.
-    CudaRequest Request;
-    Request.UserArgs = Scan.ClangArgs;
-    Request.CompilesCuda = true;
-    Request.Links = true;
-    Request.CompatDir = Tools.cudaCompatDir();
-    Expected<CudaArguments> Cuda = planCudaArguments(Request);
-    if (!Cuda)
-      return Cuda.takeError();
-    Command.After.insert(Command.After.end(), Cuda->Link.begin(),
-                         Cuda->Link.end());
-    Command.Environment.insert(Command.Environment.end(),
-                               Cuda->Environment.begin(),
-                               Cuda->Environment.end());
   }
 
-  if (Scan.CompilesCuda) {
+  // The new offload driver's link of objects links their device code too
+  // (clang-linker-wrapper), with the toolkit a CUDA compilation uses.
+  bool LinksDeviceCode = !Scan.CompilesCuda && Scan.links() &&
+                         Scan.OffloadNewDriver && !EmulatedLink;
+  if (Scan.CompilesCuda || LinksDeviceCode) {
     CudaRequest Request;
     Request.UserArgs = Scan.ClangArgs;
     Request.CompilesCuda = true;
@@ -214,19 +203,22 @@ Expected<ClangCommand> Driver::plan(const CommandLineScan &Scan) const {
     Expected<CudaArguments> Cuda = planCudaArguments(Request);
     if (!Cuda)
       return Cuda.takeError();
-    Command.Before.insert(Command.Before.end(), Cuda->Compile.begin(),
-                          Cuda->Compile.end());
-    Expected<std::vector<std::string>> Kernels = derivativeKernelArguments(
-        Scan, *Clang, Cuda->Compile, Cuda->Environment);
-    if (!Kernels)
-      return Kernels.takeError();
-    Command.Before.insert(Command.Before.end(), Kernels->begin(),
-                          Kernels->end());
-    // Derivatives of device math call libdevice functions the device code
-    // did not use before AD, which clang's link of libdevice left out.
-    if (Scan.EnzymeEnabled && !Cuda->Libdevice.empty())
-      Command.Before.insert(Command.Before.end(),
-                            {"-mllvm", "-enzyme-libdevice=" + Cuda->Libdevice});
+    if (Scan.CompilesCuda) {
+      Command.Before.insert(Command.Before.end(), Cuda->Compile.begin(),
+                            Cuda->Compile.end());
+      Expected<std::vector<std::string>> Kernels = derivativeKernelArguments(
+          Scan, *Clang, Cuda->Compile, Cuda->Environment);
+      if (!Kernels)
+        return Kernels.takeError();
+      Command.Before.insert(Command.Before.end(), Kernels->begin(),
+                            Kernels->end());
+      // Derivatives of device math call libdevice functions the device code
+      // did not use before AD, which clang's link of libdevice left out.
+      if (Scan.EnzymeEnabled && !Cuda->Libdevice.empty())
+        Command.Before.insert(
+            Command.Before.end(),
+            {"-mllvm", "-enzyme-libdevice=" + Cuda->Libdevice});
+    }
     Command.After.insert(Command.After.end(), Cuda->Link.begin(),
                          Cuda->Link.end());
     Command.Environment.insert(Command.Environment.end(),

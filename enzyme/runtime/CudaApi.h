@@ -87,6 +87,8 @@ int cudaMemset2D(void *, size_t, int, size_t, size_t);
 int cudaMemset2DAsync(void *, size_t, int, size_t, size_t, void *);
 int cudaMemcpy(void *, const void *, size_t, int);
 int cudaMemcpyAsync(void *, const void *, size_t, int, void *);
+int cudaMemcpyPeer(void *, int, const void *, int, size_t);
+int cudaMemcpyPeerAsync(void *, int, const void *, int, size_t, void *);
 int cudaMemcpyFromSymbol(void *, const void *, size_t, size_t, int);
 int cudaGetSymbolAddress(void **, const void *);
 int cudaMemcpyToSymbol(const void *, const void *, size_t, size_t, int);

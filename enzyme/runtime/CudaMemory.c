@@ -29,6 +29,8 @@
  *                                   that any pair of host and device
  *                                   memory works), for the element type the
  *                                   engine found at the call;
+ *   cudaMemcpyPeer,                 the same as cudaMemcpy (the shadows
+ *   cudaMemcpyPeerAsync             are on the devices of their primals);
  *   cudaMemcpy2D, cudaMemcpy2DAsync the same as cudaMemcpy, row by row;
  *   cudaMemcpy3D, cudaMemcpy3DAsync the same, box by box, in linear
  *                                   memory (cudaMalloc3D, cudaMemset3D);
@@ -532,7 +534,8 @@ int __enzyme_rt_cuda_memset_2d_async_forward(void *p, void *dp, size_t pitch,
 enum contents { floats, doubles, integers, pointers, untyped };
 
 /* Where a copy's bytes (or their adjoints) are: WIDTH bytes at ADDRESS
- * (in memory); HEIGHT rows of WIDTH bytes, PITCH bytes apart (in rows);
+ * (in memory; on DEVICE for a peer copy, where PEER says so); HEIGHT rows
+ * of WIDTH bytes, PITCH bytes apart (in rows);
  * DEPTH slices of HEIGHT rows of WIDTH bytes, starting X bytes, Y rows and
  * Z slices into an allocation of SLICE_ROWS rows per slice (in boxes); or
  * WIDTH bytes at OFFSET in the __device__ variable whose host handle is
@@ -543,6 +546,7 @@ struct region {
   void *address;
   size_t width, height, depth, pitch, offset;
   size_t slice_rows, x, y, z;
+  int peer, device;
 };
 
 static struct region linear_region(const void *address, size_t n) {
@@ -552,6 +556,15 @@ static struct region linear_region(const void *address, size_t n) {
                      .height = 1,
                      .depth = 1,
                      .pitch = n};
+  return r;
+}
+/* N bytes at ADDRESS on DEVICE, which a peer copy names. Unified
+ * addressing lets the adjoints' copies through the host find the device
+ * from the address alone. */
+static struct region peer_region(const void *address, size_t n, int device) {
+  struct region r = linear_region(address, n);
+  r.peer = 1;
+  r.device = device;
   return r;
 }
 static struct region pitched_region(const void *address, size_t pitch,
@@ -644,6 +657,11 @@ static int copy_region(struct region dst, struct region src, int kind,
                                      stream)
                  : cudaMemcpy2D(dst.address, dst.pitch, src.address, src.pitch,
                                 dst.width, dst.height, kind);
+  if (dst.peer && src.peer)
+    return async ? cudaMemcpyPeerAsync(dst.address, dst.device, src.address,
+                                       src.device, n, stream)
+                 : cudaMemcpyPeer(dst.address, dst.device, src.address,
+                                  src.device, n);
   return async ? cudaMemcpyAsync(dst.address, src.address, n, kind, stream)
                : cudaMemcpy(dst.address, src.address, n, kind);
 }
@@ -1047,6 +1065,71 @@ CUDA_OTHER_COPIES_OF(doubles)
 CUDA_OTHER_COPIES_OF(integers)
 CUDA_OTHER_COPIES_OF(pointers)
 CUDA_OTHER_COPIES_OF(untyped)
+
+/* Copies between devices: the kind is always the peer copy's own. */
+#define CUDA_PEER_COPIES_OF(NAME)                                              \
+  int __enzyme_rt_cuda_memcpy_peer_##NAME(                                     \
+      void *dst, int dst_device, const void *src, int src_device, size_t n) {  \
+    return cudaMemcpyPeer(dst, dst_device, src, src_device, n);                \
+  }                                                                            \
+  int __enzyme_rt_cuda_memcpy_peer_##NAME##_augment(                           \
+      void *dst, void *ddst, int dst_device, const void *src, void *dsrc,      \
+      int src_device, size_t n) {                                              \
+    return augment_copy(                                                       \
+        "cudaMemcpyPeer", NAME, peer_region(dst, n, dst_device), ddst,         \
+        peer_region(src, n, src_device), dsrc, cuda_memcpy_default, 0, 0);     \
+  }                                                                            \
+  void __enzyme_rt_cuda_memcpy_peer_##NAME##_reverse(                          \
+      void *dst, void *ddst, int dst_device, const void *src, void *dsrc,      \
+      int src_device, size_t n) {                                              \
+    (void)dst, (void)src;                                                      \
+    reverse_copy("cudaMemcpyPeer", NAME, peer_region(ddst, n, dst_device),     \
+                 peer_region(dsrc, n, src_device));                            \
+  }                                                                            \
+  int __enzyme_rt_cuda_memcpy_peer_##NAME##_forward(                           \
+      void *dst, void *ddst, int dst_device, const void *src, void *dsrc,      \
+      int src_device, size_t n) {                                              \
+    return forward_copy(                                                       \
+        "cudaMemcpyPeer", NAME, peer_region(dst, n, dst_device), ddst,         \
+        peer_region(src, n, src_device), dsrc, cuda_memcpy_default, 0, 0);     \
+  }                                                                            \
+  int __enzyme_rt_cuda_memcpy_peer_async_##NAME(                               \
+      void *dst, int dst_device, const void *src, int src_device, size_t n,    \
+      void *stream) {                                                          \
+    return cudaMemcpyPeerAsync(dst, dst_device, src, src_device, n, stream);   \
+  }                                                                            \
+  int __enzyme_rt_cuda_memcpy_peer_async_##NAME##_augment(                     \
+      void *dst, void *ddst, int dst_device, const void *src, void *dsrc,      \
+      int src_device, size_t n, void *stream, void *dstream) {                 \
+    (void)dstream;                                                             \
+    return augment_copy("cudaMemcpyPeerAsync", NAME,                           \
+                        peer_region(dst, n, dst_device), ddst,                 \
+                        peer_region(src, n, src_device), dsrc,                 \
+                        cuda_memcpy_default, 1, stream);                       \
+  }                                                                            \
+  void __enzyme_rt_cuda_memcpy_peer_async_##NAME##_reverse(                    \
+      void *dst, void *ddst, int dst_device, const void *src, void *dsrc,      \
+      int src_device, size_t n, void *stream, void *dstream) {                 \
+    (void)dst, (void)src, (void)stream, (void)dstream;                         \
+    reverse_copy("cudaMemcpyPeerAsync", NAME,                                  \
+                 peer_region(ddst, n, dst_device),                             \
+                 peer_region(dsrc, n, src_device));                            \
+  }                                                                            \
+  int __enzyme_rt_cuda_memcpy_peer_async_##NAME##_forward(                     \
+      void *dst, void *ddst, int dst_device, const void *src, void *dsrc,      \
+      int src_device, size_t n, void *stream, void *dstream) {                 \
+    (void)dstream;                                                             \
+    return forward_copy("cudaMemcpyPeerAsync", NAME,                           \
+                        peer_region(dst, n, dst_device), ddst,                 \
+                        peer_region(src, n, src_device), dsrc,                 \
+                        cuda_memcpy_default, 1, stream);                       \
+  }
+
+CUDA_PEER_COPIES_OF(floats)
+CUDA_PEER_COPIES_OF(doubles)
+CUDA_PEER_COPIES_OF(integers)
+CUDA_PEER_COPIES_OF(pointers)
+CUDA_PEER_COPIES_OF(untyped)
 
 /* The untyped ones differentiate cudaMemcpy and cudaMemcpyAsync themselves. */
 CUDA_MEMCPY_OF(floats)

@@ -72,6 +72,8 @@ static StringRef gradientPrefixOf(StringRef Callee) {
             "__enzyme_rt_cuda_memset_3d_async")
       .Case("cudaMemcpy", "__enzyme_rt_cuda_memcpy_untyped")
       .Case("cudaMemcpyAsync", "__enzyme_rt_cuda_memcpy_async_untyped")
+      .Case("cudaMemcpyPeer", "__enzyme_rt_cuda_memcpy_peer_untyped")
+      .Case("cudaMemcpyPeerAsync", "__enzyme_rt_cuda_memcpy_peer_async_untyped")
       .Case("cudaMemcpy2D", "__enzyme_rt_cuda_memcpy_2d_untyped")
       .Case("cudaMemcpy2DAsync", "__enzyme_rt_cuda_memcpy_2d_async_untyped")
       .Case("cudaMemcpyToSymbol", "__enzyme_rt_cuda_memcpy_to_symbol_untyped")
@@ -101,6 +103,8 @@ struct CopyCall {
 static const CopyCall CopyCalls[] = {
     {"cudaMemcpy", 4, 0, 1, 2, "__enzyme_rt_cuda_memcpy_"},
     {"cudaMemcpyAsync", 5, 0, 1, 2, "__enzyme_rt_cuda_memcpy_async_"},
+    {"cudaMemcpyPeer", 5, 0, 2, 4, "__enzyme_rt_cuda_memcpy_peer_"},
+    {"cudaMemcpyPeerAsync", 6, 0, 2, 4, "__enzyme_rt_cuda_memcpy_peer_async_"},
     {"cudaMemcpy2D", 7, 0, 2, std::nullopt, "__enzyme_rt_cuda_memcpy_2d_"},
     {"cudaMemcpy2DAsync", 8, 0, 2, std::nullopt,
      "__enzyme_rt_cuda_memcpy_2d_async_"},
@@ -116,6 +120,26 @@ static const CopyCall CopyCalls[] = {
     {"__enzyme_rt_cuda_memcpy_3d_async_untyped", 4, 0, 1, std::nullopt,
      Memcpy3DAsyncPrefix, true},
 };
+
+/// The kind of copy \p Call is: a runtime call of CopyCalls, or the copy
+/// of one kind of contents that prepareCudaRuntimeCalls put in its place.
+static const CopyCall *copyKindOf(const CallBase &Call) {
+  const Function *Callee = Call.getCalledFunction();
+  if (!Callee)
+    return nullptr;
+  StringRef Name = Callee->getName();
+  for (const CopyCall &Kind : CopyCalls) {
+    if (Call.arg_size() != Kind.NumArgs)
+      continue;
+    if (Name == Kind.Name)
+      return &Kind;
+    StringRef Contents = Name;
+    if (Contents.consume_front(Kind.TypedPrefix) &&
+        is_contained({"floats", "doubles", "integers", "pointers"}, Contents))
+      return &Kind;
+  }
+  return nullptr;
+}
 
 /// The CUDA runtime's 3D calls, which lower3DCall rewrites.
 static bool is3DCall(StringRef Name) {
@@ -227,22 +251,19 @@ static Type *kernelDeclaredType(const Value *Ptr, Function &F) {
   // The storage of Ptr and of what copies connect to it.
   SetVector<const Value *> Connected;
   Connected.insert(storageOf(Ptr));
+  // Copies already given their typed function count too.
   for (unsigned I = 0; I < Connected.size(); ++I)
     for (Instruction &Inst : instructions(F)) {
       auto *Call = dyn_cast<CallBase>(&Inst);
-      Function *Callee = Call ? Call->getCalledFunction() : nullptr;
-      if (!Callee)
+      const CopyCall *Kind = Call ? copyKindOf(*Call) : nullptr;
+      if (!Kind)
         continue;
-      for (const CopyCall &Kind : CopyCalls) {
-        if (Callee->getName() != Kind.Name || Call->arg_size() != Kind.NumArgs)
-          continue;
-        const Value *Dst = storageOf(Call->getArgOperand(Kind.Dst)),
-                    *Src = storageOf(Call->getArgOperand(Kind.Src));
-        if (Dst == Connected[I])
-          Connected.insert(Src);
-        if (Src == Connected[I])
-          Connected.insert(Dst);
-      }
+      const Value *Dst = storageOf(Call->getArgOperand(Kind->Dst)),
+                  *Src = storageOf(Call->getArgOperand(Kind->Src));
+      if (Dst == Connected[I])
+        Connected.insert(Src);
+      if (Src == Connected[I])
+        Connected.insert(Dst);
     }
   for (Instruction &I : instructions(F)) {
     auto *Call = dyn_cast<CallBase>(&I);
@@ -318,6 +339,10 @@ static constexpr StringLiteral InactiveRuntimeCalls[] = {
     "cudaEventRecordWithFlags",
     "cudaSetDeviceFlags",
     "cudaGetDeviceFlags",
+    // Whether devices may read each other's memory.
+    "cudaDeviceCanAccessPeer",
+    "cudaDeviceEnablePeerAccess",
+    "cudaDeviceDisablePeerAccess",
     // Preferences for caches, and the profiler: no value changes.
     "cudaFuncSetCacheConfig",
     "cudaDeviceSetCacheConfig",

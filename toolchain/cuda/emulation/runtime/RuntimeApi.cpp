@@ -261,6 +261,17 @@ cudaError_t cudaMemcpyAsync(void *Dst, const void *Src, size_t Count,
                             cudaMemcpyKind Kind, cudaStream_t) {
   return copy(Dst, Src, Count, Kind);
 }
+// Copies between devices: the one device is its own only peer.
+cudaError_t cudaMemcpyPeer(void *Dst, int DstDevice, const void *Src,
+                           int SrcDevice, size_t Count) {
+  if (DstDevice != 0 || SrcDevice != 0)
+    return setError(cudaErrorInvalidDevice);
+  return copy(Dst, Src, Count, cudaMemcpyDeviceToDevice);
+}
+cudaError_t cudaMemcpyPeerAsync(void *Dst, int DstDevice, const void *Src,
+                                int SrcDevice, size_t Count, cudaStream_t) {
+  return cudaMemcpyPeer(Dst, DstDevice, Src, SrcDevice, Count);
+}
 cudaError_t cudaMemcpy2D(void *Dst, size_t DstPitch, const void *Src,
                          size_t SrcPitch, size_t Width, size_t Height,
                          cudaMemcpyKind Kind) {
@@ -425,6 +436,21 @@ cudaError_t cudaSetDevice(int Device) {
 cudaError_t cudaGetDevice(int *Device) {
   *Device = 0;
   return setError(cudaSuccess);
+}
+// A device is not a peer of itself, and there is no other.
+cudaError_t cudaDeviceCanAccessPeer(int *CanAccess, int Device, int Peer) {
+  if (!CanAccess)
+    return setError(cudaErrorInvalidValue);
+  if (Device != 0 || Peer != 0)
+    return setError(cudaErrorInvalidDevice);
+  *CanAccess = 0;
+  return setError(cudaSuccess);
+}
+cudaError_t cudaDeviceEnablePeerAccess(int, unsigned) {
+  return setError(cudaErrorInvalidDevice);
+}
+cudaError_t cudaDeviceDisablePeerAccess(int) {
+  return setError(cudaErrorPeerAccessNotEnabled);
 }
 static std::atomic<unsigned> DeviceFlags{0};
 cudaError_t cudaSetDeviceFlags(unsigned Flags) {

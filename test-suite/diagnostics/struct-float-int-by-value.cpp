@@ -2,13 +2,14 @@
 // returned by value, travels in one integer register on x86-64 (`i64`).
 // Direct calls, and calls through pointers whose possible targets all have
 // bodies, get the float as a float (test-suite/runtime/cpp-struct-mixed-
-// float-int.cpp and cpp-struct-mixed-float-int-pointers.cpp). Where a
-// possible target carries a user's mark (here, marked inactive), the engine
-// cannot give it the float as a float; there the float's derivative was once
-// lost with no diagnostic (0), as it was for such a result stored to memory
-// without a shadow. Expected: an error that names what is wrong and what to
-// do: at the link for the call through a pointer (its targets are known
-// there), at the request for the store.
+// float-int.cpp and cpp-struct-mixed-float-int-pointers.cpp), and so do
+// targets marked inactive. Where a possible target has a custom derivative,
+// which takes and returns the integer, the engine cannot give it the float
+// as a float; there the float's derivative was once lost with no diagnostic
+// (0), as it was for such a result stored to memory without a shadow.
+// Expected: an error that names the target and what to do: at the link for
+// the call through a pointer (its targets are known there), at the request
+// for the store.
 //
 // RUN: not %clangxx_enzyme -fenzyme -O0 -g %s -o %t 2>&1 | FileCheck %s %{no-crash}
 // RUN: not %clangxx_enzyme -fenzyme -O2 -g %s -o %t 2>&1 | FileCheck %s %{no-crash}
@@ -28,10 +29,19 @@ __attribute__((noinline)) float weigh(Sample s) {
   return s.value * s.value * s.count;
 }
 __attribute__((noinline)) float logged(Sample s) { return s.count; }
-void *__enzyme_inactivefn_logged = (void *)logged;
+__attribute__((noinline)) float loggedAugment(Sample s) { return logged(s); }
+__attribute__((noinline)) void loggedReverse(Sample, float) {}
+void *__enzyme_register_gradient_logged[3] = {
+    (void *)logged, (void *)loggedAugment, (void *)loggedReverse};
+__attribute__((noinline)) float loggedForward(Sample) { return 0; }
+void *__enzyme_register_derivative_logged[2] = {(void *)logged,
+                                                (void *)loggedForward};
 __attribute__((noinline)) Sample square(float x) { return {x * x, 1}; }
 __attribute__((noinline)) Sample noted(float x) { return {x, 0}; }
-void *__enzyme_inactivefn_noted = (void *)noted;
+__attribute__((noinline)) Sample notedAugment(float x) { return noted(x); }
+__attribute__((noinline)) float notedReverse(float) { return 0; }
+void *__enzyme_register_gradient_noted[3] = {(void *)noted, (void *)notedAugment,
+                                             (void *)notedReverse};
 
 float (*volatile Weigh)(Sample) = weigh;
 Sample (*volatile Square)(float) = square;
@@ -62,12 +72,12 @@ int main(int argc, char **) {
     Weigh = logged;
     Square = noted;
   }
-  // CHECK: struct-float-int-by-value.cpp:[[@LINE+1]]:{{[0-9]+}}: {{.*}}cannot differentiate 'passThroughPointer(float)': cannot differentiate the call of the function it calls through a pointer: its argument 1 is an integer that carries the bits of a float with a derivative (a struct that mixes floats and integers, passed by value, which the ABI packs into one integer register), and the callee would receive it without its derivative; pass the struct by pointer or reference, or call the function directly (the operation is at {{.*}}struct-float-int-by-value.cpp:41:10)
+  // CHECK: struct-float-int-by-value.cpp:[[@LINE+1]]:{{[0-9]+}}: {{.*}}cannot differentiate 'passThroughPointer(float)': cannot differentiate the call of 'logged(Sample)': its argument 1 is an integer that carries the bits of a float with a derivative (a struct that mixes floats and integers, passed by value, which the ABI packs into one integer register), and its custom derivative would receive it without its derivative; pass the struct by pointer or reference
   float d = __enzyme_autodiff((void *)passThroughPointer, x);
-  // CHECK: struct-float-int-by-value.cpp:[[@LINE+1]]:{{[0-9]+}}: {{.*}}cannot differentiate 'returnThroughPointer(float)': cannot differentiate floats unpacked from the integer that the function it calls through a pointer returns (a struct that mixes floats and integers, returned by value, which the ABI packs into one integer register): their derivative would stay in the callee; return the struct through a pointer or reference parameter, or call the function directly (the operation is at {{.*}}struct-float-int-by-value.cpp:43:{{[0-9]+}})
+  // CHECK: struct-float-int-by-value.cpp:[[@LINE+1]]:{{[0-9]+}}: {{.*}}cannot differentiate 'returnThroughPointer(float)': cannot differentiate floats unpacked from the integer that 'noted(float)' returns (a struct that mixes floats and integers, returned by value, which the ABI packs into one integer register): its custom derivative cannot give their derivative; return the struct through a pointer or reference parameter
   d += __enzyme_autodiff((void *)returnThroughPointer, x);
   // Forward mode: the same call, the same error.
-  // CHECK: struct-float-int-by-value.cpp:[[@LINE+1]]:{{[0-9]+}}: {{.*}}cannot differentiate 'passThroughPointer(float)': cannot differentiate the call of the function it calls through a pointer: its argument 1 is an integer {{.*}}(the operation is at {{.*}}struct-float-int-by-value.cpp:41:10)
+  // CHECK: struct-float-int-by-value.cpp:[[@LINE+1]]:{{[0-9]+}}: {{.*}}cannot differentiate 'passThroughPointer(float)': cannot differentiate the call of 'logged(Sample)': its argument 1 is an integer {{.*}}its custom derivative would receive it
   __enzyme_fwddiff((void *)passThroughPointer, x, 1.0f);
   return d > 0;
 }

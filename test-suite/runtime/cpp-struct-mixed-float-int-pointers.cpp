@@ -6,9 +6,18 @@
 // packed eightbytes as lanes (PackedFloatLanes.h), so the derivative goes
 // with the float. In reverse and forward mode, against analytic derivatives
 // and central differences, at -O0 and -O2. Before, each was an error
-// ("... the function it calls through a pointer ...").
+// ("... the function it calls through a pointer ..."). Possible targets
+// marked inactive are called as they are, the lanes packed again (also an
+// error before); those with a custom derivative are errors
+// (diagnostics/struct-float-int-by-value.cpp). With -fsanitize=undefined
+// at -O0 the struct stays in memory (the checks take its fields'
+// addresses) and was read back there: the result's derivative was lost
+// with no error (0). With -fsanitize=address, which pads the inactive
+// registrations, the link (where these requests are served) refused them.
 // RUN: %clangxx_enzyme -fenzyme -O0 %s -o %t && %t
 // RUN: %clangxx_enzyme -fenzyme -O2 %s -o %t && %t
+// RUN: %clangxx_enzyme -fenzyme -O0 -fsanitize=undefined %s -o %t.ubsan && %t.ubsan
+// RUN: %clangxx_enzyme -fenzyme -O2 -fsanitize=address %s -o %t.asan && %t.asan
 #include "Inputs/check.h"
 
 extern "C" {
@@ -41,6 +50,12 @@ __attribute__((noinline)) Mixed mixed(double x) { return {float(x), 2, x * x}; }
 __attribute__((noinline)) Mixed mixedHalf(double x) {
   return {float(x / 2), 4, x};
 }
+
+// Marked inactive (their results do not depend on the float anyway).
+__attribute__((noinline)) double counted(Sample s) { return s.count; }
+void *__enzyme_inactivefn_counted = (void *)counted;
+__attribute__((noinline)) Sample unit(double) { return {1.5f, 2}; }
+void *__enzyme_inactivefn_unit = (void *)unit;
 
 double (*volatile Weigh)(Sample) = weigh;
 Sample (*volatile Make)(double) = square;
@@ -101,5 +116,12 @@ int main() {
   CHECK_CASE("{ i64, double } through the changed pointer", returnedPair,
              4 * X);
   CHECK_CASE("argument of the other override", virtualCall, 12 * X);
+  // The pointers now naming functions marked inactive.
+  Weigh = counted;
+  Make = unit;
+  CHECK_CASE("argument through a pointer to an inactive function", passed,
+             0.0);
+  CHECK_CASE("result through a pointer to an inactive function", returned,
+             0.0);
   return check_done();
 }

@@ -302,6 +302,45 @@ static bool returnsDifferentiatedResult(const ActivityAnalysis &AA,
   });
 }
 
+/// \p Store writes over a floating-point field of the declared type of the
+/// local it stores into: a struct of a float and an integer that the ABI
+/// packs into one integer, kept in memory (at -O0 with
+/// -fsanitize=undefined, whose checks take the fields' addresses), where
+/// the integer evidence of the access alone would say "integers".
+static bool storesOverDeclaredFloat(const StoreInst &Store) {
+  const DataLayout &DL = Store.getDataLayout();
+  int64_t Offset = 0;
+  const auto *Local = dyn_cast<AllocaInst>(
+      GetPointerBaseWithConstantOffset(Store.getPointerOperand(), Offset, DL));
+  if (!Local)
+    return false;
+  auto Size = int64_t(DL.getTypeStoreSize(Store.getValueOperand()->getType()));
+  // Whether Ty, starting At bytes past the store's first byte, has a
+  // floating-point scalar among the stored bytes.
+  auto Overlaps = [&](auto &Self, Type *Ty, int64_t At) -> bool {
+    if (At >= Size || At + int64_t(DL.getTypeStoreSize(Ty)) <= 0)
+      return false;
+    if (Ty->isFloatingPointTy())
+      return true;
+    if (auto *ST = dyn_cast<StructType>(Ty)) {
+      const StructLayout *Layout = DL.getStructLayout(ST);
+      for (unsigned I = 0; I < ST->getNumElements(); ++I)
+        if (Self(Self, ST->getElementType(I),
+                 At + int64_t(Layout->getElementOffset(I))))
+          return true;
+      return false;
+    }
+    if (auto *AT = dyn_cast<ArrayType>(Ty)) {
+      auto Stride = int64_t(DL.getTypeAllocSize(AT->getElementType()));
+      for (uint64_t I = 0; I < AT->getNumElements() && Stride; ++I)
+        if (Self(Self, AT->getElementType(), At + int64_t(I) * Stride))
+          return true;
+    }
+    return false;
+  };
+  return Overlaps(Overlaps, Local->getAllocatedType(), -Offset);
+}
+
 const Value *ActivityAnalysis::lostFloatBits(const Instruction &I) const {
   // Optimised code stores a float field of such a result as the integer
   // it came in.
@@ -318,7 +357,8 @@ const Value *ActivityAnalysis::lostFloatBits(const Instruction &I) const {
         IntegerAccessContents Contents =
             classifyIntegerAccess({const_cast<StoreInst *>(Store)});
         if (Contents.What == IntegerAccessContents::Floats ||
-            Contents.What == IntegerAccessContents::Unknown)
+            Contents.What == IntegerAccessContents::Unknown ||
+            storesOverDeclaredFloat(*Store))
           return Source;
       }
     return nullptr;
@@ -463,21 +503,44 @@ std::string describeUntypedBitsStored(const Value &Source) {
          "function a custom derivative";
 }
 
+/// \p F is named by a custom-derivative registration
+/// (`__enzyme_register_gradient_NAME`, `__enzyme_register_derivative_NAME`).
+static bool hasCustomDerivative(const Function &F) {
+  SmallVector<const User *, 8> Work(F.users());
+  SmallPtrSet<const User *, 8> Seen;
+  while (!Work.empty()) {
+    const User *U = Work.pop_back_val();
+    if (!Seen.insert(U).second)
+      continue;
+    if (const auto *GV = dyn_cast<GlobalVariable>(U)) {
+      if (GV->getName().contains("__enzyme_register_"))
+        return true;
+    } else if (isa<Constant>(U)) {
+      Work.append(U->user_begin(), U->user_end());
+    }
+  }
+  return false;
+}
+
 std::string describeLostFloatBits(const Value &Source) {
   if (const auto *Call = dyn_cast<CallBase>(&Source)) {
-    std::string Callee =
-        Call->getCalledFunction()
-            ? "'" + displayName(Call->getCalledFunction()->getName()) + "'"
-            : std::string("the function it calls through a pointer");
-    return "cannot differentiate floats unpacked from the integer that " +
-           Callee +
-           " returns (a struct that mixes floats and integers, returned by "
-           "value, which the ABI packs into one integer register): their "
-           "derivative would stay in the callee; return the struct through "
-           "a pointer or reference parameter, or " +
-           (Call->getCalledFunction()
-                ? "give " + Callee + " a custom derivative"
-                : std::string("call the function directly"));
+    const Function *F = Call->getCalledFunction();
+    std::string Callee = F ? "'" + displayName(F->getName()) + "'"
+                           : std::string("the function it calls through a "
+                                         "pointer");
+    std::string What =
+        "cannot differentiate floats unpacked from the integer that " + Callee +
+        " returns (a struct that mixes floats and integers, returned by "
+        "value, which the ABI packs into one integer register): ";
+    if (F && hasCustomDerivative(*F))
+      return What + "its custom derivative cannot give their derivative; "
+                    "return the struct through a pointer or reference "
+                    "parameter";
+    return What +
+           "their derivative would stay in the callee; return the struct "
+           "through a pointer or reference parameter, or " +
+           (F ? "give " + Callee + " a custom derivative"
+              : std::string("call the function directly"));
   }
   std::string Name =
       Source.hasName() ? (" ('" + Source.getName() + "')").str() : "";
@@ -489,19 +552,24 @@ std::string describeLostFloatBits(const Value &Source) {
 
 std::string describeFloatBitsPassedAsInteger(const CallBase &Call,
                                              unsigned ArgNo) {
-  std::string Callee =
-      Call.getCalledFunction()
-          ? "'" + displayName(Call.getCalledFunction()->getName()) + "'"
-          : std::string("the function it calls through a pointer");
-  return "cannot differentiate the call of " + Callee + ": its argument " +
-         std::to_string(ArgNo + 1) +
-         " is an integer that carries the bits of a float with a derivative "
-         "(a struct that mixes floats and integers, passed by value, which "
-         "the ABI packs into one integer register), and the callee would "
-         "receive it without its derivative; pass the struct by pointer or "
-         "reference, or " +
-         (Call.getCalledFunction() ? "give " + Callee + " a custom derivative"
-                                   : std::string("call the function directly"));
+  const Function *F = Call.getCalledFunction();
+  std::string Callee = F ? "'" + displayName(F->getName()) + "'"
+                         : std::string("the function it calls through a "
+                                       "pointer");
+  std::string What =
+      "cannot differentiate the call of " + Callee + ": its argument " +
+      std::to_string(ArgNo + 1) +
+      " is an integer that carries the bits of a float with a derivative "
+      "(a struct that mixes floats and integers, passed by value, which "
+      "the ABI packs into one integer register), and ";
+  if (F && hasCustomDerivative(*F))
+    return What + "its custom derivative would receive it without its "
+                  "derivative; pass the struct by pointer or reference";
+  return What +
+         "the callee would receive it without its derivative; pass the "
+         "struct by pointer or reference, or " +
+         (F ? "give " + Callee + " a custom derivative"
+            : std::string("call the function directly"));
 }
 
 std::string returnedWithoutShadow(const Function &F) {

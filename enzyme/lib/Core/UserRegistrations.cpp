@@ -65,13 +65,15 @@ Kind kindOf(StringRef Name) {
 SmallVector<Constant *, 4> elementsOf(const GlobalVariable &GV) {
   SmallVector<Constant *, 4> Elements;
   const Constant *Init = GV.getInitializer();
-  // AddressSanitizer pads a global as {original, zeroed redzone}.
+  // AddressSanitizer pads a global as {original, zeroed redzone}; the
+  // original is a list of functions, or one (`void *NAME = (void *)f;`).
   if (auto *Padded = dyn_cast<ConstantStruct>(Init);
       Padded && Padded->getNumOperands() == 2 &&
       isa<ArrayType>(Padded->getOperand(1)->getType()) &&
       Padded->getOperand(1)->isNullValue() &&
       (isa<ConstantArray>(Padded->getOperand(0)) ||
-       isa<ConstantStruct>(Padded->getOperand(0))))
+       isa<ConstantStruct>(Padded->getOperand(0)) ||
+       Padded->getOperand(0)->getType()->isPointerTy()))
     Init = Padded->getOperand(0);
   if (isa<ConstantArray>(Init) || isa<ConstantStruct>(Init)) {
     for (const Use &U : Init->operands())

@@ -329,13 +329,12 @@ static Type *resultWithLanes(Type *Ty, const ResultLanes &Result) {
   return StructType::get(Ctx, Elements);
 }
 
-/// \p Callee's copy that takes the eightbytes \p Params lays out (by
-/// parameter; none: as before) as lanes, and returns those \p Result lays
-/// out as lanes.
-static Function &laneCopy(Function &Callee,
-                          ArrayRef<std::optional<Lanes>> Params,
-                          const ResultLanes &Result) {
-  std::string Name = (Callee.getName() + ".lanes.").str();
+/// The name of \p Callee's function of kind \p Kind ("lanes": its lane
+/// copy) for the lane layouts \p Params and \p Result.
+static std::string laneFunctionName(const Function &Callee, StringRef Kind,
+                                    ArrayRef<std::optional<Lanes>> Params,
+                                    const ResultLanes &Result) {
+  std::string Name = (Callee.getName() + "." + Kind + ".").str();
   auto Code = [&](const std::optional<Lanes> &L) {
     return L ? std::string{L->code(0), L->code(1)} : std::string("-");
   };
@@ -345,25 +344,65 @@ static Function &laneCopy(Function &Callee,
     Name += ".";
   for (const std::optional<Lanes> &R : Result)
     Name += Code(R);
+  return Name;
+}
+
+/// \p FT with the eightbytes \p Params and \p Result lay out as lanes.
+static FunctionType *laneFunctionType(FunctionType *FT,
+                                      ArrayRef<std::optional<Lanes>> Params,
+                                      const ResultLanes &Result) {
+  LLVMContext &Ctx = FT->getContext();
+  SmallVector<Type *, 8> ParamTypes;
+  for (auto [Param, Layout] : zip(FT->params(), Params)) {
+    if (!Layout) {
+      ParamTypes.push_back(Param);
+      continue;
+    }
+    ParamTypes.push_back(Layout->type(0, Ctx));
+    ParamTypes.push_back(Layout->type(1, Ctx));
+  }
+  return FunctionType::get(resultWithLanes(FT->getReturnType(), Result),
+                           ParamTypes, false);
+}
+
+/// \p Old, a result, with the eightbytes \p Result lays out as the lanes
+/// of \p ResultType.
+static Value *resultAsLanes(IRBuilder<> &B, Value *Old, Type *ResultType,
+                            const ResultLanes &Result) {
+  bool Aggregate = isa<StructType>(Old->getType());
+  Value *New = PoisonValue::get(ResultType);
+  unsigned Slot = 0;
+  for (auto [Index, Layout] : enumerate(Result)) {
+    Value *Element = Aggregate ? B.CreateExtractValue(Old, Index) : Old;
+    if (!Layout) {
+      New = B.CreateInsertValue(New, Element, Slot++);
+      continue;
+    }
+    for (unsigned K = 0; K < 2; ++K)
+      New =
+          B.CreateInsertValue(New, extractLane(B, Element, K, *Layout), Slot++);
+  }
+  return New;
+}
+
+/// \p Callee's copy that takes the eightbytes \p Params lays out (by
+/// parameter; none: as before) as lanes, and returns those \p Result lays
+/// out as lanes.
+static Function &laneCopy(Function &Callee,
+                          ArrayRef<std::optional<Lanes>> Params,
+                          const ResultLanes &Result) {
+  std::string Name = laneFunctionName(Callee, "lanes", Params, Result);
   Module &M = *Callee.getParent();
   if (Function *Existing = M.getFunction(Name))
     return *Existing;
 
   LLVMContext &Ctx = M.getContext();
   const Function &Body = bodyToDifferentiate(Callee);
-  SmallVector<Type *, 8> ParamTypes;
-  for (auto [Arg, Layout] : zip(Body.args(), Params)) {
-    if (!Layout) {
-      ParamTypes.push_back(Arg.getType());
-      continue;
-    }
-    ParamTypes.push_back(Layout->type(0, Ctx));
-    ParamTypes.push_back(Layout->type(1, Ctx));
-  }
-  Type *ResultType = resultWithLanes(Body.getReturnType(), Result);
+  FunctionType *CopyType =
+      laneFunctionType(Body.getFunctionType(), Params, Result);
+  Type *ResultType = CopyType->getReturnType();
   Function *Copy =
-      Function::Create(FunctionType::get(ResultType, ParamTypes, false),
-                       GlobalValue::InternalLinkage, Name, M);
+      Function::Create(CopyType, GlobalValue::InternalLinkage, Name, M);
   // The eightbytes are assembled first in the copied entry block.
   auto *Assembly = BasicBlock::Create(Ctx, "lanes", Copy);
   IRBuilder<> B(Assembly);
@@ -394,24 +433,49 @@ static Function &laneCopy(Function &Callee,
     return *Copy;
   for (ReturnInst *Ret : Returns) {
     IRBuilder<> R(Ret);
-    Value *Old = Ret->getReturnValue();
-    bool Aggregate = isa<StructType>(Old->getType());
-    Value *New = PoisonValue::get(ResultType);
-    unsigned Slot = 0;
-    for (auto [Index, Layout] : enumerate(Result)) {
-      Value *Element = Aggregate ? R.CreateExtractValue(Old, Index) : Old;
-      if (!Layout) {
-        New = R.CreateInsertValue(New, Element, Slot++);
-        continue;
-      }
-      for (unsigned K = 0; K < 2; ++K)
-        New = R.CreateInsertValue(New, extractLane(R, Element, K, *Layout),
-                                  Slot++);
-    }
-    R.CreateRet(New);
+    R.CreateRet(resultAsLanes(R, Ret->getReturnValue(), ResultType, Result));
     Ret->eraseFromParent();
   }
   return *Copy;
+}
+
+/// A function of the type \p Target's lane copy would have that calls
+/// \p Target itself: the lanes packed again into its arguments, its result
+/// unpacked into lanes. For a possible target of a call through a pointer
+/// whose calls stay as they are (hasUserMark): its mark applies to the call
+/// inside as to a direct call (an inactive function is constant; one with a
+/// custom derivative meets the engine's check of floats passed as integers).
+static Function &laneWrapper(Function &Target,
+                             ArrayRef<std::optional<Lanes>> Params,
+                             const ResultLanes &Result) {
+  std::string Name = laneFunctionName(Target, "lanes.call", Params, Result);
+  Module &M = *Target.getParent();
+  if (Function *Existing = M.getFunction(Name))
+    return *Existing;
+  FunctionType *WrapperType =
+      laneFunctionType(Target.getFunctionType(), Params, Result);
+  Function *Wrapper =
+      Function::Create(WrapperType, GlobalValue::InternalLinkage, Name, M);
+  IRBuilder<> B(BasicBlock::Create(M.getContext(), "entry", Wrapper));
+  SmallVector<Value *, 8> Args;
+  unsigned Next = 0;
+  for (const std::optional<Lanes> &Layout : Params) {
+    if (!Layout) {
+      Args.push_back(Wrapper->getArg(Next++));
+      continue;
+    }
+    Value *L0 = Wrapper->getArg(Next++), *L1 = Wrapper->getArg(Next++);
+    Args.push_back(assembleLanes(B, L0, L1));
+  }
+  CallInst *Call = B.CreateCall(&Target, Args);
+  Call->setCallingConv(Target.getCallingConv());
+  if (WrapperType->getReturnType()->isVoidTy())
+    B.CreateRetVoid();
+  else if (Result.empty())
+    B.CreateRet(Call);
+  else
+    B.CreateRet(resultAsLanes(B, Call, WrapperType->getReturnType(), Result));
+  return *Wrapper;
 }
 
 /// Which lanes of \p Packed its users read as floats.
@@ -421,6 +485,18 @@ static Lanes floatLanesRead(Value &Packed) {
   Lanes Read;
   for (auto [Cast, K] : Reads)
     Read.Float[K] = true;
+  // Stored whole into memory whose declared type has a float there (a
+  // local that checks keep in memory: -fsanitize=undefined takes the
+  // addresses of its fields at -O0).
+  if (auto *I = dyn_cast<Instruction>(&Packed)) {
+    const DataLayout &DL = I->getDataLayout();
+    for (User *U : Packed.users())
+      if (auto *Store = dyn_cast<StoreInst>(U);
+          Store && Store->getValueOperand() == &Packed)
+        for (unsigned K = 0; K < 2; ++K)
+          Read.Float[K] |=
+              declaredFloatAt(Store->getPointerOperand(), K * 4, DL);
+  }
   return Read;
 }
 
@@ -599,6 +675,14 @@ static bool canCopyWithLanes(const Function &Callee, FunctionType *FT) {
          !hasUserMark(Callee);
 }
 
+/// A possible target of a call of type \p FT through a pointer that keeps
+/// its calls as they are (a user's mark), called through laneWrapper.
+static bool canWrapWithLanes(const Function &Target, FunctionType *FT) {
+  return !Target.isIntrinsic() && !Target.isVarArg() &&
+         Target.getFunctionType() == FT && hasUserMark(Target) &&
+         !Target.getName().contains("__device_stub__");
+}
+
 /// \p Call, direct, as a call of its callee's lane copy, if it passes or
 /// returns float lanes.
 static bool unpackDirectCall(CallInst &Call) {
@@ -626,9 +710,10 @@ static bool unpackDirectCall(CallInst &Call) {
 
 /// \p Call, through a pointer, as a choice among \p Targets, each called
 /// through its lane copy (one lane layout for all: the union of what the
-/// caller reads and what each returns), if it passes or returns float
-/// lanes and every target can have one. Another pointer traps, as the
-/// dispatcher of a derivative does (IndirectCalls.h).
+/// caller reads and what each returns), or, for a target with a user's
+/// mark, through a wrapper that packs the lanes again, if it passes or
+/// returns float lanes. Another pointer traps, as the dispatcher of a
+/// derivative does (IndirectCalls.h).
 static bool unpackIndirectCall(CallInst &Call,
                                PossibleTargetsFn PossibleTargets) {
   SmallVector<std::optional<Lanes>, 8> Params;
@@ -639,11 +724,14 @@ static bool unpackIndirectCall(CallInst &Call,
   if (!Any && Result.empty() && !Call.getType()->isIntegerTy(PackedBits) &&
       !isa<StructType>(Call.getType()))
     return false;
-  SmallVector<Function *, 4> Targets = PossibleTargets(Call.getFunctionType());
+  FunctionType *FT = Call.getFunctionType();
+  SmallVector<Function *, 4> Targets = PossibleTargets(FT);
   for (Function *Target : Targets) {
-    if (!canCopyWithLanes(*Target, Call.getFunctionType()))
+    if (canCopyWithLanes(*Target, FT))
+      mergeResultLanes(Result,
+                       returnedFloatLanes(bodyToDifferentiate(*Target)));
+    else if (!canWrapWithLanes(*Target, FT))
       return false;
-    mergeResultLanes(Result, returnedFloatLanes(bodyToDifferentiate(*Target)));
   }
   if ((!Any && Result.empty()) || Targets.empty())
     return false;
@@ -672,7 +760,10 @@ static bool unpackIndirectCall(CallInst &Call,
     IRBuilder<> TB(Test);
     TB.CreateCondBr(TB.CreateICmpEQ(Callee, Target), Case, Next);
     IRBuilder<> CB(Case);
-    CallInst *New = CB.CreateCall(&laneCopy(*Target, Params, Result), Args);
+    Function &Lanes = canCopyWithLanes(*Target, FT)
+                          ? laneCopy(*Target, Params, Result)
+                          : laneWrapper(*Target, Params, Result);
+    CallInst *New = CB.CreateCall(&Lanes, Args);
     New->setDebugLoc(Call.getDebugLoc());
     New->setCallingConv(Call.getCallingConv());
     CB.CreateBr(After);

@@ -315,6 +315,14 @@ void FunctionDifferentiator::collectNeeds(Instruction &I,
     if (Activity.isShadowed(&I))
       Needs.push_back(shadowOf(&I));
     return;
+  case Instruction::AtomicRMW: {
+    // reverseAtomicAdd reads (and adds to) the adjoint at the address.
+    auto &RMW = cast<AtomicRMWInst>(I);
+    if (Activity.isShadowed(RMW.getPointerOperand()) && isAtomicFloatAdd(RMW) &&
+        (IsActive(RMW.getValOperand()) || IsActive(&RMW)))
+      Needs.push_back(shadowOf(RMW.getPointerOperand()));
+    return;
+  }
   default:
     break;
   }

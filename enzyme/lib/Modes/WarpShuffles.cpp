@@ -225,10 +225,35 @@ static bool raiseHeaderShuffles(Function &F) {
   return !Calls.empty();
 }
 
+/// Erases the shuffles of \p F whose results nothing uses, and what then
+/// computes nothing: clang's header shuffles a double as two 32-bit halves,
+/// and where -O2 deleted the reassembly of an unused result, the halves of
+/// an active double would look like a float's bits moved as integers. \p F
+/// is the engine's copy of a function (PreparedFunction.h): the shuffle
+/// moves no value, and every lane of the warp skips it alike.
+static bool eraseUnusedShuffles(Function &F) {
+  SmallVector<CallInst *, 4> Unused;
+  for (Instruction &I : instructions(F))
+    if (auto *Call = dyn_cast<CallInst>(&I); Call && Call->use_empty())
+      if (Function *Callee = Call->getCalledFunction()) {
+        bool Float;
+        if (modeOfIntrinsic(Callee->getIntrinsicID(), Float))
+          Unused.push_back(Call);
+      }
+  for (CallInst *Call : Unused) {
+    SmallVector<Value *, 4> Operands(Call->args());
+    Call->eraseFromParent();
+    for (Value *Operand : Operands)
+      RecursivelyDeleteTriviallyDeadInstructions(Operand);
+  }
+  return !Unused.empty();
+}
+
 bool raiseDoubleShuffles(Function &F) {
   if (!isCudaModule(*F.getParent()))
     return false;
-  bool Changed = raiseHeaderShuffles(F);
+  bool Changed = eraseUnusedShuffles(F);
+  Changed |= raiseHeaderShuffles(F);
   // or (shl (zext HI), 32), (zext LO), where LO and HI shuffle the halves
   // of one 64-bit value the same way: a double, bitcast or loaded as i64
   // (optimised code keeps a copied double in an integer).

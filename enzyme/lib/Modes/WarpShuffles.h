@@ -50,7 +50,9 @@ bool shufflesFloatBits(const llvm::CallBase &Call, llvm::Value *&Float);
 
 /// Replaces the pairs of 32-bit shuffles that move a double in \p F by
 /// calls of the helper, and calls of the CUDA headers' float and double
-/// shuffles (at -O0) by the shuffles they wrap; true if something changed.
+/// shuffles (at -O0) by the shuffles they wrap, after erasing the shuffles
+/// whose results nothing uses (\p F is the engine's copy of a function);
+/// true if something changed.
 bool raiseDoubleShuffles(llvm::Function &F);
 
 /// A shuffle of \p V (float, double or i32) in \p Mode, with the operands

@@ -506,20 +506,7 @@ std::string describeUntypedBitsStored(const Value &Source) {
 /// \p F is named by a custom-derivative registration
 /// (`__enzyme_register_gradient_NAME`, `__enzyme_register_derivative_NAME`).
 static bool hasCustomDerivative(const Function &F) {
-  SmallVector<const User *, 8> Work(F.users());
-  SmallPtrSet<const User *, 8> Seen;
-  while (!Work.empty()) {
-    const User *U = Work.pop_back_val();
-    if (!Seen.insert(U).second)
-      continue;
-    if (const auto *GV = dyn_cast<GlobalVariable>(U)) {
-      if (GV->getName().contains("__enzyme_register_"))
-        return true;
-    } else if (isa<Constant>(U)) {
-      Work.append(U->user_begin(), U->user_end());
-    }
-  }
-  return false;
+  return isNamedByRegistration(F, "__enzyme_register_");
 }
 
 std::string describeLostFloatBits(const Value &Source) {

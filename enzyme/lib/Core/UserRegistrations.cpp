@@ -563,6 +563,23 @@ void UserRegistrations::keepRegistrationsToTheLink(Module &M) {
     appendToUsed(M, Keep);
 }
 
+bool isNamedByRegistration(const Function &F, StringRef NamePart) {
+  SmallVector<const User *, 8> Work(F.users());
+  SmallPtrSet<const User *, 8> Seen;
+  while (!Work.empty()) {
+    const User *U = Work.pop_back_val();
+    if (!Seen.insert(U).second)
+      continue;
+    if (const auto *GV = dyn_cast<GlobalVariable>(U)) {
+      if (GV->getName().contains(NamePart))
+        return true;
+    } else if (isa<Constant>(U)) {
+      Work.append(U->user_begin(), U->user_end());
+    }
+  }
+  return false;
+}
+
 std::string registrationName(StringRef Kind, const Function &F) {
   return ("__enzyme_" + Kind + "_" + F.getName()).str();
 }

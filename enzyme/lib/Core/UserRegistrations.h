@@ -128,6 +128,11 @@ std::string registrationName(llvm::StringRef Kind, const llvm::Function &F);
 void addRegistration(llvm::Module &M, llvm::StringRef Kind, llvm::Function &F,
                      llvm::ArrayRef<llvm::Constant *> Rules);
 
+/// A global whose name contains \p NamePart (`__enzyme_register_`, or
+/// `__enzyme_` for any registration) holds \p F, directly or inside
+/// constants.
+bool isNamedByRegistration(const llvm::Function &F, llvm::StringRef NamePart);
+
 /// The global `__enzyme_inactive_global` named: its memory carries no
 /// derivatives, so values stored into it lose theirs.
 bool isInactiveGlobal(const llvm::GlobalVariable &GV);

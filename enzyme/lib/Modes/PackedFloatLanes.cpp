@@ -13,8 +13,8 @@
 #include "Modes/PackedFloatLanes.h"
 
 #include "Core/CompileTimeBodies.h"
+#include "Core/UserRegistrations.h"
 
-#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/AttributeMask.h"
 #include "llvm/IR/IRBuilder.h"
@@ -272,22 +272,8 @@ static bool hasUserMark(const Function &F) {
   for (const Attribute &A : F.getAttributes().getFnAttrs())
     if (A.isStringAttribute() && A.getKindAsString().starts_with("enzyme"))
       return true;
-  if (F.getName().contains("__device_stub__"))
-    return true;
-  SmallVector<const User *, 8> Work(F.users());
-  SmallPtrSet<const User *, 8> Seen;
-  while (!Work.empty()) {
-    const User *U = Work.pop_back_val();
-    if (!Seen.insert(U).second)
-      continue;
-    if (const auto *GV = dyn_cast<GlobalVariable>(U)) {
-      if (GV->getName().contains("__enzyme_"))
-        return true;
-    } else if (isa<Constant>(U)) {
-      Work.append(U->user_begin(), U->user_end());
-    }
-  }
-  return false;
+  return F.getName().contains("__device_stub__") ||
+         isNamedByRegistration(F, "__enzyme_");
 }
 
 /// Bits [32K, 32K + 32) of \p Packed, as lane \p K of \p Layout.

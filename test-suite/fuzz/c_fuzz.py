@@ -191,17 +191,18 @@ OUTCOME = {"pass": PASSED, "unreliable": UNRELIABLE, "mismatch": MISMATCH}
 SEVERITY = {"pass": 0, "unreliable": 1, "mismatch": 2}
 
 
-def judged(result, checks, log):
-    """The case's outcome from its checks' verdicts ({check: (word, rest)}):
-    the worst; the detail lists the checks that reached it."""
+def judged(result, checks, log, run_checks=c_oracle.CHECKS):
+    """The case's outcome from the verdicts ({check: (word, rest)}) of the
+    checks the kind runs (`run_checks`): the worst; the detail lists the
+    checks that reached it."""
     result.checks = {}
-    for check in c_oracle.CHECKS:
+    for check in run_checks:
         word, rest = checks[check]
         why = re.search(r"why=(\S+)", rest)
         result.checks[check] = "%s %s" % (word, why.group(1) if why else "?")
     # A check left out for a known engine bug (c_oracle.KNOWN_BUGS) judged
     # nothing: it is counted under its check, not in the case's outcome.
-    judging = [c for c in c_oracle.CHECKS if "why=known-bug" not in checks[c][1]]
+    judging = [c for c in run_checks if "why=known-bug" not in checks[c][1]]
     word = max((checks[c][0] for c in judging), key=SEVERITY.get)
     result.outcome = OUTCOME[word]
     result.detail = "" if word == "pass" else "; ".join(

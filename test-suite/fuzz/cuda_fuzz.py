@@ -73,27 +73,8 @@ def write_case(program, folder):
     return case, main
 
 
-OUTCOME = {"pass": PASSED, "unreliable": UNRELIABLE, "mismatch": MISMATCH}
-SEVERITY = {"pass": 0, "unreliable": 1, "mismatch": 2}
-
-
 def judged(result, checks, log):
-    """c_fuzz.judged over the checks this kind runs: the case's outcome is
-    the worst of their verdicts ({check: (word, rest)}), the detail lists the
-    checks that reached it."""
-    result.checks = {}
-    for check in CHECKS:
-        word, rest = checks[check]
-        why = re.search(r"why=(\S+)", rest)
-        result.checks[check] = "%s %s" % (word, why.group(1) if why else "?")
-    judging = [c for c in CHECKS if "why=known-bug" not in checks[c][1]]
-    word = max((checks[c][0] for c in judging), key=SEVERITY.get)
-    result.outcome = OUTCOME[word]
-    result.detail = "" if word == "pass" else "; ".join(
-        "%s: %s" % (c, checks[c][1]) for c in judging if checks[c][0] == word)
-    if result.outcome == MISMATCH:
-        result.log = log
-    return result
+    return c_fuzz.judged(result, checks, log, CHECKS)
 
 
 def complete(checks):

@@ -735,16 +735,24 @@ static void fail_untyped(const char *call) {
 
 /* Values that carry derivatives, copied by CALL into a __device__ variable
  * DST without a shadow, would lose them: the program stops. */
-static void check_variable_shadow(const char *call, enum contents what,
-                                  struct region dst, const void *ddst,
-                                  const void *dsrc) {
-  if (dst.kind == in_variable && dsrc && !ddst && what != integers &&
-      what != pointers)
+static void check_destination_shadow(const char *call, enum contents what,
+                                     struct region dst, const void *ddst,
+                                     const void *dsrc) {
+  if (!dsrc || ddst || what == integers || what == pointers)
+    return;
+  if (dst.kind == in_variable)
     fail_in(call,
             "the values it copies carry derivatives, but the __device__ "
             "variable it copies them into has no shadow; declare one with "
             "__attribute__((enzyme_shadow(name))) (see docs/cuda.md)",
             0);
+  /* Their derivatives would be lost where the program reads them back. */
+  fail_in(call,
+          "the values it copies carry derivatives, but the memory it copies "
+          "them into has none (a global or static array, or memory passed "
+          "with enzyme_const); copy them into memory with derivatives (a "
+          "local array, or memory passed with enzyme_dup)",
+          0);
 }
 
 /* After the forward copy of CALL from SRC to DST: shadow memory mirrors
@@ -755,7 +763,7 @@ static void augment_shadows(const char *call, enum contents what,
                             struct region src, const void *dsrc, int kind,
                             int async, void *stream) {
   int error;
-  check_variable_shadow(call, what, dst, ddst, dsrc);
+  check_destination_shadow(call, what, dst, ddst, dsrc);
   if (what == pointers && ddst && dsrc &&
       (error = copy_region(at(dst, ddst), at(src, dsrc), kind, async, stream)))
     fail_in(call, "cannot copy the shadows of the pointers it copies", error);
@@ -807,7 +815,7 @@ static void forward_shadows(const char *call, enum contents what,
                             struct region src, const void *dsrc, int kind,
                             int async, void *stream) {
   int error;
-  check_variable_shadow(call, what, dst, ddst, dsrc);
+  check_destination_shadow(call, what, dst, ddst, dsrc);
   if (!ddst)
     return;
   if (dsrc) {

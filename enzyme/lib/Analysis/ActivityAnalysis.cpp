@@ -374,17 +374,33 @@ const Value *ActivityAnalysis::lostFloatBits(const Instruction &I) const {
     const auto *Load = dyn_cast<LoadInst>(Source);
     if (isActive(Source) || (Load && isShadowed(Load->getPointerOperand())))
       return Source;
+    // Assembly that reads memory with derivatives as integers (a PTX load
+    // the engine does not read as one).
+    if (const auto *Call = dyn_cast<CallBase>(Source);
+        Call && Call->isInlineAsm() &&
+        any_of(Call->args(), [&](const Use &Arg) {
+          // An address goes in as a pointer, or as its integer ("l").
+          const Value *Address = Arg.get();
+          if (const auto *Cast = dyn_cast<PtrToIntInst>(Address))
+            Address = Cast->getPointerOperand();
+          return Address->getType()->isPointerTy() && isShadowed(Address);
+        }))
+      return Source;
   }
   // Floats unpacked from an integer that a differentiated function
   // returned (a struct of a float and an integer returned by value): the
-  // derivative of the float stayed in the callee.
+  // derivative of the float stayed in the callee. And a float's bits taken
+  // apart and joined again (__hiloint2double of its halves, shifted).
   Seen.clear();
   Sources.clear();
   collectBitSources(Cast->getOperand(0), Seen, Sources, /*Assembled=*/true);
-  for (const Value *Source : Sources)
+  for (const Value *Source : Sources) {
     if (const auto *Call = dyn_cast<CallBase>(Source);
         Call && returnsDifferentiatedResult(*this, *Call))
       return Source;
+    if (Source->getType()->isFPOrFPVectorTy() && isActive(Source))
+      return Source;
+  }
   return nullptr;
 }
 
@@ -393,9 +409,10 @@ ActivityAnalysis::floatBitsPassedAsInteger(const CallBase &Call,
                                            const Value *&Source) const {
   // Through a function pointer the callee is differentiated too (direct
   // calls of a differentiated function get their floats as floats:
-  // Modes/PackedFloatLanes.h).
+  // Modes/PackedFloatLanes.h). Assembly that takes a float's bits as an
+  // integer (a PTX statement the engine does not read) would drop them.
   const Function *Callee = Call.getCalledFunction();
-  if (Call.isInlineAsm() || isInactiveCall(Call) ||
+  if (isInactiveCall(Call) ||
       (Callee && (Callee->isIntrinsic() || Callee->isDeclaration())))
     return std::nullopt;
   for (const Use &Arg : Call.args()) {
@@ -510,6 +527,12 @@ static bool hasCustomDerivative(const Function &F) {
 }
 
 std::string describeLostFloatBits(const Value &Source) {
+  if (const auto *Call = dyn_cast<CallBase>(&Source);
+      Call && Call->isInlineAsm())
+    return "cannot differentiate floats that inline assembly reads as "
+           "integers from memory with derivatives: their derivatives would "
+           "be lost; read them in C or C++, or give the function a custom "
+           "derivative";
   if (const auto *Call = dyn_cast<CallBase>(&Source)) {
     const Function *F = Call->getCalledFunction();
     std::string Callee = F ? "'" + displayName(F->getName()) + "'"
@@ -539,6 +562,12 @@ std::string describeLostFloatBits(const Value &Source) {
 
 std::string describeFloatBitsPassedAsInteger(const CallBase &Call,
                                              unsigned ArgNo) {
+  if (Call.isInlineAsm())
+    return "cannot differentiate inline assembly that takes the bits of a "
+           "float with a derivative as an integer (operand " +
+           std::to_string(ArgNo + 1) +
+           "): its derivative would be lost; compute on the float in C or "
+           "C++, or give the function a custom derivative";
   const Function *F = Call.getCalledFunction();
   std::string Callee = F ? "'" + displayName(F->getName()) + "'"
                          : std::string("the function it calls through a "
@@ -666,6 +695,19 @@ std::string describeDerivativeStoredWithoutShadow(const Value &Ptr) {
   return "a value that carries a derivative is stored into " + What +
          "; its derivative would be lost when the program reads it back. "
          "Pass that memory with enzyme_dup and a zeroed shadow";
+}
+
+std::string describeCopyWithoutShadow(MemTransferInst &Copy, Function &F,
+                                      const Function *Original) {
+  std::string Why = describeDerivativeStoredWithoutShadow(*Copy.getDest());
+  if (Why.empty())
+    return "";
+  std::optional<uint64_t> Length;
+  if (auto *C = dyn_cast<ConstantInt>(Copy.getLength()))
+    Length = C->getZExtValue();
+  CopyLayout Layout = analyzeCopyLayout(Copy.getDest(), Copy.getSource(), F,
+                                        Original, Length, &Copy);
+  return copyMayMoveFloats(Copy, Layout, Length) ? Why : "";
 }
 
 std::string describeUnshadowedChoice(const Value &Choice) {

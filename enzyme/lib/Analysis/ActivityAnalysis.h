@@ -43,6 +43,7 @@ class DataLayout;
 class Function;
 class Instruction;
 class LoadInst;
+class MemTransferInst;
 class Type;
 class Value;
 } // namespace llvm
@@ -78,6 +79,15 @@ std::string describeUnshadowedChoice(const llvm::Value &Choice);
 /// The error for a function \p F whose caller needs the shadow of the
 /// pointer it returns, which has none.
 std::string returnedWithoutShadow(const llvm::Function &F);
+
+/// The error for \p Copy, in \p F (the prepared copy of \p Original), from
+/// memory with derivatives into memory without (a global without shadow,
+/// an enzyme_const argument's memory), when it may move floats, whose
+/// derivatives would be lost; empty when it moves integers and addresses
+/// only, or writes an inactive global.
+std::string describeCopyWithoutShadow(llvm::MemTransferInst &Copy,
+                                      llvm::Function &F,
+                                      const llvm::Function *Original);
 
 /// The error for lostPointerBits's \p Source.
 std::string describeLostPointerBits(const llvm::Value &Source);
@@ -185,11 +195,13 @@ public:
   /// moved in a way that splits floats, bit arithmetic); nullptr otherwise.
   /// A zero derivative for \p I would be silently wrong.
   const llvm::Value *lostFloatBits(const llvm::Instruction &I) const;
-  /// For \p Call, a call of a function the engine differentiates: the
-  /// number of an integer argument assembled from the bits of a float that
-  /// carries a derivative (a struct of a float and an integer passed by
-  /// value, which the ABI packs into one integer), which the callee would
-  /// receive without it; \p Source is set to where those bits come from.
+  /// For \p Call, a call of a function the engine differentiates or an
+  /// inline assembly statement: the number of an integer argument
+  /// assembled from the bits of a float that carries a derivative (a
+  /// struct of a float and an integer passed by value, which the ABI packs
+  /// into one integer; a float's words that assembly moves), which the
+  /// callee would receive without it; \p Source is set to where those bits
+  /// come from.
   std::optional<unsigned>
   floatBitsPassedAsInteger(const llvm::CallBase &Call,
                            const llvm::Value *&Source) const;

@@ -284,6 +284,11 @@ static void forEachAccessOf(const Value *Base, int64_t Begin, int64_t End,
 /// _Tuple_impl) before the last one copies its bytes.
 static constexpr unsigned MaxDeclaredTypeSearchDepth = 8;
 
+bool isUnion(const Type *Ty) {
+  const auto *ST = dyn_cast<StructType>(Ty);
+  return ST && ST->hasName() && ST->getName().starts_with("union.");
+}
+
 /// Calls \p Visit(offset from Begin, type) for each pointer, integer and
 /// floating-point scalar of \p Ty, placed at \p At, within [Begin, End).
 static void forEachScalarOf(Type *Ty, int64_t At, int64_t Begin, int64_t End,
@@ -295,7 +300,7 @@ static void forEachScalarOf(Type *Ty, int64_t At, int64_t Begin, int64_t End,
   if (auto *ST = dyn_cast<StructType>(Ty)) {
     // A union's type is one of its members' (std::function's _Any_data is
     // two i64s, whatever it holds): it says nothing.
-    if (ST->hasName() && ST->getName().starts_with("union."))
+    if (isUnion(ST))
       return;
     const StructLayout *SL = DL.getStructLayout(ST);
     for (unsigned I = 0; I < ST->getNumElements(); ++I)
@@ -930,6 +935,16 @@ IntegerAccessContents classifyIntegerAccess(ArrayRef<Instruction *> Accesses,
             inferFloatElementType(getLoadStorePointerOperand(Access), nullptr))
       return {IntegerAccessContents::Floats, Ty};
   return {};
+}
+
+bool copyMayMoveFloats(const MemTransferInst &Copy, const CopyLayout &Layout,
+                       std::optional<uint64_t> Length) {
+  auto &Mutable = const_cast<MemTransferInst &>(Copy);
+  if (inferFloatElementType(Mutable.getDest(), Mutable.getSource(), &Copy) ||
+      Layout.HasFloats || uniformFloatType(Layout))
+    return true;
+  return !Layout.HasPointers &&
+         !copiesOnlyIntegers(Layout, Length, Copy.getDataLayout());
 }
 
 } // namespace enzyme

@@ -29,12 +29,16 @@ class CallBase;
 class DataLayout;
 class Function;
 class Instruction;
+class MemTransferInst;
 class Module;
 class Type;
 class Value;
 } // namespace llvm
 
 namespace enzyme {
+
+/// \p Ty is a C or C++ union, whose IR type shows one of its members only.
+bool isUnion(const llvm::Type *Ty);
 
 /// The floating-point type of the values that memory at \p Dst and \p Src
 /// holds, when something says so; nullptr otherwise. \p Access, when given,
@@ -86,6 +90,13 @@ CopyLayout analyzeCopyLayout(llvm::Value *Dst, llvm::Value *Src,
                              const llvm::Function *Original = nullptr,
                              std::optional<uint64_t> Length = std::nullopt,
                              const llvm::Instruction *Copy = nullptr);
+
+/// The copy \p Copy, of \p Length bytes (std::nullopt: unknown) laid out as
+/// \p Layout shows, may move floating-point values: something types its
+/// bytes as floats, or nothing says they are integers and addresses.
+bool copyMayMoveFloats(const llvm::MemTransferInst &Copy,
+                       const CopyLayout &Layout,
+                       std::optional<uint64_t> Length);
 
 /// What an integer-typed load or store really moves. Optimised code copies
 /// and clears doubles and pointers as integers: a one-double memcpy becomes

@@ -81,10 +81,11 @@ void createSharedMemoryShadows(Module &M) {
     return;
   constexpr unsigned SharedAddressSpace = 3;
   SmallVector<GlobalVariable *, 4> Arrays;
+  // Any type: CUB's block algorithms keep their floats in storage declared
+  // as bytes (a shadow no derivative uses is removed again).
   for (GlobalVariable &GV : M.globals())
     if (GV.getAddressSpace() == SharedAddressSpace && !GV.isConstant() &&
-        GV.hasInitializer() && !globalShadowOf(GV) &&
-        isDifferentiableType(GV.getValueType()))
+        GV.hasInitializer() && !globalShadowOf(GV))
       Arrays.push_back(&GV);
   for (GlobalVariable *GV : Arrays) {
     auto *Shadow = new GlobalVariable(

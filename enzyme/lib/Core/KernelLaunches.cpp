@@ -8,12 +8,15 @@
 
 #include "Core/Diagnostics.h"
 
+#include "Analysis/MemoryTypes.h"
+
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DataLayout.h"
 #include "llvm/IR/DerivedTypes.h"
 #include "llvm/IR/Function.h"
+#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Metadata.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/CommandLine.h"
@@ -131,18 +134,29 @@ static std::optional<unsigned> launchedKernelOperand(StringRef Name) {
   return std::nullopt;
 }
 
+Value *launchedKernel(const CallBase &Call) {
+  const Function *Callee = Call.getCalledFunction();
+  if (!Callee)
+    return nullptr;
+  std::optional<unsigned> Operand = launchedKernelOperand(Callee->getName());
+  if (!Operand || *Operand >= Call.arg_size())
+    return nullptr;
+  return Call.getArgOperand(*Operand);
+}
+
 std::optional<std::string> launchWithoutDerivativeKernels(const CallBase &Call,
                                                           bool Forward) {
   const Function &Callee = *Call.getCalledFunction();
-  if (std::optional<unsigned> Operand = launchedKernelOperand(Callee.getName());
-      Operand && *Operand < Call.arg_size() &&
-      !isa<Function>(Call.getArgOperand(*Operand)->stripPointerCasts()))
+  if (Value *Kernel = launchedKernel(Call);
+      Kernel && !isa<Function>(Kernel->stripPointerCasts()))
     return "cannot differentiate a kernel launch (" + Callee.getName().str() +
-           ") whose kernel the call does not name: derivative kernels are "
-           "made for the kernels that host code launches by name, and this "
-           "one comes through a function pointer (passed down through "
-           "parameters, as Thrust's and CUB's algorithms launch theirs); "
-           "write the kernel and launch it with <<<...>>> (docs/cuda.md)";
+           ") whose kernel the program chooses at run time: derivative "
+           "kernels are made for the kernels that host code names, at the "
+           "launch or in the calls that pass the kernel down to it (as "
+           "Thrust's and CUB's algorithms do), and this one comes through a "
+           "function pointer that is not one of them (read from memory, or "
+           "chosen by a condition); launch each kernel where it is named "
+           "(docs/cuda.md)";
   std::optional<std::string> Kernel = kernelNameOfStub(Callee.getName());
   if (Kernel && Callee.isDeclaration())
     return std::nullopt;
@@ -181,32 +195,105 @@ launchOfKernelDefinedElsewhere(const CallBase &Call) {
 
 bool floatFieldsOf(Type *Ty, const DataLayout &DL,
                    SmallVectorImpl<FloatField> &Fields) {
-  // Walks Ty's leaves at their offsets from Base.
-  auto Walk = [&](auto &Self, Type *T, uint64_t Base) -> bool {
+  // Walks Ty's leaves at their offsets from Base. The IR type of a union
+  // shows one of its members: a float there may be another member's
+  // integer, so a union may hold integers and pointers only.
+  auto Walk = [&](auto &Self, Type *T, uint64_t Base, bool InUnion) -> bool {
     if (auto *ST = dyn_cast<StructType>(T)) {
-      if (ST->hasName() && ST->getName().starts_with("union."))
-        return false;
+      InUnion |= isUnion(ST);
       const StructLayout *Layout = DL.getStructLayout(ST);
       for (unsigned I = 0; I < ST->getNumElements(); ++I)
         if (!Self(Self, ST->getElementType(I),
-                  Base + Layout->getElementOffset(I)))
+                  Base + Layout->getElementOffset(I), InUnion))
           return false;
       return true;
     }
     if (auto *AT = dyn_cast<ArrayType>(T)) {
       uint64_t Stride = DL.getTypeAllocSize(AT->getElementType());
       for (uint64_t I = 0; I < AT->getNumElements(); ++I)
-        if (!Self(Self, AT->getElementType(), Base + I * Stride))
+        if (!Self(Self, AT->getElementType(), Base + I * Stride, InUnion))
           return false;
       return true;
     }
-    if (T->isFloatTy() || T->isDoubleTy()) {
+    if ((T->isFloatTy() || T->isDoubleTy()) && !InUnion) {
       Fields.push_back({Base, T});
       return true;
     }
     return T->isIntegerTy() || T->isPointerTy();
   };
-  return Walk(Walk, Ty, 0);
+  return Walk(Walk, Ty, 0, /*InUnion=*/false);
+}
+
+/// \p Ty is or holds a union.
+static bool holdsUnion(Type *Ty) {
+  if (auto *ST = dyn_cast<StructType>(Ty))
+    return isUnion(ST) || any_of(ST->elements(), holdsUnion);
+  if (auto *AT = dyn_cast<ArrayType>(Ty))
+    return holdsUnion(AT->getElementType());
+  return false;
+}
+
+/// The kernel may read a floating-point value from the memory of \p Param,
+/// a struct it takes by value, or lets that memory go where this cannot
+/// follow. A union's other members are not in its IR type, so only the
+/// kernel's reads, in the functions it passes the memory to too, tell that
+/// no float is among them.
+static bool mayReadFloatFrom(const Argument &Param) {
+  SmallVector<const Value *, 8> Work{&Param};
+  SmallPtrSet<const Value *, 16> Seen{&Param};
+  auto Follow = [&](const Value *V) {
+    if (Seen.insert(V).second)
+      Work.push_back(V);
+  };
+  while (!Work.empty()) {
+    const Value *Address = Work.pop_back_val();
+    for (const Use &U : Address->uses()) {
+      const auto *User = cast<Instruction>(U.getUser());
+      if (isa<GetElementPtrInst, BitCastInst, AddrSpaceCastInst, PHINode,
+              SelectInst>(User)) {
+        Follow(User);
+      } else if (const auto *Load = dyn_cast<LoadInst>(User)) {
+        if (Load->getType()->getScalarType()->isFloatingPointTy())
+          return true;
+      } else if (const auto *Store = dyn_cast<StoreInst>(User)) {
+        if (U.getOperandNo() == StoreInst::getPointerOperandIndex())
+          continue;
+        // Unoptimised code keeps the address in a local and reads it back.
+        const auto *Local = dyn_cast<AllocaInst>(Store->getPointerOperand());
+        if (!Local)
+          return true;
+        for (const llvm::User *LocalUser : Local->users()) {
+          if (isa<LoadInst>(LocalUser))
+            Follow(LocalUser);
+          else if (!isa<StoreInst>(LocalUser) ||
+                   cast<StoreInst>(LocalUser)->getValueOperand() == Local)
+            return true;
+        }
+      } else if (const auto *Copy = dyn_cast<MemTransferInst>(User)) {
+        // A copy of the bytes is read like them.
+        if (U.getOperandNo() == 1)
+          Follow(Copy->getDest());
+      } else if (const auto *Intrinsic = dyn_cast<IntrinsicInst>(User)) {
+        if (!Intrinsic->isLifetimeStartOrEnd() && !isa<MemSetInst>(Intrinsic))
+          return true;
+      } else if (const auto *Call = dyn_cast<CallBase>(User)) {
+        // Unoptimised code reads the members in functions of their own.
+        const Function *Callee = Call->getCalledFunction();
+        if (!Callee || Callee->isDeclaration() || !Call->isArgOperand(&U) ||
+            Call->getCalledOperand() == Address ||
+            Call->getArgOperandNo(&U) >= Callee->arg_size())
+          return true;
+        Follow(Callee->getArg(Call->getArgOperandNo(&U)));
+        // The callee may return the address (std::move).
+        if (Call->getType()->isPointerTy())
+          Follow(Call);
+      } else if (!isa<ICmpInst, ReturnInst>(User)) {
+        // A returned address is followed at the call (above).
+        return true;
+      }
+    }
+  }
+  return false;
 }
 
 std::optional<unsigned> unsupportedKernelParameter(const Function &Kernel) {
@@ -216,10 +303,12 @@ std::optional<unsigned> unsupportedKernelParameter(const Function &Kernel) {
     SmallVector<FloatField, 4> Fields;
     // A struct passed by value reaches a kernel as a pointer (byval).
     // Each float of a struct takes ScalarAdjointReplicas sums.
-    if (A.hasByValAttr() ? !floatFieldsOf(A.getParamByValType(), DL, Fields) ||
-                               Fields.size() > MaxStructFloatFields
-                         : !T->isPointerTy() && !T->isIntegerTy() &&
-                               !T->isFloatTy() && !T->isDoubleTy())
+    if (A.hasByValAttr()
+            ? !floatFieldsOf(A.getParamByValType(), DL, Fields) ||
+                  Fields.size() > MaxStructFloatFields ||
+                  (holdsUnion(A.getParamByValType()) && mayReadFloatFrom(A))
+            : !T->isPointerTy() && !T->isIntegerTy() && !T->isFloatTy() &&
+                  !T->isDoubleTy())
       return A.getArgNo();
   }
   return std::nullopt;

@@ -61,6 +61,7 @@ class Function;
 class FunctionType;
 class Module;
 class Type;
+class Value;
 } // namespace llvm
 
 namespace enzyme {
@@ -112,13 +113,19 @@ std::string tangentKernelInfoName(llvm::StringRef Kernel);
 /// \p Stub is no stub.
 std::optional<std::string> kernelNameOfStub(llvm::StringRef Stub);
 
+/// The operand of \p Call, a launch through the CUDA runtime API
+/// (`cudaLaunchKernel`, `cudaLaunchKernelExC`, ...), that names the kernel
+/// it launches (the kernel's host stub), or nullptr for other calls.
+llvm::Value *launchedKernel(const llvm::CallBase &Call);
+
 /// Why \p Call cannot be differentiated in reverse mode (or \p Forward
 /// mode) when its callee has no custom derivative: it calls a kernel's host
 /// stub, or does what a stub does (pop the launch's configuration, launch),
 /// and this CUDA file made no derivative kernels for the kernel; or it
-/// launches through the runtime API a kernel that it does not name (a
-/// function pointer passed down through parameters, as Thrust's algorithms
-/// launch theirs). Nullopt for other calls.
+/// launches through the runtime API a kernel that the program chooses at
+/// run time (a function pointer read from memory; those passed down as
+/// constants are specialised first, FunctionArgumentSpecialization.cpp).
+/// Nullopt for other calls.
 std::optional<std::string>
 launchWithoutDerivativeKernels(const llvm::CallBase &Call, bool Forward);
 

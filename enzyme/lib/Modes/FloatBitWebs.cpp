@@ -14,10 +14,12 @@
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/PatternMatch.h"
 
 #include <functional>
 
 using namespace llvm;
+using namespace llvm::PatternMatch;
 
 namespace enzyme {
 
@@ -437,6 +439,24 @@ bool retypeFloatBitWebs(Function &F, const Function *Original) {
   for (const FloatBitWeb &Web : Webs)
     retypeWeb(Web);
   return Folded || !Webs.empty();
+}
+
+bool joinSplitHalves(Function &F) {
+  bool Changed = false;
+  for (Instruction &I : make_early_inc_range(instructions(F))) {
+    Value *Hi, *Lo, *Whole;
+    if (I.getType()->isIntegerTy(64) &&
+        match(&I, m_c_Or(m_Shl(m_ZExt(m_Value(Hi)), m_SpecificInt(32)),
+                         m_ZExt(m_Value(Lo)))) &&
+        Hi->getType()->isIntegerTy(32) &&
+        match(Hi, m_Trunc(m_LShr(m_Value(Whole), m_SpecificInt(32)))) &&
+        Whole->getType()->isIntegerTy(64) &&
+        match(Lo, m_Trunc(m_Specific(Whole)))) {
+      I.replaceAllUsesWith(Whole);
+      Changed = true;
+    }
+  }
+  return Changed;
 }
 
 } // namespace enzyme

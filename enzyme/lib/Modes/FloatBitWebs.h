@@ -59,6 +59,11 @@ bool loadFloatBitsAsFloats(llvm::Function &F);
 /// <N x i64> %v, i) to double` an extractelement of `<N x double>`. The
 /// other passes then see the floats; true if something changed.
 bool moveVectorLanesAsFloats(llvm::Function &F);
+/// Folds the halves of a 64-bit value taken apart and joined again
+/// (`or (shl (zext (trunc (lshr W, 32))), 32), (zext (trunc W))`, which
+/// CUDA's `__hiloint2double(__double2hiint(x), __double2loint(x))` is) into
+/// W, so that the double keeps its derivative; true if something changed.
+bool joinSplitHalves(llvm::Function &F);
 
 } // namespace enzyme
 

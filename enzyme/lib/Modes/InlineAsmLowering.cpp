@@ -6,12 +6,16 @@
 
 #include "Modes/InlineAsmLowering.h"
 
+#include "Core/GpuTarget.h"
+
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSwitch.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InlineAsm.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Intrinsics.h"
+#include "llvm/IR/IntrinsicsNVPTX.h"
 
 #include <optional>
 
@@ -82,7 +86,9 @@ struct AsmInstruction {
 } // namespace
 
 static std::optional<AsmInstruction> parseInstruction(StringRef Text) {
+  // PTX ends its statements with a semicolon.
   Text = Text.trim();
+  Text.consume_back(";");
   AsmInstruction I;
   auto [Mnemonic, Rest] = Text.split(' ');
   I.Mnemonic = Mnemonic.trim();
@@ -144,6 +150,88 @@ static Value *buildInstruction(IRBuilder<> &B, const AsmInstruction &I,
   return B.CreateSelect(Pick, First, Second);
 }
 
+/// `shfl.sync.MODE.b32 $0, $1, $2, $3, $4;` (CUB's and other libraries'
+/// warp shuffles, a 32-bit word at a time) as the NVVM intrinsic it is,
+/// which the rules of warp shuffles read (Modes/WarpShuffles.h): the
+/// halves of a double shuffled so become a shuffle of the double, and a
+/// float's bits shuffled otherwise an error. Nullptr (building nothing)
+/// for other statements.
+static Value *buildPtxShuffle(IRBuilder<> &B, const AsmInstruction &I,
+                              const AsmOperands &Ops, Type *RetTy) {
+  std::optional<Intrinsic::ID> ID =
+      StringSwitch<std::optional<Intrinsic::ID>>(I.Mnemonic)
+          .Case("shfl.sync.down.b32", Intrinsic::nvvm_shfl_sync_down_i32)
+          .Case("shfl.sync.up.b32", Intrinsic::nvvm_shfl_sync_up_i32)
+          .Case("shfl.sync.bfly.b32", Intrinsic::nvvm_shfl_sync_bfly_i32)
+          .Case("shfl.sync.idx.b32", Intrinsic::nvvm_shfl_sync_idx_i32)
+          .Default(std::nullopt);
+  if (!ID || Ops.Outputs.size() != 1 || Ops.Outputs[0].Indirect ||
+      Ops.Outputs[0].Tied || !RetTy->isIntegerTy(32) ||
+      ArrayRef<unsigned>(I.Operands) != ArrayRef<unsigned>({0, 1, 2, 3, 4}))
+    return nullptr;
+  // d, a, b, c, membermask; the intrinsic takes the mask first.
+  SmallVector<Value *, 4> Args;
+  for (unsigned N : {4u, 1u, 2u, 3u}) {
+    Value *V = Ops.valueOf(N);
+    if (!V || !V->getType()->isIntegerTy(32))
+      return nullptr;
+    Args.push_back(V);
+  }
+  return B.CreateIntrinsic(*ID, {}, Args);
+}
+
+/// `ld.global.nc[.v2|.v4].T DEST, [$N];` (and the other cache operators:
+/// ld.ca, ld.cg, ld.cs, ld.cv) with T one of u16, u32, u64: CUB's loads of
+/// tiles, which read doubles as integers. As plain loads, the integers'
+/// reinterpretation as floats is seen (Modes/FloatBitWebs.h) and the reads
+/// get their adjoints. Nullptr (building nothing) for other statements.
+static Value *buildPtxCachedLoad(IRBuilder<> &B, StringRef Text,
+                                 const AsmOperands &Ops, Type *RetTy) {
+  Text = Text.trim();
+  bool Volatile = false;
+  if (!(Text.consume_front("ld.global.nc.") || Text.consume_front("ld.ca.") ||
+        Text.consume_front("ld.cg.") || Text.consume_front("ld.cs.") ||
+        (Volatile = Text.consume_front("ld.cv."))))
+    return nullptr;
+  unsigned Count = Text.consume_front("v2.")   ? 2
+                   : Text.consume_front("v4.") ? 4
+                                               : 1;
+  unsigned Bits = Text.consume_front("u16 ")   ? 16
+                  : Text.consume_front("u32 ") ? 32
+                  : Text.consume_front("u64 ") ? 64
+                                               : 0;
+  // One statement: the outputs, then one address operand.
+  if (!Bits || !Text.consume_back(";") || Text.contains(';') ||
+      Ops.Outputs.size() != Count || Ops.Inputs.size() != 1 ||
+      !Ops.Inputs[0]->getType()->isPointerTy() ||
+      any_of(Ops.Outputs,
+             [](const AsmOperands::Output &O) { return O.Indirect || O.Tied; }))
+    return nullptr;
+  std::string Expected = Count == 1 ? "$0" : "{$0";
+  for (unsigned K = 1; K < Count; ++K)
+    Expected += ", $" + std::to_string(K);
+  Expected += (Count == 1 ? ", [$" : "}, [$") + std::to_string(Count) + "]";
+  if (Text.trim() != Expected)
+    return nullptr;
+  Type *Element = B.getIntNTy(Bits);
+  auto *Result = dyn_cast<StructType>(RetTy);
+  if (Count == 1 ? RetTy != Element
+                 : !Result || Result->getNumElements() != Count ||
+                       any_of(Result->elements(),
+                              [&](Type *T) { return T != Element; }))
+    return nullptr;
+  Value *Address = Ops.Inputs[0];
+  Value *Loaded = PoisonValue::get(RetTy);
+  for (unsigned K = 0; K < Count; ++K) {
+    Value *At = K ? B.CreateConstInBoundsGEP1_64(Element, Address, K) : Address;
+    LoadInst *Part = B.CreateAlignedLoad(
+        Element, At, Align(K ? Bits / 8 : Count * Bits / 8), Volatile);
+    Loaded = Count == 1 ? static_cast<Value *>(Part)
+                        : B.CreateInsertValue(Loaded, Part, K);
+  }
+  return Loaded;
+}
+
 /// The result types fit \p Direct: one value, or a struct of them.
 static bool resultFits(const CallBase &Call, ArrayRef<Type *> Direct) {
   Type *RetTy = Call.getType();
@@ -203,11 +291,13 @@ bool lowerKnownInlineAsm(Function &F) {
       if (!lowerBarrier(*Call, *Ops))
         continue;
     } else {
-      std::optional<AsmInstruction> I = parseInstruction(Text);
-      if (!I)
-        continue;
       IRBuilder<> B(Call);
-      Value *Result = buildInstruction(B, *I, *Ops, Call->getType());
+      std::optional<AsmInstruction> I = parseInstruction(Text);
+      Value *Result = nullptr;
+      if (!isCudaModule(*F.getParent()))
+        Result = I ? buildInstruction(B, *I, *Ops, Call->getType()) : nullptr;
+      else if (!(Result = buildPtxCachedLoad(B, Text, *Ops, Call->getType())))
+        Result = I ? buildPtxShuffle(B, *I, *Ops, Call->getType()) : nullptr;
       if (!Result)
         continue;
       Call->replaceAllUsesWith(Result);

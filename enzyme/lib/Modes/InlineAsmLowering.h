@@ -14,7 +14,11 @@
 /// - single x86 instructions that clang would otherwise fuse or reorder
 ///   (Eigen's AVX `pmadd`, `vfmadd231pd`, and its `pmin`/`pmax`, `vminpd`,
 ///   `minpd`...): a fused multiply-add, or a compare and select with the
-///   instruction's operand order and NaN behaviour.
+///   instruction's operand order and NaN behaviour;
+/// - in CUDA device code, PTX warp shuffles of 32-bit words
+///   (`shfl.sync.down.b32`, as CUB writes them): the NVVM intrinsic; and
+///   loads with a cache operator (`ld.global.nc.v2.u64`, CUB's loads of
+///   tiles): plain loads.
 ///
 /// The prepared copy of a function gets the generic IR they stand for,
 /// which both generators differentiate with their ordinary rules; any

@@ -12,6 +12,7 @@
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
+#include "llvm/IR/IntrinsicsNVPTX.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
 
@@ -430,15 +431,82 @@ static void restateComplexCall(const ComplexCall &C) {
   Call.eraseFromParent();
 }
 
+/// libdevice's reinterpretations of bits (`__nv_longlong_as_double`, which
+/// CUDA's `__longlong_as_double` calls, and its kin) and the NVVM
+/// intrinsics that take a double's halves apart and join them
+/// (`llvm.nvvm.d2i.hi`, `llvm.nvvm.lohi.i2d`), as the casts and shifts they
+/// are, or nullptr (building nothing) for other calls. Halves joined again
+/// are folded back into the double once locals are promoted
+/// (joinSplitHalves, FloatBitWebs.h).
+static Value *restateBitReinterpretation(CallInst &Call) {
+  const Function *Callee = Call.getCalledFunction();
+  if (!Callee)
+    return nullptr;
+  StringRef Name = Callee->getName();
+  if (!Name.consume_front("__nv_"))
+    switch (Callee->getIntrinsicID()) {
+    case Intrinsic::nvvm_d2i_hi:
+      Name = "double2hiint";
+      break;
+    case Intrinsic::nvvm_d2i_lo:
+      Name = "double2loint";
+      break;
+    case Intrinsic::nvvm_lohi_i2d:
+      Name = "lohi2double";
+      break;
+    default:
+      return nullptr;
+    }
+  Type *RetTy = Call.getType();
+  IRBuilder<> B(&Call);
+  auto IsI32 = [](const Use &A) { return A->getType()->isIntegerTy(32); };
+  if ((Name == "hiloint2double" || Name == "lohi2double") &&
+      Call.arg_size() == 2 && RetTy->isDoubleTy() &&
+      all_of(Call.args(), IsI32)) {
+    bool HiFirst = Name == "hiloint2double";
+    Value *Hi = Call.getArgOperand(HiFirst ? 0 : 1);
+    Value *Lo = Call.getArgOperand(HiFirst ? 1 : 0);
+    Value *Joined =
+        B.CreateOr(B.CreateShl(B.CreateZExt(Hi, B.getInt64Ty()), 32),
+                   B.CreateZExt(Lo, B.getInt64Ty()));
+    return B.CreateBitCast(Joined, RetTy);
+  }
+  if (Call.arg_size() != 1)
+    return nullptr;
+  Value *Arg = Call.getArgOperand(0);
+  if ((Name == "double2hiint" || Name == "double2loint") &&
+      Arg->getType()->isDoubleTy() && RetTy->isIntegerTy(32)) {
+    Value *Bits = B.CreateBitCast(Arg, B.getInt64Ty());
+    if (Name == "double2hiint")
+      Bits = B.CreateLShr(Bits, 32);
+    return B.CreateTrunc(Bits, RetTy);
+  }
+  bool Reinterprets =
+      is_contained({"longlong_as_double", "double_as_longlong", "int_as_float",
+                    "float_as_int", "uint_as_float", "float_as_uint"},
+                   Name);
+  if (!Reinterprets || !RetTy->isSingleValueType() ||
+      RetTy->getPrimitiveSizeInBits() !=
+          Arg->getType()->getPrimitiveSizeInBits() ||
+      RetTy->getPrimitiveSizeInBits() == 0)
+    return nullptr;
+  return B.CreateBitCast(Arg, RetTy);
+}
+
 bool rewriteLibraryCalls(Function &F) {
   SmallVector<CallInst *, 2> Memaligns, Modfs;
   SmallVector<std::pair<CallInst *, Type *>, 2> Extractions;
   SmallVector<ComplexCall, 2> Complex;
   SmallVector<std::pair<CallInst *, ListLink>, 2> ListLinks;
   SmallVector<std::pair<CallInst *, StringRef>, 2> TreeCalls;
-  for (Instruction &I : instructions(F))
+  bool Reinterpreted = false;
+  for (Instruction &I : make_early_inc_range(instructions(F)))
     if (auto *Call = dyn_cast<CallInst>(&I)) {
-      if (isPosixMemalign(*Call))
+      if (Value *Bits = restateBitReinterpretation(*Call)) {
+        Call->replaceAllUsesWith(Bits);
+        Call->eraseFromParent();
+        Reinterpreted = true;
+      } else if (isPosixMemalign(*Call))
         Memaligns.push_back(Call);
       else if (isModf(*Call))
         Modfs.push_back(Call);
@@ -463,8 +531,9 @@ bool rewriteLibraryCalls(Function &F) {
     Call->setCalledFunction(listLinkFunction(*F.getParent(), Kind));
   for (auto [Call, Name] : TreeCalls)
     Call->setCalledFunction(getRuntimeFunction(*F.getParent(), Name));
-  return !Memaligns.empty() || !Modfs.empty() || !Extractions.empty() ||
-         !Complex.empty() || !ListLinks.empty() || !TreeCalls.empty();
+  return Reinterpreted || !Memaligns.empty() || !Modfs.empty() ||
+         !Extractions.empty() || !Complex.empty() || !ListLinks.empty() ||
+         !TreeCalls.empty();
 }
 
 } // namespace enzyme

@@ -30,6 +30,10 @@
 ///   `enzyme.complex.NAME` that takes the parts one by one, returns {T, T}
 ///   and calls NAME in its own convention; it behaves like the rule's
 ///   function (`enzyme_math`), so the one table serves every part type.
+/// - libdevice's reinterpretations of bits (`__nv_longlong_as_double`,
+///   `__nv_float_as_int`, `__nv_hiloint2double`, ...) become the casts and
+///   shifts they are, which the type analysis and the checks of floats
+///   moved as integers read (Modes/FloatBitWebs.h).
 ///
 //===----------------------------------------------------------------------===//
 

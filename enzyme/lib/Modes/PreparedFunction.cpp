@@ -190,6 +190,7 @@ Function *prepareForDifferentiation(Function &F, FunctionAnalysisManager &FAM,
   removeUnreachableBlocks(*P);
   markKokkosTilePoints(*P);
   hoistInvariantSharedLoads(*P);
+  joinSplitHalves(*P);
   raiseDoubleShuffles(*P);
   foldFloatSignMasks(*P);
   moveVectorLanesAsFloats(*P);

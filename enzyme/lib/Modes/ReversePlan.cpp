@@ -65,6 +65,29 @@ static cl::opt<bool> OpenMPPlainAdjoints(
 
 /// A math function of values only, which writes at most errno, or a call
 /// of the engine's that touches the run-time's state only.
+/// The integer bits \p V holds are reinterpreted as floating-point values,
+/// through integer operations that move bits (a double read as two words
+/// and joined).
+static bool bitsBecomeFloats(const Value &V) {
+  SmallVector<const Value *, 8> Work{&V};
+  SmallPtrSet<const Value *, 16> Seen{&V};
+  while (!Work.empty()) {
+    const Value *Bits = Work.pop_back_val();
+    for (const User *U : Bits->users()) {
+      if (isa<BitCastInst>(U) && U->getType()->isFPOrFPVectorTy())
+        return true;
+      if ((isa<CastInst, PHINode, SelectInst, ExtractValueInst,
+               InsertValueInst>(U) ||
+           (isa<BinaryOperator>(U) &&
+            (cast<BinaryOperator>(U)->isShift() ||
+             cast<BinaryOperator>(U)->isBitwiseLogicOp()))) &&
+          !U->getType()->isPointerTy() && Seen.insert(U).second)
+        Work.push_back(U);
+    }
+  }
+  return false;
+}
+
 static bool writesNoUserMemory(const CallBase &Call) {
   if (Call.hasFnAttr(RuntimeStateOnly))
     return true;
@@ -229,10 +252,14 @@ FunctionDifferentiator::classifyCall(CallBase &Call) const {
       !Activity.mayStoreActiveArgument(Call))
     return CallKind::Inactive;
   // `asm volatile("" : : "r"(p) : "memory")` keeps p alive in benchmarks;
-  // assembly computes nothing the engine could differentiate.
+  // assembly computes nothing the engine could differentiate, but a float
+  // it reads from memory with derivatives (a PTX load the engine does not
+  // read as one) carries theirs.
   if (Call.isInlineAsm() && !ResultCarries &&
       !writesMemoryOperand(
-          Call, [&](const Value *Ptr) { return Activity.isShadowed(Ptr); }))
+          Call, [&](const Value *Ptr) { return Activity.isShadowed(Ptr); }) &&
+      !(ShadowedArgument &&
+        (isDifferentiableType(Call.getType()) || bitsBecomeFloats(Call))))
     return CallKind::Inactive;
   return CallKind::Differentiated;
 }
@@ -849,6 +876,12 @@ bool FunctionDifferentiator::plan() {
             !Why.empty())
           return fail(&I, Why);
       }
+      if (auto *Mem = dyn_cast<MemTransferInst>(&I);
+          Mem && !Activity.isShadowed(Mem->getDest()) &&
+          Activity.isShadowed(Mem->getSource()))
+        if (std::string Why = describeCopyWithoutShadow(*Mem, Prep, Sig.Fn);
+            !Why.empty())
+          return fail(Mem, Why);
       if (auto *Mem = dyn_cast<MemTransferInst>(&I);
           Mem && Activity.isShadowed(Mem->getDest()) &&
           Activity.isShadowed(Mem->getSource())) {

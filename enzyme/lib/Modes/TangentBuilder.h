@@ -118,7 +118,7 @@ private:
   bool differentiateIntegerStore(llvm::StoreInst &Store, llvm::IRBuilder<> &B);
   /// The integer \p Load reads, read from the shadow memory instead.
   llvm::Value *loadShadowBits(llvm::LoadInst &Load, llvm::IRBuilder<> &B);
-  void differentiateMemIntrinsic(llvm::MemIntrinsic &Mem, llvm::IRBuilder<> &B);
+  bool differentiateMemIntrinsic(llvm::MemIntrinsic &Mem, llvm::IRBuilder<> &B);
   void differentiateAllocation(llvm::CallBase &Call, llvm::IRBuilder<> &B);
   void differentiateDeallocation(llvm::CallBase &Call, llvm::IRBuilder<> &B);
 

@@ -189,10 +189,8 @@ bool TangentBuilder::differentiateCall(CallBase &Call, IRBuilder<> &B) {
     differentiateDeallocation(Call, B);
     return true;
   }
-  if (auto *Mem = dyn_cast<MemIntrinsic>(&Call)) {
-    differentiateMemIntrinsic(*Mem, B);
-    return true;
-  }
+  if (auto *Mem = dyn_cast<MemIntrinsic>(&Call))
+    return differentiateMemIntrinsic(*Mem, B);
   if (std::optional<VectorIntrinsic> Kind = classifyVectorIntrinsic(Call))
     return differentiateVectorIntrinsic(Call, *Kind, B);
   if (rules::findMathRule(Call)) {

@@ -218,14 +218,19 @@ bool TangentBuilder::differentiateIntegerStore(StoreInst &Store,
                       "arithmetic and stored to memory with derivatives");
 }
 
-void TangentBuilder::differentiateMemIntrinsic(MemIntrinsic &Mem,
+bool TangentBuilder::differentiateMemIntrinsic(MemIntrinsic &Mem,
                                                IRBuilder<> &B) {
-  if (!Activity.isShadowed(Mem.getDest()))
-    return;
+  auto *Transfer = dyn_cast<MemTransferInst>(&Mem);
+  if (!Activity.isShadowed(Mem.getDest())) {
+    if (Transfer && Activity.isShadowed(Transfer->getSource()))
+      if (std::string Why = describeCopyWithoutShadow(*Transfer, Prep, Sig.Fn);
+          !Why.empty())
+        return fail(&Mem, Why);
+    return true;
+  }
   auto *OutMem = cast<MemIntrinsic>(primal(&Mem));
   Value *Dst = tangent(Mem.getDest());
   Value *Len = OutMem->getLength();
-  auto *Transfer = dyn_cast<MemTransferInst>(&Mem);
   if (Transfer && Activity.isShadowed(Transfer->getSource())) {
     // The shadow of the copy is the copy of the shadow: tangents of floats
     // and shadows of pointers move alike.
@@ -238,7 +243,7 @@ void TangentBuilder::differentiateMemIntrinsic(MemIntrinsic &Mem,
         B.CreateMemCpy(L[0], Mem.getDestAlign(), L[1],
                        Transfer->getSourceAlign(), Len, Mem.isVolatile());
     });
-    return;
+    return true;
   }
   // memset, or a copy of memory without derivatives: the values written
   // carry none (and pointers written by memset are null or garbage).
@@ -251,7 +256,7 @@ void TangentBuilder::differentiateMemIntrinsic(MemIntrinsic &Mem,
   // Pointers copied there need shadows: scratch ones.
   auto *Length = dyn_cast<ConstantInt>(Len);
   if (!Transfer || !Length || !canLinkRuntime(*Prep.getParent()))
-    return;
+    return true;
   CopyLayout Layout =
       analyzeCopyLayout(Mem.getDest(), Transfer->getSource(), Prep, Sig.Fn,
                         Length->getZExtValue(), Transfer);
@@ -260,6 +265,7 @@ void TangentBuilder::differentiateMemIntrinsic(MemIntrinsic &Mem,
         B, OutMem->getDest(), Shadows,
         Layout.slotsWithin(Length->getZExtValue(),
                            [](Type *T) { return T->isPointerTy(); }));
+  return true;
 }
 
 void TangentBuilder::differentiateAllocation(CallBase &Call, IRBuilder<> &B) {

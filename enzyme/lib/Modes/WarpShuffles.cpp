@@ -137,12 +137,46 @@ static unsigned fullWarpClamp(ShuffleMode Mode) {
 }
 
 std::string describeUndifferentiableShuffle(const CallBase &Call) {
-  std::optional<ShuffleMode> Mode = classifyWarpShuffle(Call);
-  auto *Clamp = dyn_cast<ConstantInt>(Call.getArgOperand(3));
-  if (Mode && Clamp && Clamp->getZExtValue() == fullWarpClamp(*Mode))
+  // Any clamp and segment (c): the adjoint follows PTX's choice of source
+  // lane (emitShuffleAdjoint), the tangent is the same shuffle.
+  if (classifyWarpShuffle(Call))
     return "";
-  return "cannot differentiate a warp shuffle over part of a warp (a width "
-         "below 32); shuffle over the whole warp";
+  return "cannot differentiate a warp shuffle the engine does not know";
+}
+
+/// The lane whose value lane \p Lane reads in a shuffle in \p Mode with
+/// operands \p B (lane or offset) and \p C (clamp and segment mask), as
+/// PTX's shfl.sync defines it: the lane itself where the source is past
+/// the clamp.
+static Value *sourceLane(IRBuilder<> &B, ShuffleMode Mode, Value *Lane,
+                         Value *BVal, Value *C) {
+  Value *Low5 = B.getInt32(WarpSize - 1);
+  Value *SegMask = B.CreateAnd(B.CreateLShr(C, 8), Low5);
+  Value *NotSeg = B.CreateNot(SegMask);
+  Value *MaxLane = B.CreateOr(B.CreateAnd(Lane, SegMask),
+                              B.CreateAnd(B.CreateAnd(C, Low5), NotSeg));
+  Value *MinLane = B.CreateAnd(Lane, SegMask);
+  BVal = B.CreateAnd(BVal, Low5);
+  Value *J, *Valid;
+  switch (Mode) {
+  case ShuffleMode::Up:
+    J = B.CreateSub(Lane, BVal);
+    Valid = B.CreateICmpSGE(J, MaxLane);
+    break;
+  case ShuffleMode::Down:
+    J = B.CreateAdd(Lane, BVal);
+    Valid = B.CreateICmpSLE(J, MaxLane);
+    break;
+  case ShuffleMode::Xor:
+    J = B.CreateXor(Lane, BVal);
+    Valid = B.CreateICmpSLE(J, MaxLane);
+    break;
+  case ShuffleMode::Index:
+    J = B.CreateOr(MinLane, B.CreateAnd(BVal, NotSeg));
+    Valid = B.CreateICmpSLE(J, MaxLane);
+    break;
+  }
+  return B.CreateSelect(Valid, J, Lane);
 }
 
 bool shufflesFloatBits(const CallBase &Call, Value *&Float) {
@@ -249,6 +283,36 @@ static bool eraseUnusedShuffles(Function &F) {
   return !Unused.empty();
 }
 
+/// A 32-bit shuffle of a float's bits (`bitcast float to i32`, as CUB
+/// shuffles a float one word at a time) as the shuffle of the float, whose
+/// bits its users get: the rules then see it.
+static bool raiseFloatWordShuffles(Function &F) {
+  SmallVector<CallInst *, 4> Words;
+  for (Instruction &I : instructions(F))
+    if (auto *Call = dyn_cast<CallInst>(&I); Call && Call->getCalledFunction())
+      if (bool Float;
+          modeOfIntrinsic(Call->getCalledFunction()->getIntrinsicID(), Float) &&
+          !Float)
+        if (auto *Cast = dyn_cast<BitCastInst>(Call->getArgOperand(1));
+            Cast && Cast->getSrcTy()->isFloatTy())
+          Words.push_back(Call);
+  for (CallInst *Word : Words) {
+    bool Float;
+    ShuffleMode Mode =
+        *modeOfIntrinsic(Word->getCalledFunction()->getIntrinsicID(), Float);
+    IRBuilder<> B(Word);
+    Value *Shuffled = cast<BitCastInst>(Word->getArgOperand(1))->getOperand(0);
+    CallInst *Shuffle =
+        B.CreateIntrinsic(intrinsicFor(Mode, /*Float=*/true), {},
+                          {Word->getArgOperand(0), Shuffled,
+                           Word->getArgOperand(2), Word->getArgOperand(3)});
+    Shuffle->setDebugLoc(Word->getDebugLoc());
+    Word->replaceAllUsesWith(B.CreateBitCast(Shuffle, B.getInt32Ty()));
+    Word->eraseFromParent();
+  }
+  return !Words.empty();
+}
+
 bool raiseDoubleShuffles(Function &F) {
   if (!isCudaModule(*F.getParent()))
     return false;
@@ -322,7 +386,7 @@ bool raiseDoubleShuffles(Function &F) {
         RecursivelyDeleteTriviallyDeadInstructions(Operand);
       }
   }
-  return Changed || !Found.empty();
+  return raiseFloatWordShuffles(F) || Changed || !Found.empty();
 }
 
 Value *emitWarpShuffle(IRBuilder<> &B, ShuffleMode Mode, Value *Mask, Value *V,
@@ -352,7 +416,9 @@ Value *emitShuffleAdjoint(IRBuilder<> &B, const CallBase &Call, Value *D,
   Constant *Zero = ConstantFP::get(Ty, 0.0);
   Value *Lane = B.CreateIntrinsic(Intrinsic::nvvm_read_ptx_sreg_laneid, {}, {});
   Value *Last = B.getInt32(WarpSize - 1);
-  switch (Mode) {
+  auto *Clamp = dyn_cast<ConstantInt>(Call.getArgOperand(3));
+  bool FullWarp = Clamp && Clamp->getZExtValue() == fullWarpClamp(Mode);
+  switch (FullWarp ? Mode : ShuffleMode::Index) {
   case ShuffleMode::Xor:
     // Lane L read lane L ^ b, which read lane L: the same exchange.
     if (isa<Constant>(Call.getArgOperand(2)))
@@ -384,26 +450,12 @@ Value *emitShuffleAdjoint(IRBuilder<> &B, const CallBase &Call, Value *D,
   case ShuffleMode::Index:
     break;
   }
-  // Any source lane: visit every lane of the mask and take the adjoints
-  // of the lanes that read this one.
-  Value *Source;
-  switch (Mode) {
-  case ShuffleMode::Index:
-    Source = B.CreateAnd(Offset, Last);
-    break;
-  case ShuffleMode::Xor:
-    Source = B.CreateAnd(B.CreateXor(Lane, Offset), Last);
-    break;
-  case ShuffleMode::Down: {
-    Value *Up = B.CreateAdd(Lane, Offset);
-    Source = B.CreateSelect(B.CreateICmpUGT(Up, Last), Lane, Up);
-    break;
-  }
-  case ShuffleMode::Up:
-    Source = B.CreateSelect(B.CreateICmpULT(Lane, Offset), Lane,
-                            B.CreateSub(Lane, Offset));
-    break;
-  }
+  // Any source lane (a lane, an offset or a clamp known only at run time,
+  // as CUB's reductions of partial tiles clamp at their last valid lane):
+  // visit every lane of the mask and take the adjoints of the lanes that
+  // read this one.
+  Value *Source =
+      sourceLane(B, Mode, Lane, Offset, Operand(Call.getArgOperand(3)));
   Value *Sum = Zero;
   for (unsigned K = 0; K < WarpSize; ++K) {
     Value *Reader = B.getInt32(K);

@@ -11,12 +11,15 @@
 /// `xor` returns them by the same `xor`, and `idx` (any source lane) sums
 /// each lane's adjoint into its source by visiting the 32 lanes. A lane
 /// whose source is out of range keeps its own value, and its own adjoint.
+/// A shuffle over part of a warp, or clamped at a lane known only at run
+/// time (CUB's reductions of partial tiles), visits the lanes too, each
+/// finding its source as PTX's `shfl.sync` does.
 ///
 /// CUDA shuffles a double as two 32-bit shuffles of its halves; the
 /// prepared function gets one call of an engine helper for each such pair
 /// (a shuffle of the double), which the rules read and which is inlined
-/// after AD. Shuffles of part of a warp (width < 32), and 32-bit shuffles
-/// of a float's bits that are not such a pair, are errors.
+/// after AD; a 32-bit shuffle of a float's bits becomes the float's shuffle.
+/// Other 32-bit shuffles of a float's bits are errors.
 ///
 //===----------------------------------------------------------------------===//
 

@@ -32,6 +32,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Plugin/LaunchDerivatives.h"
+#include "Plugin/StubParameters.h"
 
 #include "Core/Diagnostics.h"
 #include "Core/GpuTarget.h"
@@ -127,17 +128,33 @@ static void callStubInPlaceOf(CallInst &Launch, Function &Stub,
   Launch.eraseFromParent();
 }
 
-/// \p Stub's arguments, loaded from the array of pointers to them that
-/// \p Array is, with \p B.
-static SmallVector<Value *, 8>
+/// \p Stub's arguments, read from \p Array, the array of pointers to the
+/// kernel's parameters that a launch takes, as \p Params lays them out: a
+/// kernel parameter may be several stub parameters (a struct the host ABI
+/// splits), one the stub takes by address, or none (an empty class).
+/// Nullopt where the stub does not pass its kernel's parameters in a way
+/// the toolchain knows.
+static std::optional<SmallVector<Value *, 8>>
 argumentsFromArray(IRBuilder<> &B, Function &Stub, Value *Array) {
-  SmallVector<Value *, 8> Args;
-  for (Argument &Param : Stub.args()) {
-    Value *Slot = B.CreateLoad(
-        B.getPtrTy(),
-        B.CreateConstInBoundsGEP1_64(B.getPtrTy(), Array, Param.getArgNo()));
-    Args.push_back(B.CreateLoad(Param.getType(), Slot));
+  std::optional<SmallVector<StubParameter, 8>> Params =
+      readStubParameters(Stub);
+  if (!Params)
+    return std::nullopt;
+  SmallVector<Value *, 8> Args(Stub.arg_size(), nullptr);
+  for (auto [Index, P] : enumerate(*Params)) {
+    Value *Memory = B.CreateLoad(
+        B.getPtrTy(), B.CreateConstInBoundsGEP1_64(B.getPtrTy(), Array, Index));
+    if (P.ByValue) {
+      Args[*P.ByValue] = Memory;
+      continue;
+    }
+    for (const StubPiece &Piece : P.Pieces)
+      Args[Piece.StubParam] = B.CreateLoad(
+          Stub.getArg(Piece.StubParam)->getType(),
+          B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Memory, Piece.Offset));
   }
+  if (is_contained(Args, nullptr))
+    return std::nullopt;
   return Args;
 }
 
@@ -182,6 +199,17 @@ static void reportUnknownStub(const CallInst &Call, const Function &Stub,
                         "<<<...>>> instead");
 }
 
+/// The error for a launch \p Call of \p Stub through \p Api whose stub
+/// does not pass the kernel's parameters in a way the toolchain knows.
+static void reportUnknownParameters(const CallInst &Call, const Function &Stub,
+                                    StringRef Api) {
+  reportError(Call, "cannot differentiate the " + Api + " launch of '" +
+                        displayName(Stub.getName()) +
+                        "': its host stub does not pass the kernel's "
+                        "parameters in a way the toolchain knows (pointers, "
+                        "integers, float, double and structs of them)");
+}
+
 /// `cudaLaunchKernel(stub, grid, block, args, shared, stream)` as
 /// `<<<grid, block, shared, stream>>>` writes it; a cooperative launch
 /// pushes the cooperative attribute with its configuration.
@@ -200,9 +228,11 @@ static void lowerLaunch(CallInst &Call, Function &Stub, bool Cooperative) {
           : M.getOrInsertFunction("__cudaPushCallConfiguration", PushType);
   if (Push.getFunctionType() != PushType)
     return reportUnknownStub(Call, Stub, "cudaLaunchCooperativeKernel");
-  SmallVector<Value *, 8> Args =
+  std::optional<SmallVector<Value *, 8>> Args =
       argumentsFromArray(B, Stub, Call.getArgOperand(5));
-  callStubInPlaceOf(Call, Stub, Args, [&](IRBuilder<> &PB) {
+  if (!Args)
+    return reportUnknownParameters(Call, Stub, "cudaLaunchKernel");
+  callStubInPlaceOf(Call, Stub, *Args, [&](IRBuilder<> &PB) {
     PB.CreateCall(Push, {Call.getArgOperand(1), Call.getArgOperand(2),
                          Call.getArgOperand(3), Call.getArgOperand(4),
                          Call.getArgOperand(6), Call.getArgOperand(7)});
@@ -214,9 +244,11 @@ static void lowerLaunchEx(CallInst &Call, Function &Stub) {
   if (!launchWithAttributes(Stub))
     return reportUnknownStub(Call, Stub, "cudaLaunchKernelEx");
   IRBuilder<> B(&Call);
-  SmallVector<Value *, 8> Args =
+  std::optional<SmallVector<Value *, 8>> Args =
       argumentsFromArray(B, Stub, Call.getArgOperand(2));
-  callStubInPlaceOf(Call, Stub, Args, [&](IRBuilder<> &PB) {
+  if (!Args)
+    return reportUnknownParameters(Call, Stub, "cudaLaunchKernelEx");
+  callStubInPlaceOf(Call, Stub, *Args, [&](IRBuilder<> &PB) {
     pushLaunchConfig(PB, Call.getArgOperand(0));
   });
 }

@@ -13,12 +13,21 @@
 /// so the request inside names it directly. Callers are handled first when
 /// they themselves pass a parameter on, up to a small depth.
 ///
+/// Launches through the CUDA runtime API in differentiated host code get
+/// the same treatment: Thrust and CUB pass the kernel (its host stub) down
+/// to a helper that calls `cudaLaunchKernelExC`, and the derivative of a
+/// launch must know which kernel it launches.
+///
 //===----------------------------------------------------------------------===//
 
 #include "Plugin/DiffRequest.h"
+#include "Plugin/LaunchDerivatives.h"
+
+#include "Core/KernelLaunches.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Transforms/Utils/Cloning.h"
@@ -55,18 +64,52 @@ static Value *actualArgument(CallBase &Site, Argument *Param) {
   return Site.getArgOperand(Param->getArgNo());
 }
 
+/// In \p Clone, loads of a local that holds \p Known and nothing else
+/// (unoptimised code keeps parameters in locals) become \p Known, so that
+/// the launches and requests that read it name it.
+static void forwardStoresOf(Function &Clone, Function &Known) {
+  for (User *U : make_early_inc_range(Known.users())) {
+    auto *Store = dyn_cast<StoreInst>(U);
+    auto *Local = Store && Store->getFunction() == &Clone &&
+                          Store->getValueOperand() == &Known
+                      ? dyn_cast<AllocaInst>(Store->getPointerOperand())
+                      : nullptr;
+    if (!Local || !all_of(Local->users(), [&](const User *LU) {
+          return LU == Store || isa<LoadInst>(LU);
+        }))
+      continue;
+    for (User *LU : make_early_inc_range(Local->users()))
+      if (auto *Load = dyn_cast<LoadInst>(LU);
+          Load && Load->getType() == Known.getType())
+        Load->replaceAllUsesWith(&Known);
+  }
+}
+
 static bool specializeOnce(Module &M) {
   // The parameters that requests take their function from, and, upwards,
   // the parameters of callers that pass theirs on.
   SetVector<Argument *> Parameters;
+  bool AnyLaunch = false;
   for (Function &F : M) {
-    if (!F.isDeclaration() || !requestModeOf(F.getName()))
+    if (!F.isDeclaration())
       continue;
-    for (User *U : F.users())
-      if (auto *Call = dyn_cast<CallBase>(U))
-        if (Argument *A = functionParameterOf(*Call))
-          Parameters.insert(A);
+    if (requestModeOf(F.getName())) {
+      for (User *U : F.users())
+        if (auto *Call = dyn_cast<CallBase>(U))
+          if (Argument *A = functionParameterOf(*Call))
+            Parameters.insert(A);
+    }
+    AnyLaunch |= F.getName().starts_with("cudaLaunch");
   }
+  // Kernels that differentiated host code launches through a parameter.
+  if (AnyLaunch)
+    for (Function *F : functionsRequestsReach(M))
+      for (Instruction &I : instructions(*F))
+        if (auto *Call = dyn_cast<CallBase>(&I))
+          if (Value *Kernel = launchedKernel(*Call))
+            if (auto *A =
+                    dyn_cast_or_null<Argument>(resolveFunctionValue(Kernel)))
+              Parameters.insert(A);
   for (unsigned I = 0; I < Parameters.size(); ++I) {
     Argument *Param = Parameters[I];
     for (User *U : Param->getParent()->users())
@@ -94,9 +137,14 @@ static bool specializeOnce(Module &M) {
       if (!Clone) {
         ValueToValueMapTy VMap;
         Clone = CloneFunction(Enclosing, VMap);
-        Clone->setName(Enclosing->getName() + "." + Known->getName());
+        // A kernel's stub is named by its kernel: a name holding the stub's
+        // would itself read as a stub (kernelNameOfStub).
+        std::optional<std::string> Kernel = kernelNameOfStub(Known->getName());
+        Clone->setName(Enclosing->getName() + "." +
+                       (Kernel ? StringRef(*Kernel) : Known->getName()));
         Clone->setLinkage(GlobalValue::InternalLinkage);
         cast<Argument>(VMap[Param])->replaceAllUsesWith(Known);
+        forwardStoresOf(*Clone, *Known);
       }
       Site->setCalledFunction(Clone);
       Changed = true;

@@ -143,7 +143,10 @@ SetVector<Function *> functionsRequestsReach(Module &M) {
 }
 
 /// The kernels whose host stubs \p Bodies launch, but for those with a
-/// custom derivative of \p Family.
+/// custom derivative of \p Family. A stub that a body calls, passes on,
+/// stores or returns counts: Thrust and CUB hand their kernels' stubs
+/// through several functions (at -O0 a function returns the kernel) before
+/// one launches them through the runtime API.
 static std::set<std::string> kernelsLaunchedBy(Module &M,
                                                ArrayRef<Function *> Bodies,
                                                RequestFamily Family) {
@@ -151,13 +154,12 @@ static std::set<std::string> kernelsLaunchedBy(Module &M,
   std::set<std::string> Kernels;
   for (Function *F : Bodies)
     for (Instruction &Inst : instructions(*F))
-      if (auto *Call = dyn_cast<CallBase>(&Inst))
-        for (Value *Operand : Call->operands())
-          if (auto *Stub = dyn_cast<Function>(Operand->stripPointerCasts());
-              Stub && !Opaque.count(Stub))
-            if (std::optional<std::string> Kernel =
-                    kernelNameOfStub(Stub->getName()))
-              Kernels.insert(*Kernel);
+      for (Value *Operand : Inst.operands())
+        if (auto *Stub = dyn_cast<Function>(Operand->stripPointerCasts());
+            Stub && !Opaque.count(Stub))
+          if (std::optional<std::string> Kernel =
+                  kernelNameOfStub(Stub->getName()))
+            Kernels.insert(*Kernel);
   return Kernels;
 }
 

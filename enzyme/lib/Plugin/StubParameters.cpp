@@ -77,7 +77,10 @@ readStubParameters(Function &Stub) {
   for (Instruction &I : instructions(Stub))
     if (auto *Call = dyn_cast<CallBase>(&I)) {
       Function *Callee = Call->getCalledFunction();
-      if (!Callee || Callee->getName() != "cudaLaunchKernel")
+      // The stub of a kernel that cudaLaunchKernelEx launches calls the
+      // run-time instead (DirectLaunches.cpp).
+      if (!Callee || (Callee->getName() != "cudaLaunchKernel" &&
+                      Callee->getName() != "__enzyme_rt_cuda_stub_launch"))
         continue;
       if (Launch || Call->arg_size() != 8)
         return std::nullopt;
@@ -108,9 +111,12 @@ readStubParameters(Function &Stub) {
     if (Index >= Params.size())
       return std::nullopt;
     StubParameter &P = Params[Index];
-    if (auto *Arg = dyn_cast<Argument>(Address); Arg && Arg->hasByValAttr()) {
-      P.MemoryType = Arg->getParamByValType();
+    if (auto *Arg = dyn_cast<Argument>(Address);
+        Arg && Arg->getParent() == &Stub) {
       P.ByValue = Arg->getArgNo();
+      P.Indirect = !Arg->hasByValAttr();
+      P.MemoryType = P.Indirect ? StructType::get(Stub.getContext())
+                                : Arg->getParamByValType();
       continue;
     }
     auto *Local = dyn_cast<AllocaInst>(Address);
@@ -131,7 +137,8 @@ readStubParameters(Function &Stub) {
         return std::nullopt;
       P.Pieces.push_back({Arg->getArgNo(), Piece.Offset});
     }
-    if (P.Pieces.empty())
+    // An empty class is not passed at all: the kernel gets the local.
+    if (P.Pieces.empty() && !P.isStruct())
       return std::nullopt;
   }
   return Params;

@@ -9,12 +9,13 @@
 /// passes them, which is not always one stub parameter per kernel
 /// parameter: on x86-64 a struct of at most 16 bytes arrives in pieces (an
 /// `i64` holding a float and an int, two doubles, a `<2 x float>`), a larger
-/// one as a `byval` pointer. The stub puts each kernel parameter in memory
-/// (a local it stores the pieces into, or the byval copy) and passes
-/// cudaLaunchKernel an array of their addresses, one per kernel parameter.
-/// The custom derivatives of the stub (Plugin/LaunchGradients.cpp) read
-/// that layout here, so that they pass the derivative kernels the same
-/// memory and the shadows in the same shape.
+/// one as a `byval` pointer, a C++ class that is not trivially copyable
+/// as the address of a temporary, an empty class not at all. The stub puts each
+/// kernel parameter in memory (a local it stores the pieces into, or the byval
+/// copy) and passes cudaLaunchKernel an array of their addresses, one per
+/// kernel parameter. The custom derivatives of the stub
+/// (Plugin/LaunchGradients.cpp) read that layout here, so that they pass the
+/// derivative kernels the same memory and the shadows in the same shape.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -43,8 +44,15 @@ struct StubPiece {
 struct StubParameter {
   /// The type of the memory the launch reads the argument from.
   llvm::Type *MemoryType = nullptr;
-  /// The stub parameter that is that memory (a struct passed byval).
+  /// The stub parameter that is that memory (a struct passed byval, or
+  /// by reference: see Indirect).
   std::optional<unsigned> ByValue;
+  /// The host ABI passes the struct by reference (a C++ class with a copy
+  /// constructor or destructor of its own): the stub has its address but
+  /// not its type, and MemoryType is an empty struct. Such a struct can
+  /// hold no float whose adjoint the host would add up (the run-time
+  /// checks that the device code agrees).
+  bool Indirect = false;
   /// Otherwise, the stub parameters the stub stores into a local of
   /// MemoryType, at their offsets.
   llvm::SmallVector<StubPiece, 2> Pieces;

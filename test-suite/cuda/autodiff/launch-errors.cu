@@ -8,8 +8,8 @@
 // RUN: not %clangxx_enzyme -fenzyme -fcuda-emulate -O2 -c -DFORWARD %s -o %t.o 2>&1 | FileCheck %s --check-prefix=FORWARD
 // RUN: not %clangxx_enzyme -fenzyme -fcuda-emulate -O2 -c -DFORWARD -DNOT_DIFFERENTIABLE %s -o %t.o 2>&1 | FileCheck %s --check-prefix=FORWARD-BODY
 // FORWARD: launch-errors.cu:[[@LINE+17]]:{{[0-9]+}}: error: cannot differentiate kernel 'step(Pair, double*)' in forward mode, which differentiated host code launches: its parameter 1 is a struct passed by value that holds a union
-// FORWARD-BODY: launch-errors.cu:{{[0-9]+}}:{{[0-9]+}}: error: cannot differentiate kernel 'opaque(double*)' in forward mode, which differentiated host code launches: {{.*}}shuffle
-// BODY: launch-errors.cu:{{[0-9]+}}:{{[0-9]+}}: error: cannot differentiate kernel 'opaque(double*)', which differentiated host code launches: {{.*}}shuffle
+// FORWARD-BODY: launch-errors.cu:{{[0-9]+}}:{{[0-9]+}}: error: cannot differentiate kernel 'opaque(double*)' in forward mode, which differentiated host code launches: {{.*}}assembly
+// BODY: launch-errors.cu:{{[0-9]+}}:{{[0-9]+}}: error: cannot differentiate kernel 'opaque(double*)', which differentiated host code launches: {{.*}}assembly
 
 // Structs of pointers and numbers work (launch-struct-parameters.cu); the
 // bytes of a union may or may not be a float, which the host and device
@@ -27,9 +27,11 @@ __global__ void step(Pair P, double *X) {
   X[threadIdx.x] *= P.A.Value + P.B;
 }
 
-// A shuffle over part of a warp has no derivative rule.
+// Assembly that computes on a double has no derivative.
 __global__ void opaque(double *X) {
-  X[threadIdx.x] = __shfl_down_sync(0xffffffff, X[threadIdx.x], 1, 16);
+  double Y;
+  asm("mov.f64 %0, %1;" : "=d"(Y) : "d"(X[threadIdx.x]));
+  X[threadIdx.x] = Y;
 }
 
 void run(double *X) {

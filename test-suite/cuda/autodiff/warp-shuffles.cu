@@ -9,11 +9,9 @@
 // RUN: %clangxx_enzyme -fenzyme -fcuda-emulate -O2 %s -o %t.O2 && %t.O2 | FileCheck %s
 // RUN: %clangxx_enzyme -fenzyme -fcuda-emulate -O2 -mllvm -enzyme-warp-aggregated-atomics=true %s -o %t.warps && %t.warps | FileCheck %s
 // RUN: %if gpu %{ %clangxx_enzyme -fenzyme -O2 %s -o %t.gpu && %t.gpu | FileCheck %s %}
-// A shuffle over part of a warp is an error, not a wrong derivative.
-// RUN: not %clangxx_enzyme -fenzyme -fcuda-emulate -O2 -DPARTIAL_WIDTH -c %s -o %t.o 2>&1 | FileCheck %s --check-prefix=PARTIAL
+// Shuffles over part of a warp: warp-shuffles-partial.cu.
 // CHECK-NOT: FAIL
 // CHECK: all checks passed
-// PARTIAL: error: cannot differentiate 'partialWidth(double const*, double*)': cannot differentiate a warp shuffle over part of a warp (a width below 32)
 #include "../Inputs/check.h"
 
 extern __device__ void __enzyme_autodiff(void *, ...);
@@ -80,17 +78,6 @@ __global__ void copyGradient(const double *X, double *DX, double *Out,
   __enzyme_autodiff((void *)copyDown, enzyme_dup, X, DX, enzyme_dup, Out,
                     DOut);
 }
-
-#ifdef PARTIAL_WIDTH
-__device__ void partialWidth(const double *X, double *Out) {
-  Out[globalIndex()] = __shfl_down_sync(0xffffffff, X[globalIndex()], 1, 16);
-}
-__global__ void partial(const double *X, double *DX, double *Out,
-                        double *DOut) {
-  __enzyme_autodiff((void *)partialWidth, enzyme_dup, X, DX, enzyme_dup, Out,
-                    DOut);
-}
-#endif
 
 // The same function on the host, one warp at a time.
 static void hostMixed(const double *V, double *Out) {

@@ -151,9 +151,9 @@ class Scope:
 
 
 class Writer:
-    def __init__(self):
+    def __init__(self, level=0):
         self.lines = []
-        self.level = 0
+        self.level = level
 
     def __call__(self, line):
         self.lines.append("  " * self.level + line)
@@ -170,7 +170,31 @@ class Writer:
         return "\n".join(self.lines) + "\n"
 
 
-class Generator:
+class GeneratorBase:
+    """What the generators of the C, C++ and CUDA kinds share; a subclass
+    sets self.r (its random.Random) and self.counter (0)."""
+
+    def fresh(self, stem):
+        self.counter += 1
+        return "%s%d" % (stem, self.counter)
+
+    def chance(self, p):
+        return self.r.random() < p
+
+    def input(self):
+        # Full-precision values: never exactly on a constant of the code.
+        return self.r.uniform(-2.0, 2.0)
+
+    def weights(self, length):
+        r = self.r.random()
+        if r < 0.4:
+            return [0.0] * length
+        if r < 0.5:
+            return [1.0] * length
+        return [self.r.uniform(-1.0, 1.0) for _ in range(length)]
+
+
+class Generator(GeneratorBase):
     def __init__(self, seed):
         self.seed = seed
         self.r = random.Random(seed)
@@ -192,13 +216,6 @@ class Generator:
         self.returns = True
 
     # ---- small helpers ---------------------------------------------------
-
-    def fresh(self, stem):
-        self.counter += 1
-        return "%s%d" % (stem, self.counter)
-
-    def chance(self, p):
-        return self.r.random() < p
 
     def const(self):
         # Three decimals, never 0: inputs are full-precision doubles, so an
@@ -895,18 +912,6 @@ class Generator:
         return Program(self.seed, self.p, code, params, self.returns, struct_name,
                        self.struct_len, fd_step, rtol, self.expect_diagnostic,
                        sorted(self.features))
-
-    def input(self):
-        # Full-precision values: never exactly on a constant of the code.
-        return self.r.uniform(-2.0, 2.0)
-
-    def weights(self, length):
-        r = self.r.random()
-        if r < 0.4:
-            return [0.0] * length
-        if r < 0.5:
-            return [1.0] * length
-        return [self.r.uniform(-1.0, 1.0) for _ in range(length)]
 
     def c_param(self, p, struct_name):
         if p.kind == "scalar":

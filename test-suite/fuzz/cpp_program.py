@@ -45,7 +45,7 @@ initialised.
 import os
 import random
 
-from c_program import Param, Program
+from c_program import GeneratorBase, Param, Program, Writer
 
 EIGEN = os.environ.get("FUZZ_CPP_EIGEN", "1") == "1" and os.path.isdir("/usr/include/eigen3")
 EIGEN_INCLUDE = "/usr/include/eigen3"
@@ -160,26 +160,7 @@ class Scope:
         return Scope(self)
 
 
-class Writer:
-    def __init__(self, level=1):
-        self.lines, self.level = [], level
-
-    def __call__(self, line):
-        self.lines.append("  " * self.level + line)
-
-    def open(self, line):
-        self(line + " {")
-        self.level += 1
-
-    def close(self, tail=""):
-        self.level -= 1
-        self("}" + tail)
-
-    def text(self):
-        return "\n".join(self.lines) + "\n"
-
-
-class Generator:
+class Generator(GeneratorBase):
     def __init__(self, seed):
         self.seed = seed
         self.r = random.Random("cpp-%d" % seed)
@@ -189,13 +170,6 @@ class Generator:
         self.templates = []
         self.use_vec3 = self.r.random() < 0.5
         self.use_shapes = self.r.random() < 0.35
-
-    def fresh(self, stem):
-        self.counter += 1
-        return "%s%d" % (stem, self.counter)
-
-    def chance(self, p):
-        return self.r.random() < p
 
     def const(self):
         v = 0.0
@@ -622,7 +596,7 @@ class Generator:
 
         outputs = [p for p in params if p.kind == "array" and p.active]
         returns = not outputs or r.random() < 0.85
-        w = Writer()
+        w = Writer(1)
         w("using namespace %s_n;" % self.p)
         for _ in range(r.randrange(2, 6)):
             self.block(w, sc)
@@ -652,17 +626,6 @@ class Generator:
         code = "\n".join(parts) + "\n" + head + body + "}\n"
         return Program(self.seed, self.p, code, params, returns, None, 0, 1e-4, 1e-6, None,
                        sorted(self.features))
-
-    def input(self):
-        return self.r.uniform(-2.0, 2.0)
-
-    def weights(self, length):
-        r = self.r.random()
-        if r < 0.4:
-            return [0.0] * length
-        if r < 0.5:
-            return [1.0] * length
-        return [self.r.uniform(-1.0, 1.0) for _ in range(length)]
 
 
 def generate(seed):

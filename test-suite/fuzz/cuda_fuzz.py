@@ -30,15 +30,13 @@ so a case runs for about a second where a C case runs for milliseconds: the
 run's time limit is larger than the C fuzzer's.
 """
 
-import pathlib
 import re
-import shlex
-import time
 
 import c_fuzz
 import c_oracle
 import cuda_program
-from common import CRASH, MISMATCH, PASSED, UNRELIABLE, Result, Tools, run
+import oracle_kinds
+from common import CRASH
 
 KIND = "cuda"
 COMPILE_TIMEOUT = 300
@@ -55,120 +53,25 @@ def build_command(tools, opt, source, exe, flags=()):
             *flags, str(source), str(c_oracle.libm_probe(tools)), "-o", str(exe), "-lm"]
 
 
-def build(tools, opt, source, exe, timeout=COMPILE_TIMEOUT):
-    for _ in range(6):
-        rc, out = run(build_command(tools, opt, source.name, exe.name), timeout=timeout,
-                      cwd=source.parent)
-        if not any(m in out for m in c_fuzz.PLUGIN_LOAD_ERRORS):
-            break
-        time.sleep(20)
-    return rc, out
+def culprit(programs, failed, out):
+    """The seed of the program whose kernel or function (fz<S>_n::k3,
+    'fz<S>') the error of a batch that does not compile names, or None (a
+    compiler crash, or no program named)."""
+    if failed[0] == CRASH:
+        return None
+    named = re.search(r"error: .*?\bfz(\d+)(?:_n::|')", out)
+    seeds = {p.seed for p in programs}
+    return int(named.group(1)) if named and int(named.group(1)) in seeds else None
 
 
-def write_case(program, folder):
-    case = folder / ("%s.cu" % program.name)
-    main = folder / ("%s_main.cu" % program.name)
-    case.write_text(program.code)
-    main.write_text(c_oracle.standalone_main(program, case.name))
-    return case, main
-
-
-def judged(result, checks, log):
-    return c_fuzz.judged(result, checks, log, CHECKS)
-
-
-def complete(checks):
-    return c_oracle.complete(checks, CHECKS)
-
-
-def run_case(seed, opt, workdir, tools):
-    """Generates program `seed`, builds it at -`opt` and judges it."""
-    workdir = pathlib.Path(workdir).resolve()
-    workdir.mkdir(parents=True, exist_ok=True)
-    program = cuda_program.generate(seed)
-    case, main = write_case(program, workdir)
-    exe = workdir / program.name
-    result = Result(PASSED, seed, opt, KIND, source=case)
-
-    rc, out = build(tools, opt, main, exe)
-    failed = c_fuzz.classify_compile(rc, out)
-    if failed:
-        result.outcome, result.detail = failed
-        result.log = out
-        return result
-
-    rc, out = run([exe], timeout=RUN_TIMEOUT, cwd=workdir)
-    verdicts, stage = c_oracle.parse(out)
-    if c_fuzz.stopped_by_report(result, rc, out):
-        return result
-    if rc != 0 or not complete(verdicts.get(seed)):
-        where = "in the %s stage" % stage[1] if stage else "before the oracle ran"
-        result.outcome = CRASH
-        result.detail = "program %s %s" % (c_fuzz.describe_exit(rc), where)
-        result.log = out
-        return result
-    return judged(result, verdicts[seed], out)
-
-
-def run_batch(seeds, opt, workdir, tools):
-    """Several programs in one translation unit (the headers are parsed and
-    the file scanned for launches once); a failure is re-run on its own
-    (workdir/<seed>/) to name the seed."""
-    workdir = pathlib.Path(workdir).resolve()
-    workdir.mkdir(parents=True, exist_ok=True)
-    programs = [cuda_program.generate(s) for s in seeds]
-    if len(programs) == 1:
-        return [run_case(seeds[0], opt, workdir / str(seeds[0]), tools)]
-    return _batch(programs, opt, workdir, tools)
-
-
-def _batch(programs, opt, workdir, tools):
-    first = programs[0].seed
-    source = workdir / ("batch%d.cu" % first)
-    source.write_text(c_oracle.batch_source(programs))
-    exe = workdir / ("batch%d" % first)
-    rc, out = build(tools, opt, source, exe, timeout=COMPILE_TIMEOUT * 2)
-    failed = c_fuzz.classify_compile(rc, out)
-    if failed:
-        # An error that names one program's kernel or function (fz<S>_n::k3,
-        # 'fz<S>'): that one alone, the rest as a new batch; else each alone.
-        culprit = None
-        if failed[0] != CRASH:
-            named = re.search(r"error: .*?\bfz(\d+)(?:_n::|')", out)
-            seeds = {p.seed for p in programs}
-            culprit = int(named.group(1)) if named and int(named.group(1)) in seeds else None
-        if culprit is None:
-            return [run_case(p.seed, opt, workdir / str(p.seed), tools) for p in programs]
-        results = {culprit: run_case(culprit, opt, workdir / str(culprit), tools)}
-        rest = [p for p in programs if p.seed != culprit]
-        for r in (_batch(rest, opt, workdir, tools) if len(rest) > 1 else
-                  [run_case(q.seed, opt, workdir / str(q.seed), tools) for q in rest]):
-            results[r.seed] = r
-        return [results[p.seed] for p in programs]
-
-    rc, out = run([exe], timeout=RUN_TIMEOUT * len(programs), cwd=workdir)
-    verdicts, _ = c_oracle.parse(out)
-    results = []
-    for i, p in enumerate(programs):
-        if not complete(verdicts.get(p.seed)):
-            results.append(run_case(p.seed, opt, workdir / str(p.seed), tools))
-            rest = programs[i + 1:]
-            if len(rest) > 1:
-                results += _batch(rest, opt, workdir, tools)
-            else:
-                results += [run_case(q.seed, opt, workdir / str(q.seed), tools) for q in rest]
-            return results
-        base = Result(PASSED, p.seed, opt, KIND)
-        judged(base, verdicts[p.seed], "")
-        if base.outcome == MISMATCH:
-            alone = run_case(p.seed, opt, workdir / str(p.seed), tools)
-            if alone.outcome in (PASSED, UNRELIABLE):
-                base.detail += " (in batch %s only; alone: %s)" % (source.name, alone.outcome)
-                base.source, base.log = source, out
-            else:
-                base = alone
-        results.append(base)
-    return results
+# Cases, batches (the headers parsed and the file scanned for launches once)
+# and reruns as the cpp kind's (oracle_kinds); a batch's time limit grows
+# with its programs, each of which runs for about a second.
+ORACLE = oracle_kinds.OracleKind(KIND, cuda_program.generate, ".cu", build_command,
+                                 COMPILE_TIMEOUT, RUN_TIMEOUT, CHECKS,
+                                 batch_run_timeout=lambda count: RUN_TIMEOUT * count,
+                                 culprit=culprit)
+run_case, run_batch, rerun_command = ORACLE.run_case, ORACLE.run_batch, ORACLE.rerun_command
 
 
 def failure_signature(result):
@@ -180,15 +83,3 @@ def minimise(result, tools):
     fz<S>_main.cu; reduce fz<S>.cu by hand or with cvise."""
     return None
 
-
-def rerun_command(result):
-    if result.source is None:
-        return None
-    case = pathlib.Path(result.source)
-    main = case.with_name(case.stem + "_main.cu")
-    if not main.exists():
-        main, exe = case, "batch"
-    else:
-        exe = case.stem
-    build = shlex.join(build_command(Tools.find(), result.opt, main.name, exe))
-    return "cd %s && %s && ./%s" % (case.parent, build, exe)

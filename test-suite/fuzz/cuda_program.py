@@ -56,7 +56,7 @@ the sum, far below what the oracle's finite differences resolve.
 
 import random
 
-from c_program import Param, Program
+from c_program import GeneratorBase, Param, Program, Writer
 
 FULL_MASK = "0xffffffffu"
 
@@ -86,25 +86,6 @@ POSITIVE = [
 BLOCKS = [2, 4, 8]        # block sizes of most kernels (an emulated thread is a host thread)
 
 
-class Writer:
-    def __init__(self, level=1):
-        self.lines, self.level = [], level
-
-    def __call__(self, line):
-        self.lines.append("  " * self.level + line)
-
-    def open(self, line):
-        self(line + " {")
-        self.level += 1
-
-    def close(self, tail=""):
-        self.level -= 1
-        self("}" + tail)
-
-    def text(self):
-        return "\n".join(self.lines) + "\n"
-
-
 class Buf:
     """A device buffer of the host function: `length` values of `ctype`;
     kind "elem" (n elements of T, which later kernels may read), "acc" (a
@@ -114,7 +95,7 @@ class Buf:
         self.name, self.length, self.ctype, self.kind = name, length, ctype, kind
 
 
-class Generator:
+class Generator(GeneratorBase):
     def __init__(self, seed):
         self.seed = seed
         self.r = random.Random("cuda-%d" % seed)
@@ -126,13 +107,6 @@ class Generator:
         self.f = "f" if self.float else ""
         self.kernels = []      # kernel definitions
         self.n = self.r.randrange(3, 9)
-
-    def fresh(self, stem):
-        self.counter += 1
-        return "%s%d" % (stem, self.counter)
-
-    def chance(self, p):
-        return self.r.random() < p
 
     def lit(self, x):
         """A literal of the element type."""
@@ -646,17 +620,6 @@ class Generator:
         fd_step, rtol = (1e-2, 1e-3) if self.float else (1e-4, 1e-6)
         return Program(self.seed, self.p, code, params, returns, None, 0, fd_step, rtol, None,
                        sorted(self.features))
-
-    def input(self):
-        return self.r.uniform(-2.0, 2.0)
-
-    def weights(self, length):
-        r = self.r.random()
-        if r < 0.4:
-            return [0.0] * length
-        if r < 0.5:
-            return [1.0] * length
-        return [self.r.uniform(-1.0, 1.0) for _ in range(length)]
 
 
 def generate(seed):

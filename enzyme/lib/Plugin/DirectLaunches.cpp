@@ -187,27 +187,21 @@ static bool launchWithAttributes(Function &Stub) {
   return Found;
 }
 
-/// The error for a launch \p Call of \p Stub through \p Api whose stub
-/// does not launch in the way the toolchain knows.
-static void reportUnknownStub(const CallInst &Call, const Function &Stub,
-                              StringRef Api) {
-  reportError(Call, "cannot differentiate the " + Api + " launch of '" +
-                        displayName(Stub.getName()) +
-                        "': its host stub does not launch it with "
-                        "cudaLaunchKernel, through which the toolchain "
-                        "passes the launch's attributes; launch it with "
-                        "<<<...>>> instead");
-}
+/// What a host stub does in a way the toolchain does not know.
+static constexpr const char *StubLaunchesOtherwise =
+    "its host stub does not launch it with cudaLaunchKernel, through which "
+    "the toolchain passes the launch's attributes; launch it with <<<...>>> "
+    "instead";
+static constexpr const char *StubPassesOtherwise =
+    "its host stub does not pass the kernel's parameters in a way the "
+    "toolchain knows (pointers, integers, float, double and structs of them)";
 
-/// The error for a launch \p Call of \p Stub through \p Api whose stub
-/// does not pass the kernel's parameters in a way the toolchain knows.
-static void reportUnknownParameters(const CallInst &Call, const Function &Stub,
-                                    StringRef Api) {
+/// The error for a launch \p Call of \p Stub through \p Api that cannot be
+/// differentiated because of what its stub does (\p Why).
+static void reportUnknownStub(const CallInst &Call, const Function &Stub,
+                              StringRef Api, StringRef Why) {
   reportError(Call, "cannot differentiate the " + Api + " launch of '" +
-                        displayName(Stub.getName()) +
-                        "': its host stub does not pass the kernel's "
-                        "parameters in a way the toolchain knows (pointers, "
-                        "integers, float, double and structs of them)");
+                        displayName(Stub.getName()) + "': " + Why);
 }
 
 /// `cudaLaunchKernel(stub, grid, block, args, shared, stream)` as
@@ -215,7 +209,8 @@ static void reportUnknownParameters(const CallInst &Call, const Function &Stub,
 /// pushes the cooperative attribute with its configuration.
 static void lowerLaunch(CallInst &Call, Function &Stub, bool Cooperative) {
   if (Cooperative && !launchWithAttributes(Stub))
-    return reportUnknownStub(Call, Stub, "cudaLaunchCooperativeKernel");
+    return reportUnknownStub(Call, Stub, "cudaLaunchCooperativeKernel",
+                             StubLaunchesOtherwise);
   IRBuilder<> B(&Call);
   Type *I32 = B.getInt32Ty(), *I64 = B.getInt64Ty(), *Ptr = B.getPtrTy();
   FunctionType *PushType = FunctionType::get(
@@ -227,11 +222,13 @@ static void lowerLaunch(CallInst &Call, Function &Stub, bool Cooperative) {
                 M, "__enzyme_rt_cuda_push_cooperative_launch"))
           : M.getOrInsertFunction("__cudaPushCallConfiguration", PushType);
   if (Push.getFunctionType() != PushType)
-    return reportUnknownStub(Call, Stub, "cudaLaunchCooperativeKernel");
+    return reportUnknownStub(Call, Stub, "cudaLaunchCooperativeKernel",
+                             StubLaunchesOtherwise);
   std::optional<SmallVector<Value *, 8>> Args =
       argumentsFromArray(B, Stub, Call.getArgOperand(5));
   if (!Args)
-    return reportUnknownParameters(Call, Stub, "cudaLaunchKernel");
+    return reportUnknownStub(Call, Stub, "cudaLaunchKernel",
+                             StubPassesOtherwise);
   callStubInPlaceOf(Call, Stub, *Args, [&](IRBuilder<> &PB) {
     PB.CreateCall(Push, {Call.getArgOperand(1), Call.getArgOperand(2),
                          Call.getArgOperand(3), Call.getArgOperand(4),
@@ -242,12 +239,14 @@ static void lowerLaunch(CallInst &Call, Function &Stub, bool Cooperative) {
 /// `cudaLaunchKernelExC(config, stub, args)`.
 static void lowerLaunchEx(CallInst &Call, Function &Stub) {
   if (!launchWithAttributes(Stub))
-    return reportUnknownStub(Call, Stub, "cudaLaunchKernelEx");
+    return reportUnknownStub(Call, Stub, "cudaLaunchKernelEx",
+                             StubLaunchesOtherwise);
   IRBuilder<> B(&Call);
   std::optional<SmallVector<Value *, 8>> Args =
       argumentsFromArray(B, Stub, Call.getArgOperand(2));
   if (!Args)
-    return reportUnknownParameters(Call, Stub, "cudaLaunchKernelEx");
+    return reportUnknownStub(Call, Stub, "cudaLaunchKernelEx",
+                             StubPassesOtherwise);
   callStubInPlaceOf(Call, Stub, *Args, [&](IRBuilder<> &PB) {
     pushLaunchConfig(PB, Call.getArgOperand(0));
   });
@@ -312,7 +311,7 @@ static bool lowerLaunchExTemplate(CallInst &Call, Function &Stub) {
     });
   }
   if (!launchWithAttributes(Stub)) {
-    reportUnknownStub(Call, Stub, "cudaLaunchKernelEx");
+    reportUnknownStub(Call, Stub, "cudaLaunchKernelEx", StubLaunchesOtherwise);
     return true;
   }
   SmallVector<Value *, 8> Args;

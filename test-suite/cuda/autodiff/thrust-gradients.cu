@@ -11,7 +11,9 @@
 // halves) get derivative kernels. Before, this was an error ("cannot
 // differentiate a kernel launch (cudaLaunchKernelExC) whose kernel the
 // call does not name"). Gradients against central differences, forward
-// mode against reverse; a float reduction against its analytic gradient.
+// mode against reverse; a float reduction, and a device lambda capturing a
+// scalar with a kernel launched on a device vector's memory, against their
+// analytic gradients.
 // At -O0, Thrust's code still has constructs the engine cannot follow
 // (errors, docs/cuda.md).
 // REQUIRES: cuda-emulation
@@ -79,6 +81,22 @@ float lossFloat(const float *X, int Count) {
 }
 extern float __enzyme_autodiff_float(void *, ...) asm("__enzyme_autodiff");
 
+// A device lambda that captures a scalar with a derivative, and a kernel of
+// the program's own launched on a device vector's memory.
+__global__ void scale(double *X, int Count, double A) {
+  int I = blockIdx.x * blockDim.x + threadIdx.x;
+  if (I < Count)
+    X[I] *= A;
+}
+double lossLambda(const double *X, int Count, double A) {
+  thrust::device_vector<double> D(X, X + Count), E(Count);
+  thrust::transform(D.begin(), D.end(), E.begin(),
+                    [=] __device__(double V) { return A * V * V; });
+  scale<<<(Count + 127) / 128, 128>>>(thrust::raw_pointer_cast(E.data()),
+                                      Count, A);
+  return thrust::reduce(E.begin(), E.end());
+}
+
 int main() {
   static double X[N], Y[N], GX[N], GY[N], TX[N], TY[N];
   for (int I = 0; I < N; ++I) {
@@ -123,5 +141,21 @@ int main() {
   for (int I = 0; I < N; ++I)
     FloatOk &= std::fabs(GF[I] - F[I]) <= 1e-6f * (1 + std::fabs(F[I]));
   check("float gradient", FloatOk);
+
+  // sum A^2 x^2: d/dx = 2 A^2 x, d/dA = 2 A sum x^2.
+  for (int I = 0; I < N; ++I)
+    GX[I] = 0;
+  const double A = 1.5;
+  double GA = __enzyme_autodiff((void *)lossLambda, enzyme_dup, X, GX,
+                                enzyme_const, N, A);
+  bool LambdaOk = true;
+  double Squares = 0;
+  for (int I = 0; I < N; ++I) {
+    Squares += X[I] * X[I];
+    LambdaOk &= std::fabs(GX[I] - 2 * A * A * X[I]) <=
+                1e-12 * (1 + std::fabs(X[I]));
+  }
+  check("lambda gradient", LambdaOk);
+  checkClose("captured scalar's gradient", GA, 2 * A * Squares, 1e-10);
   return finish();
 }

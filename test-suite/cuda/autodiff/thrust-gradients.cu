@@ -20,6 +20,9 @@
 // RUN: %clangxx_enzyme -fenzyme -fcuda-emulate -O1 %s -o %t.O1 && %t.O1 | FileCheck %s
 // RUN: %clangxx_enzyme -fenzyme -fcuda-emulate -O2 %s -o %t.O2 && %t.O2 | FileCheck %s
 // RUN: %if gpu %{ %clangxx_enzyme -fenzyme -O2 %s -o %t.gpu && %t.gpu | FileCheck %s %}
+// At -O0 the engine stops with errors rather than differentiating wrongly.
+// RUN: not %clangxx_enzyme -fenzyme -fcuda-emulate -O0 %s -o %t.O0 2>&1 | FileCheck %s --check-prefix=O0
+// O0: error: cannot differentiate
 // CHECK-NOT: FAIL
 // CHECK: all checks passed
 #include "../Inputs/check.h"

@@ -134,6 +134,18 @@ static std::optional<unsigned> launchedKernelOperand(StringRef Name) {
   return std::nullopt;
 }
 
+std::string copyNameFor(StringRef Base, StringRef Kind, StringRef Callee) {
+  std::optional<std::string> Kernel = kernelNameOfStub(Callee);
+  std::string Name = (Base + ".").str();
+  if (!Kind.empty())
+    Name += (Kind + ".").str();
+  return Name + (Kernel ? *Kernel : Callee.str());
+}
+
+bool isRuntimeLaunch(StringRef Name) {
+  return launchedKernelOperand(Name).has_value();
+}
+
 Value *launchedKernel(const CallBase &Call) {
   const Function *Callee = Call.getCalledFunction();
   if (!Callee)

@@ -113,6 +113,17 @@ std::string tangentKernelInfoName(llvm::StringRef Kernel);
 /// \p Stub is no stub.
 std::optional<std::string> kernelNameOfStub(llvm::StringRef Stub);
 
+/// The name of a copy of \p Base made for \p Callee, a function it calls
+/// or launches: `Base.Kind.K` with K the kernel's device name where
+/// \p Callee is a kernel's host stub (a name holding the stub's would itself
+/// read as a stub, kernelNameOfStub), \p Callee's name otherwise.
+std::string copyNameFor(llvm::StringRef Base, llvm::StringRef Kind,
+                        llvm::StringRef Callee);
+
+/// \p Name is a CUDA runtime API function that launches the kernel one of
+/// its operands names (launchedKernel).
+bool isRuntimeLaunch(llvm::StringRef Name);
+
 /// The operand of \p Call, a launch through the CUDA runtime API
 /// (`cudaLaunchKernel`, `cudaLaunchKernelExC`, ...), that names the kernel
 /// it launches (the kernel's host stub), or nullptr for other calls.

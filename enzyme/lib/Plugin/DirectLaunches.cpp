@@ -287,12 +287,9 @@ static CallInst *lambdaCall(Function &Copy, const Function &Stub) {
 static bool lowerLaunchExTemplate(CallInst &Call, Function &Stub) {
   Function &Template = *Call.getCalledFunction();
   Module &M = *Call.getModule();
-  // Named after the kernel, not its stub: a name holding the stub's prefix
-  // would be taken for a stub.
-  std::optional<std::string> Kernel = kernelNameOfStub(Stub.getName());
-  if (!Kernel)
+  if (!kernelNameOfStub(Stub.getName()))
     return false;
-  std::string Name = (Template.getName() + ".launch." + *Kernel).str();
+  std::string Name = copyNameFor(Template.getName(), "launch", Stub.getName());
   Function *Copy = M.getFunction(Name);
   if (!Copy) {
     ValueToValueMapTy Map;

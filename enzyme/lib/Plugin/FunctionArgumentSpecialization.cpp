@@ -99,7 +99,7 @@ static bool specializeOnce(Module &M) {
           if (Argument *A = functionParameterOf(*Call))
             Parameters.insert(A);
     }
-    AnyLaunch |= F.getName().starts_with("cudaLaunch");
+    AnyLaunch |= isRuntimeLaunch(F.getName());
   }
   // Kernels that differentiated host code launches through a parameter.
   if (AnyLaunch)
@@ -137,11 +137,7 @@ static bool specializeOnce(Module &M) {
       if (!Clone) {
         ValueToValueMapTy VMap;
         Clone = CloneFunction(Enclosing, VMap);
-        // A kernel's stub is named by its kernel: a name holding the stub's
-        // would itself read as a stub (kernelNameOfStub).
-        std::optional<std::string> Kernel = kernelNameOfStub(Known->getName());
-        Clone->setName(Enclosing->getName() + "." +
-                       (Kernel ? StringRef(*Kernel) : Known->getName()));
+        Clone->setName(copyNameFor(Enclosing->getName(), "", Known->getName()));
         Clone->setLinkage(GlobalValue::InternalLinkage);
         cast<Argument>(VMap[Param])->replaceAllUsesWith(Known);
         forwardStoresOf(*Clone, *Known);

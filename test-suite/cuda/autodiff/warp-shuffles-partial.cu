@@ -13,7 +13,7 @@
 // RUN: %if gpu %{ %clangxx_enzyme -fenzyme -O2 %s -o %t.gpu && %t.gpu | FileCheck %s %}
 // CHECK-NOT: FAIL
 // CHECK: all checks passed
-#include "../Inputs/check.h"
+#include "../Inputs/shuffle-harness.h"
 
 extern __device__ void __enzyme_autodiff(void *, ...);
 extern __device__ void __enzyme_fwddiff(void *, ...);
@@ -126,73 +126,14 @@ static void hostMixed(const double *V, double *Out) {
 }
 
 int main() {
-  double *X, *DX, *Out, *DOut;
-  float *FX, *DFX, *FOut, *DFOut;
-  CUDA_CHECK(cudaMallocManaged(&X, N * sizeof(double)));
-  CUDA_CHECK(cudaMallocManaged(&DX, N * sizeof(double)));
-  CUDA_CHECK(cudaMallocManaged(&Out, N * sizeof(double)));
-  CUDA_CHECK(cudaMallocManaged(&DOut, N * sizeof(double)));
-  CUDA_CHECK(cudaMallocManaged(&FX, N * sizeof(float)));
-  CUDA_CHECK(cudaMallocManaged(&DFX, N * sizeof(float)));
-  CUDA_CHECK(cudaMallocManaged(&FOut, N * sizeof(float)));
-  CUDA_CHECK(cudaMallocManaged(&DFOut, N * sizeof(float)));
-  double Seed[N];
-  for (int I = 0; I < N; ++I) {
-    X[I] = std::sin(0.37 * I) + 0.2;
-    FX[I] = float(X[I]);
-    Seed[I] = 1 + (I % 7);
-    DX[I] = DFX[I] = 0;
-    DOut[I] = Seed[I];
-    DFOut[I] = float(Seed[I]);
-  }
-  gradient<<<N / 64, 64>>>(X, DX, Out, DOut, FX, DFX, FOut, DFOut, LastLane);
+  ShuffleArrays A = makeShuffleArrays(N, 0.2, 7);
+  gradient<<<N / 64, 64>>>(A.X, A.DX, A.Out, A.DOut, A.FX, A.DFX, A.FOut,
+                           A.DFOut, LastLane);
   CUDA_CHECK(cudaDeviceSynchronize());
-
-  double Primal[N], Plus[N], Minus[N], Work[N];
-  hostMixed(X, Primal);
-  bool PrimalOk = true, ReverseOk = true, ReverseFloatOk = true;
-  for (int I = 0; I < N; ++I)
-    PrimalOk &= std::fabs(Out[I] - Primal[I]) < 1e-9;
-  for (int J = 0; J < N; ++J) {
-    const double H = 1e-6;
-    for (int I = 0; I < N; ++I)
-      Work[I] = X[I];
-    Work[J] = X[J] + H;
-    hostMixed(Work, Plus);
-    Work[J] = X[J] - H;
-    hostMixed(Work, Minus);
-    double Expected = 0;
-    for (int I = 0; I < N; ++I)
-      Expected += Seed[I] * (Plus[I] - Minus[I]) / (2 * H);
-    ReverseOk &= std::fabs(DX[J] - Expected) < 1e-5 * (1 + std::fabs(Expected));
-    ReverseFloatOk &=
-        std::fabs(DFX[J] - Expected) < 1e-3 * (1 + std::fabs(Expected));
-  }
-  check("primal", PrimalOk);
-  check("reverse mode, double", ReverseOk);
-  check("reverse mode, float", ReverseFloatOk);
-
-  double *TX, *TOut;
-  float *TFX, *TFOut;
-  CUDA_CHECK(cudaMallocManaged(&TX, N * sizeof(double)));
-  CUDA_CHECK(cudaMallocManaged(&TOut, N * sizeof(double)));
-  CUDA_CHECK(cudaMallocManaged(&TFX, N * sizeof(float)));
-  CUDA_CHECK(cudaMallocManaged(&TFOut, N * sizeof(float)));
-  for (int I = 0; I < N; ++I) {
-    TX[I] = std::cos(I);
-    TFX[I] = float(TX[I]);
-  }
-  tangent<<<N / 64, 64>>>(X, TX, Out, TOut, FX, TFX, FOut, TFOut, LastLane);
+  checkShuffleGradient(A, hostMixed);
+  tangent<<<N / 64, 64>>>(A.X, A.TX, A.Out, A.TOut, A.FX, A.TFX, A.FOut,
+                          A.TFOut, LastLane);
   CUDA_CHECK(cudaDeviceSynchronize());
-  double Dot = 0, DotFloat = 0, Reverse = 0;
-  for (int I = 0; I < N; ++I) {
-    Dot += Seed[I] * TOut[I];
-    DotFloat += Seed[I] * TFOut[I];
-    Reverse += DX[I] * TX[I];
-  }
-  checkClose("forward mode agrees with reverse mode, double", Dot, Reverse,
-             1e-10);
-  checkClose("forward mode agrees with reverse mode, float", DotFloat,
-             Reverse, 1e-4);
+  checkShuffleTangent(A);
   return finish();
 }

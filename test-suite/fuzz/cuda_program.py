@@ -38,7 +38,16 @@ fit in one translation unit. Each is one of
            and __shfl_up_sync neighbours, a __shfl_down_sync warp sum (one
            value per warp) or a __shfl_xor_sync butterfly sum;
 - atomic:  atomicAdd of positive terms into a double accumulator (one or
-           two slots).
+           two slots);
+- cub:     (blocks of 32 or 64, every thread reaches the collective) CUB's
+           cub::WarpReduce::Sum over the warp or its first lanes (one value
+           per warp), cub::BlockReduce::Sum (one value per block) or
+           cub::WarpScan::InclusiveSum (CUB writes their steps as inline
+           PTX, Core/PtxStatements.h).
+
+The block sums store each thread's value into shared memory now and then
+through a __device__ __noinline__ helper (the shadow of shared memory starts
+undefined, and the callee's store must zero it).
 
 The element type is double, or float in about a third of the programs
 (features "float": the oracle's larger steps and looser tolerance). The same
@@ -348,7 +357,15 @@ class Generator(GeneratorBase):
         loads = self.loads(ins_names)
         w("v += %s;" % self.value(loads + [s for s, _ in scalars], loads, 2))
         w.close()
-        w("sum[t] = v;")
+        if self.chance(0.3):
+            # Through a function, as CUB stores a warp's aggregate.
+            self.features.add("shared-store-in-helper")
+            put = self.fresh("s")
+            self.kernels.append("  __device__ __noinline__ void %s(%s *slot, %s v) {\n"
+                                "    *slot = v;\n  }\n" % (put, T, T))
+            w("%s(&sum[t], v);" % put)
+        else:
+            w("sum[t] = v;")
         w("__syncthreads();")
         w.open("for (int s = %d; s > 0; s >>= 1)" % (block // 2))
         w("if (t < s)")
@@ -409,6 +426,59 @@ class Generator(GeneratorBase):
         w.close()
         self.kernels.append(w.text())
         self.launch(hw, name, "(n + 31) / 32", 32,
+                    [b.name for b in ins] + [out.name, "n"] + [a for _, a in scalars])
+        return out
+
+    def kernel_cub(self, hw, bufs, host_scalars):
+        """CUB's warp and block collectives: blocks of 32 or 64, every
+        thread reaches the collective (threads past n bring zero)."""
+        self.features.add("cub")
+        elems = [b for b in bufs if b.kind == "elem"]
+        ins = self.r.sample(elems, min(len(elems), self.r.randrange(1, 3)))
+        self.last_ins = ins
+        scalars = self.scalars(host_scalars)
+        block = self.r.choice([32, 64])
+        warps = block // 32
+        grid = -(-self.n // block)
+        name = self.fresh("k")
+        T = self.T
+        ins_names = ["u%d" % k for k in range(len(ins))]
+        shape = self.r.choice(["warp-sum", "partial-warp-sum", "block-sum", "warp-scan"])
+        self.features.add("cub-" + shape)
+        w = Writer(1)
+        outs = [(T, "y")] if shape == "warp-scan" else [(T, "part")]
+        w.open("__global__ void %s(%s)" % (name, self.params_text(ins_names, outs, scalars)))
+        w("int i = blockIdx.x * blockDim.x + threadIdx.x;")
+        loads = self.loads(ins_names)
+        w("%s v = i < n ? %s : %s;" % (T, self.value(loads + [s for s, _ in scalars], loads, 2),
+                                        self.lit(0.0)))
+        if shape == "block-sum":
+            w("using Reduce = cub::BlockReduce<%s, %d>;" % (T, block))
+            w("__shared__ typename Reduce::TempStorage storage;")
+            w("%s r = Reduce(storage).Sum(v);" % T)
+            w("if (threadIdx.x == 0)")
+            w("  part[blockIdx.x] = r;")
+            out = Buf(self.fresh("d"), grid, T, "part")
+        elif shape == "warp-scan":
+            w("using Scan = cub::WarpScan<%s>;" % T)
+            w("__shared__ typename Scan::TempStorage storage[%d];" % warps)
+            w("%s p;" % T)
+            w("Scan(storage[threadIdx.x / 32]).InclusiveSum(v, p);")
+            w.open("if (i < n)")
+            w("y[i] = %s;" % self.value(["v", "p"] + [s for s, _ in scalars], ["p"], 2))
+            w.close()
+            out = Buf(self.fresh("d"), self.n, T, "elem")
+        else:
+            valid = ", %d" % self.r.randrange(1, 33) if shape == "partial-warp-sum" else ""
+            w("using Reduce = cub::WarpReduce<%s>;" % T)
+            w("__shared__ typename Reduce::TempStorage storage[%d];" % warps)
+            w("%s r = Reduce(storage[threadIdx.x / 32]).Sum(v%s);" % (T, valid))
+            w("if (threadIdx.x % 32 == 0)")
+            w("  part[i / 32] = r;")
+            out = Buf(self.fresh("d"), grid * warps, T, "part")
+        w.close()
+        self.kernels.append(w.text())
+        self.launch(hw, name, "(n + %d) / %d" % (block - 1, block), block,
                     [b.name for b in ins] + [out.name, "n"] + [a for _, a in scalars])
         return out
 
@@ -500,7 +570,7 @@ class Generator(GeneratorBase):
         init = []
         last = None
         unread = set()    # elements written by a kernel and not read since
-        kinds = ["map"] * 4 + ["tile"] * 2 + ["reduce"] * 2 + ["warp"] + ["atomic"] * 2
+        kinds = ["map"] * 4 + ["tile"] * 2 + ["reduce"] * 2 + ["warp"] + ["atomic"] * 2 + ["cub"]
         for _ in range(r.randrange(1, 4)):
             kind = r.choice(kinds)
             if kind == "atomic":
@@ -611,9 +681,12 @@ class Generator(GeneratorBase):
             return ("const double *" if p.activity == "const" else "double *") + p.name
         signature = ", ".join(c_param(p) for p in params)
         head_line = "%s %s(%s) {\n" % ("double" if returns else "void", self.p, signature)
-        parts = ["// %s: generated by test-suite/fuzz/cuda_program.py from seed %d" % (self.p, self.seed),
-                 "#include <math.h>",
-                 "namespace %s_n {\n%s} // namespace %s_n" % (self.p, "".join(self.kernels), self.p)]
+        includes = ["#include <math.h>"]
+        if "cub" in self.features:
+            includes.append("#include <cub/cub.cuh>")
+        parts = (["// %s: generated by test-suite/fuzz/cuda_program.py from seed %d"
+                  % (self.p, self.seed)] + includes +
+                 ["namespace %s_n {\n%s} // namespace %s_n" % (self.p, "".join(self.kernels), self.p)])
         code = "\n".join(parts) + "\n" + head_line + body + "}\n"
         # Float elements: the primal is rounded to ~6e-8 and so are the
         # derivatives, so the C fuzzer's float steps and tolerance.

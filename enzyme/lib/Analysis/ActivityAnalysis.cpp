@@ -404,6 +404,21 @@ const Value *ActivityAnalysis::lostFloatBits(const Instruction &I) const {
   return nullptr;
 }
 
+bool ActivityAnalysis::carriesFloatBits(const Value &Bits) const {
+  // A float moved as its bits (through a bitcast), or integers loaded from
+  // memory with derivatives.
+  if (Bits.getType()->isFPOrFPVectorTy())
+    return isActive(&Bits);
+  const auto *Load = dyn_cast<LoadInst>(&Bits);
+  if (!Load || !isShadowed(Load->getPointerOperand()))
+    return false;
+  // Integers and pointers read as integers carry no float bits.
+  IntegerAccessContents Contents =
+      classifyIntegerAccess({const_cast<LoadInst *>(Load)});
+  return Contents.What == IntegerAccessContents::Floats ||
+         Contents.What == IntegerAccessContents::Unknown;
+}
+
 std::optional<unsigned>
 ActivityAnalysis::floatBitsPassedAsInteger(const CallBase &Call,
                                            const Value *&Source) const {
@@ -421,25 +436,11 @@ ActivityAnalysis::floatBitsPassedAsInteger(const CallBase &Call,
     SmallPtrSet<const Value *, 8> Seen;
     SmallVector<const Value *, 4> Sources;
     collectBitSources(Arg.get(), Seen, Sources, /*Assembled=*/true);
-    for (const Value *S : Sources) {
-      // A float moved as its bits (through a bitcast), or integers loaded
-      // from memory with derivatives.
-      bool Carries = false;
-      if (S->getType()->isFPOrFPVectorTy())
-        Carries = isActive(S);
-      else if (const auto *Load = dyn_cast<LoadInst>(S);
-               Load && isShadowed(Load->getPointerOperand())) {
-        // Integers and pointers read as integers carry no float bits.
-        IntegerAccessContents Contents =
-            classifyIntegerAccess({const_cast<LoadInst *>(Load)});
-        Carries = Contents.What == IntegerAccessContents::Floats ||
-                  Contents.What == IntegerAccessContents::Unknown;
-      }
-      if (Carries) {
+    for (const Value *S : Sources)
+      if (carriesFloatBits(*S)) {
         Source = S;
         return Call.getArgOperandNo(&Arg);
       }
-    }
   }
   return std::nullopt;
 }
@@ -561,7 +562,8 @@ std::string describeLostFloatBits(const Value &Source) {
 }
 
 std::string describeFloatBitsPassedAsInteger(const CallBase &Call,
-                                             unsigned ArgNo) {
+                                             unsigned ArgNo,
+                                             const Value &Source) {
   if (Call.isInlineAsm())
     return "cannot differentiate inline assembly that takes the bits of a "
            "float with a derivative as an integer (operand " +
@@ -572,12 +574,18 @@ std::string describeFloatBitsPassedAsInteger(const CallBase &Call,
   std::string Callee = F ? "'" + displayName(F->getName()) + "'"
                          : std::string("the function it calls through a "
                                        "pointer");
-  std::string What =
-      "cannot differentiate the call of " + Callee + ": its argument " +
-      std::to_string(ArgNo + 1) +
-      " is an integer that carries the bits of a float with a derivative "
-      "(a struct that mixes floats and integers, passed by value, which "
-      "the ABI packs into one integer register), and ";
+  std::string What = "cannot differentiate the call of " + Callee +
+                     ": its argument " + std::to_string(ArgNo + 1) +
+                     " is an integer that carries the bits of a float with a "
+                     "derivative ";
+  if (isa<LoadInst>(Source))
+    return What +
+           "(read from memory that holds floats, through a pointer "
+           "to integers), which the callee would receive without its "
+           "derivative; pass the float itself, or give " +
+           (F ? Callee : std::string("the callee")) + " a custom derivative";
+  What += "(a struct that mixes floats and integers, passed by value, which "
+          "the ABI packs into one integer register), and ";
   if (F && hasCustomDerivative(*F))
     return What + "its custom derivative would receive it without its "
                   "derivative; pass the struct by pointer or reference";

@@ -96,7 +96,8 @@ std::string describeLostPointerBits(const llvm::Value &Source);
 std::string describeLostFloatBits(const llvm::Value &Source);
 /// The error for ActivityAnalysis::floatBitsPassedAsInteger.
 std::string describeFloatBitsPassedAsInteger(const llvm::CallBase &Call,
-                                             unsigned ArgNo);
+                                             unsigned ArgNo,
+                                             const llvm::Value &Source);
 
 /// The error for ActivityAnalysis::untypedBitsStored.
 std::string describeUntypedBitsStored(const llvm::Value &Source);
@@ -195,6 +196,10 @@ public:
   /// moved in a way that splits floats, bit arithmetic); nullptr otherwise.
   /// A zero derivative for \p I would be silently wrong.
   const llvm::Value *lostFloatBits(const llvm::Instruction &I) const;
+  /// \p Bits, where integer bits come from, carries the bits of floats with
+  /// a derivative: an active float (moved as its bits through a bitcast), or
+  /// a load of integers from memory with derivatives that may hold floats.
+  bool carriesFloatBits(const llvm::Value &Bits) const;
   /// For \p Call, a call of a function the engine differentiates or an
   /// inline assembly statement: the number of an integer argument
   /// assembled from the bits of a float that carries a derivative (a

@@ -806,6 +806,47 @@ static bool isPointerTypeName(StringRef Name) {
   return Digits > 0 && Digits != StringRef::npos && Name[Digits] == ' ';
 }
 
+/// \p U is a call of assembly or of a warp shuffle, which move bits of any
+/// type.
+static bool passesBitsOn(const User &U) {
+  const auto *Call = dyn_cast<CallBase>(&U);
+  if (!Call)
+    return false;
+  const Function *Callee = Call->getCalledFunction();
+  return Call->isInlineAsm() ||
+         (Callee && Callee->getName().starts_with("llvm.nvvm.shfl."));
+}
+
+/// \p Ty is or holds a union.
+static bool holdsUnionType(const Type *Ty) {
+  if (isUnion(Ty))
+    return true;
+  if (const auto *AT = dyn_cast<ArrayType>(Ty))
+    return holdsUnionType(AT->getElementType());
+  if (const auto *ST = dyn_cast<StructType>(Ty))
+    return any_of(ST->elements(),
+                  [](const Type *E) { return holdsUnionType(E); });
+  return false;
+}
+
+/// The one scalar type that every scalar of \p Object, a local that is no
+/// union (whose other members may be integers), is of, or nullptr.
+static Type *uniformScalarTypeOf(const Value *Object, const DataLayout &DL) {
+  const auto *Local = dyn_cast<AllocaInst>(Object);
+  if (!Local || !Local->getAllocatedType()->isSized() ||
+      holdsUnionType(Local->getAllocatedType()))
+    return nullptr;
+  Type *Ty = Local->getAllocatedType();
+  Type *Uniform = nullptr;
+  bool Mixed = false;
+  forEachScalarOf(Ty, 0, 0, DL.getTypeAllocSize(Ty), DL,
+                  [&](int64_t, Type *Scalar) {
+                    Mixed |= Uniform && Uniform != Scalar;
+                    Uniform = Scalar;
+                  });
+  return Mixed ? nullptr : Uniform;
+}
+
 namespace {
 /// Evidence for what some bytes hold, gathered from several accesses.
 struct ContentEvidence {
@@ -838,7 +879,9 @@ struct ContentEvidence {
 
   /// What the untagged integer access \p I says by the way its value is
   /// produced or used: integer arithmetic means integers; a value that is
-  /// only moved (a constant, a load, stored, reinterpreted) says nothing.
+  /// only moved (a constant, a load, stored, reinterpreted, shuffled between
+  /// lanes or passed to assembly, as CUB moves a double's words) says
+  /// nothing.
   void addIntegerUse(const Instruction &I) {
     if (auto *Store = dyn_cast<StoreInst>(&I)) {
       const Value *V = Store->getValueOperand();
@@ -855,7 +898,7 @@ struct ContentEvidence {
         addType(Cast->getDestTy());
       else if (isa<IntToPtrInst>(U))
         Pointers = true;
-      else if (!isa<StoreInst>(U))
+      else if (!isa<StoreInst>(U) && !passesBitsOn(*U))
         Integers = true;
     }
   }
@@ -876,6 +919,17 @@ struct ContentEvidence {
 IntegerAccessContents classifyIntegerAccess(ArrayRef<Instruction *> Accesses,
                                             const Function *Original,
                                             bool OnlyMoved) {
+  Function &F = *Accesses.front()->getFunction();
+  const DataLayout &DL = F.getDataLayout();
+  // A local whose scalars are all of one float type holds floats in all its
+  // bytes, whatever the pointer to integers that reads them (unoptimised
+  // code reads a double's words so to pass them on, as CUB's shuffles do).
+  for (const Instruction *Access : Accesses)
+    if (Type *Ty = uniformScalarTypeOf(
+            getUnderlyingObject(getLoadStorePointerOperand(Access)), DL);
+        Ty && Ty->isFloatingPointTy())
+      return {IntegerAccessContents::Floats, Ty};
+
   ContentEvidence Evidence;
   for (const Instruction *Access : Accesses)
     if (!Evidence.addTag(*Access) && !OnlyMoved)
@@ -885,8 +939,6 @@ IntegerAccessContents classifyIntegerAccess(ArrayRef<Instruction *> Accesses,
 
   // The other accesses of the same bytes, here and in the callees and
   // callers the memory travels through.
-  Function &F = *Accesses.front()->getFunction();
-  const DataLayout &DL = F.getDataLayout();
   for (Instruction *Access : Accesses) {
     int64_t Begin = 0;
     const Value *Base = GetPointerBaseWithConstantOffset(

@@ -7,6 +7,7 @@
 #include "Core/GlobalShadows.h"
 #include "Core/GlobalUsers.h"
 #include "Core/GpuTarget.h"
+#include "Core/ReusableFunctions.h"
 
 #include "Analysis/ActivityAnalysis.h"
 
@@ -14,6 +15,7 @@
 #include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/InstrTypes.h"
+#include "llvm/IR/IntrinsicsNVPTX.h"
 #include "llvm/IR/Metadata.h"
 #include "llvm/IR/Module.h"
 
@@ -79,7 +81,6 @@ static constexpr const char *MadeForSharedMemory = "enzyme_shared_shadow";
 void createSharedMemoryShadows(Module &M) {
   if (!isCudaModule(M))
     return;
-  constexpr unsigned SharedAddressSpace = 3;
   SmallVector<GlobalVariable *, 4> Arrays;
   // Any type: CUB's block algorithms keep their floats in storage declared
   // as bytes (a shadow no derivative uses is removed again).
@@ -106,7 +107,6 @@ SmallVector<GlobalVariable *, 2> createDynamicSharedShadows(Module &M) {
   SmallVector<GlobalVariable *, 2> StandIns;
   if (!isCudaModule(M))
     return StandIns;
-  constexpr unsigned SharedAddressSpace = 3;
   SmallVector<GlobalVariable *, 2> Arrays;
   for (GlobalVariable &GV : M.globals())
     // Any type: programs often declare a byte array and cast it (a shadow
@@ -140,6 +140,41 @@ void clearGlobalShadow(GlobalVariable &GV) {
 bool shadowStartsUndefined(const GlobalVariable &GV) {
   GlobalVariable *Shadow = globalShadowOf(GV);
   return Shadow && Shadow->getMetadata(MadeForSharedMemory);
+}
+
+bool anyShadowStartsUndefined(const Module &M) {
+  return any_of(M.globals(), [](const GlobalVariable &GV) {
+    return shadowStartsUndefined(GV);
+  });
+}
+
+void emitZeroShadowIfShared(IRBuilder<> &B, Value *Primal, Value *Shadow,
+                            uint64_t Bytes) {
+  // `void (ptr primal, ptr shadow, i64 bytes)`, a branch inlined after AD:
+  // the augmented forward is built without splitting blocks.
+  Module &M = *B.GetInsertBlock()->getModule();
+  LLVMContext &Ctx = M.getContext();
+  Type *Ptr = PointerType::getUnqual(Ctx), *I64 = Type::getInt64Ty(Ctx);
+  auto *FT = FunctionType::get(Type::getVoidTy(Ctx), {Ptr, Ptr, I64}, false);
+  const char *Name = "enzyme.zero.shadow.if.shared";
+  Function *F = findReusableFunction(M, Name, FT);
+  if (!F) {
+    F = Function::Create(FT, GlobalValue::InternalLinkage, Name, M);
+    F->addFnAttr(Attribute::NoUnwind);
+    F->addFnAttr(InlinedAfterAD);
+    auto *Entry = BasicBlock::Create(Ctx, "entry", F);
+    auto *Zero = BasicBlock::Create(Ctx, "shared", F);
+    auto *Done = BasicBlock::Create(Ctx, "done", F);
+    IRBuilder<> E(Entry);
+    E.CreateCondBr(
+        E.CreateIntrinsic(Intrinsic::nvvm_isspacep_shared, {}, {F->getArg(0)}),
+        Zero, Done);
+    IRBuilder<> Z(Zero);
+    Z.CreateMemSet(F->getArg(1), Z.getInt8(0), F->getArg(2), MaybeAlign());
+    Z.CreateBr(Done);
+    IRBuilder<>(Done).CreateRetVoid();
+  }
+  B.CreateCall(F, {Primal, Shadow, B.getInt64(Bytes)});
 }
 
 void removeUnusedSharedMemoryShadows(Module &M) {

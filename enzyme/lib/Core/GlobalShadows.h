@@ -17,6 +17,7 @@
 #define ENZYME_CORE_GLOBALSHADOWS_H
 
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/IR/IRBuilder.h"
 
 namespace llvm {
 class CallBase;
@@ -75,6 +76,15 @@ void clearGlobalShadow(llvm::GlobalVariable &GV);
 /// it holds garbage when a block starts, so the forward pass zeroes the
 /// shadow of each location where it writes the location.
 bool shadowStartsUndefined(const llvm::GlobalVariable &GV);
+
+/// Some global of \p M has a shadow that starts undefined.
+bool anyShadowStartsUndefined(const llvm::Module &M);
+
+/// Zeroes \p Bytes of \p Shadow, the shadow of \p Primal, where \p Primal
+/// turns out at run time to point into shared memory (whose shadow starts
+/// undefined): a store through a pointer that may point there, or not.
+void emitZeroShadowIfShared(llvm::IRBuilder<> &B, llvm::Value *Primal,
+                            llvm::Value *Shadow, uint64_t Bytes);
 
 /// Removes the shadows createSharedMemoryShadows made that no derivative
 /// used: shared memory is scarce.

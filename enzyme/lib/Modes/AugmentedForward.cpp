@@ -403,21 +403,62 @@ forEachPointerField(Type *Ty, const DataLayout &DL, uint64_t Offset,
   }
 }
 
+UndefinedShadow
+FunctionDifferentiator::undefinedShadowAt(const Value *Ptr) const {
+  if (!isGpuModule(*Prep.getParent()) ||
+      !anyShadowStartsUndefined(*Prep.getParent()))
+    return UndefinedShadow::No;
+  unsigned Space = Ptr->getType()->getPointerAddressSpace();
+  if (Space != 0)
+    return Space == SharedAddressSpace ? UndefinedShadow::Yes
+                                       : UndefinedShadow::No;
+  // Only CUDA code can ask at run time (isspacep.shared).
+  UndefinedShadow UnknownAddress = isCudaModule(*Prep.getParent())
+                                       ? UndefinedShadow::Maybe
+                                       : UndefinedShadow::No;
+  SmallVector<const Value *, 4> Objects;
+  getUnderlyingObjects(Ptr, Objects, /*LI=*/nullptr, /*MaxLookup=*/0);
+  bool Yes = false, No = false;
+  for (const Value *Object : Objects) {
+    UndefinedShadow State = UndefinedShadow::Maybe;
+    if (const auto *GV = dyn_cast<GlobalVariable>(Object))
+      State = shadowStartsUndefined(*GV) ? UndefinedShadow::Yes
+                                         : UndefinedShadow::No;
+    else if (isa<AllocaInst>(Object) || isa<ConstantPointerNull>(Object))
+      State = UndefinedShadow::No;
+    else if (const auto *Arg = dyn_cast<Argument>(Object))
+      // The request's own arguments come with the caller's shadows.
+      State = Arg->getArgNo() < Sig.UndefinedShadowArgs.size()
+                  ? Sig.UndefinedShadowArgs[Arg->getArgNo()]
+                  : UndefinedShadow::No;
+    if (State == UndefinedShadow::Maybe)
+      return UnknownAddress;
+    (State == UndefinedShadow::Yes ? Yes : No) = true;
+  }
+  return Yes && No ? UnknownAddress
+         : Yes     ? UndefinedShadow::Yes
+                   : UndefinedShadow::No;
+}
+
 void FunctionDifferentiator::zeroUndefinedShadowAt(StoreInst &Store) {
   Value *Ptr = Store.getPointerOperand();
-  auto *GV =
-      dyn_cast<GlobalVariable>(getUnderlyingObject(Ptr, /*MaxLookup=*/0));
-  if (!GV || !shadowStartsUndefined(*GV) || !Activity.isShadowed(Ptr))
+  UndefinedShadow State = undefinedShadowAt(Ptr);
+  if (State == UndefinedShadow::No || !Activity.isShadowed(Ptr))
     return;
   // The location's adjoint starts at zero where its value is defined
   // (GlobalShadows.h): what the reverse pass adds to it then is all there is.
   auto *AugStore = cast<StoreInst>(AugValues[&Store]);
   IRBuilder<> B(AugStore->getNextNode());
   Type *Ty = Store.getValueOperand()->getType();
+  uint64_t Bytes = Prep.getDataLayout().getTypeStoreSize(Ty);
   forEachLane(B, Sig.Width, {augmentedShadow(Ptr)},
               [&](ArrayRef<Value *> Lane, unsigned) {
-                B.CreateAlignedStore(Constant::getNullValue(Ty), Lane[0],
-                                     AugStore->getAlign());
+                if (State == UndefinedShadow::Maybe)
+                  emitZeroShadowIfShared(B, AugStore->getPointerOperand(),
+                                         Lane[0], Bytes);
+                else
+                  B.CreateAlignedStore(Constant::getNullValue(Ty), Lane[0],
+                                       AugStore->getAlign());
               });
 }
 
@@ -700,7 +741,7 @@ bool FunctionDifferentiator::buildAugmented() {
         // (PackedFloatLanes.h).
         if (std::optional<unsigned> Arg =
                 Activity.floatBitsPassedAsInteger(*Call, Bits))
-          return fail(&I, describeFloatBitsPassedAsInteger(*Call, *Arg),
+          return fail(&I, describeFloatBitsPassedAsInteger(*Call, *Arg, *Bits),
                       waitsForTargets(Call));
         if (!augmentCall(*Call))
           return false;

@@ -243,6 +243,10 @@ private:
   /// A store to shared memory whose shadow starts as garbage zeroes the
   /// stored location's shadow.
   void zeroUndefinedShadowAt(llvm::StoreInst &Store);
+  /// Whether \p Ptr points into memory whose shadow holds garbage until
+  /// written: shared memory, here or where the caller passed it
+  /// (ReverseSignature::UndefinedShadowArgs).
+  UndefinedShadow undefinedShadowAt(const llvm::Value *Ptr) const;
   /// The integer \p Load reads, read from the shadow memory instead: how
   /// pointers that optimised code moves as integers get their shadows.
   llvm::Value *loadShadowBits(llvm::LoadInst &Load, llvm::IRBuilder<> &B);

@@ -7,6 +7,8 @@
 #include "Modes/InlineAsmLowering.h"
 
 #include "Core/GpuTarget.h"
+#include "Core/InlineAsmOperands.h"
+#include "Core/PtxStatements.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"
@@ -24,59 +26,6 @@ using namespace llvm;
 namespace enzyme {
 
 namespace {
-/// The operands of an assembly statement, as its string numbers them:
-/// outputs first ($0...), then inputs.
-struct AsmOperands {
-  struct Output {
-    bool Indirect;
-    unsigned Arg; // The call's argument, for an output in memory.
-    Value *Tied = nullptr;
-  };
-  SmallVector<Output, 2> Outputs;
-  SmallVector<Value *, 4> Inputs;
-
-  /// What operand \p N holds on entry: an input, or the input tied to
-  /// output \p N; nullptr when neither.
-  Value *valueOf(unsigned N) const {
-    if (N < Outputs.size())
-      return Outputs[N].Tied;
-    N -= Outputs.size();
-    return N < Inputs.size() ? Inputs[N] : nullptr;
-  }
-};
-} // namespace
-
-static std::optional<AsmOperands> readOperands(const CallBase &Call) {
-  auto *Asm = dyn_cast<InlineAsm>(Call.getCalledOperand());
-  if (!Asm)
-    return std::nullopt;
-  AsmOperands Ops;
-  unsigned Arg = 0;
-  for (const InlineAsm::ConstraintInfo &C : Asm->ParseConstraints()) {
-    if (C.Type == InlineAsm::isOutput) {
-      Ops.Outputs.push_back({C.isIndirect, Arg});
-      Arg += C.isIndirect;
-    } else if (C.Type == InlineAsm::isInput) {
-      if (Arg >= Call.arg_size())
-        return std::nullopt;
-      Value *In = Call.getArgOperand(Arg++);
-      Ops.Inputs.push_back(In);
-      // A tied input's code is the number of its output ("0").
-      unsigned Out = 0;
-      if (!C.Codes.empty() && !C.Codes[0].empty() && isDigit(C.Codes[0][0])) {
-        if (StringRef(C.Codes[0]).getAsInteger(10, Out) ||
-            Out >= Ops.Outputs.size() || Ops.Outputs[Out].Tied)
-          return std::nullopt;
-        Ops.Outputs[Out].Tied = In;
-      }
-    }
-  }
-  if (Arg != Call.arg_size())
-    return std::nullopt;
-  return Ops;
-}
-
-namespace {
 /// An x86 instruction written as assembly, and its operands ($N, AT&T
 /// order: sources first, destination last).
 struct AsmInstruction {
@@ -86,7 +35,7 @@ struct AsmInstruction {
 } // namespace
 
 static std::optional<AsmInstruction> parseInstruction(StringRef Text) {
-  // PTX ends its statements with a semicolon.
+  // A statement may end with a semicolon.
   Text = Text.trim();
   Text.consume_back(";");
   AsmInstruction I;
@@ -148,36 +97,6 @@ static Value *buildInstruction(IRBuilder<> &B, const AsmInstruction &I,
   Value *Pick = M == "min" ? B.CreateFCmpOLT(First, Second)
                            : B.CreateFCmpOGT(First, Second);
   return B.CreateSelect(Pick, First, Second);
-}
-
-/// `shfl.sync.MODE.b32 $0, $1, $2, $3, $4;` (CUB's and other libraries'
-/// warp shuffles, a 32-bit word at a time) as the NVVM intrinsic it is,
-/// which the rules of warp shuffles read (Modes/WarpShuffles.h): the
-/// halves of a double shuffled so become a shuffle of the double, and a
-/// float's bits shuffled otherwise an error. Nullptr (building nothing)
-/// for other statements.
-static Value *buildPtxShuffle(IRBuilder<> &B, const AsmInstruction &I,
-                              const AsmOperands &Ops, Type *RetTy) {
-  std::optional<Intrinsic::ID> ID =
-      StringSwitch<std::optional<Intrinsic::ID>>(I.Mnemonic)
-          .Case("shfl.sync.down.b32", Intrinsic::nvvm_shfl_sync_down_i32)
-          .Case("shfl.sync.up.b32", Intrinsic::nvvm_shfl_sync_up_i32)
-          .Case("shfl.sync.bfly.b32", Intrinsic::nvvm_shfl_sync_bfly_i32)
-          .Case("shfl.sync.idx.b32", Intrinsic::nvvm_shfl_sync_idx_i32)
-          .Default(std::nullopt);
-  if (!ID || Ops.Outputs.size() != 1 || Ops.Outputs[0].Indirect ||
-      Ops.Outputs[0].Tied || !RetTy->isIntegerTy(32) ||
-      ArrayRef<unsigned>(I.Operands) != ArrayRef<unsigned>({0, 1, 2, 3, 4}))
-    return nullptr;
-  // d, a, b, c, membermask; the intrinsic takes the mask first.
-  SmallVector<Value *, 4> Args;
-  for (unsigned N : {4u, 1u, 2u, 3u}) {
-    Value *V = Ops.valueOf(N);
-    if (!V || !V->getType()->isIntegerTy(32))
-      return nullptr;
-    Args.push_back(V);
-  }
-  return B.CreateIntrinsic(*ID, {}, Args);
 }
 
 /// `ld.global.nc[.v2|.v4].T DEST, [$N];` (and the other cache operators:
@@ -283,7 +202,7 @@ bool lowerKnownInlineAsm(Function &F) {
       Statements.push_back(Call);
   bool Changed = false;
   for (CallInst *Call : Statements) {
-    std::optional<AsmOperands> Ops = readOperands(*Call);
+    std::optional<AsmOperands> Ops = readAsmOperands(*Call);
     if (!Ops)
       continue;
     StringRef Text = cast<InlineAsm>(Call->getCalledOperand())->getAsmString();
@@ -297,7 +216,7 @@ bool lowerKnownInlineAsm(Function &F) {
       if (!isCudaModule(*F.getParent()))
         Result = I ? buildInstruction(B, *I, *Ops, Call->getType()) : nullptr;
       else if (!(Result = buildPtxCachedLoad(B, Text, *Ops, Call->getType())))
-        Result = I ? buildPtxShuffle(B, *I, *Ops, Call->getType()) : nullptr;
+        Result = translatePtxStatements(*Call, *Ops);
       if (!Result)
         continue;
       Call->replaceAllUsesWith(Result);
@@ -310,7 +229,7 @@ bool lowerKnownInlineAsm(Function &F) {
 
 bool writesMemoryOperand(const CallBase &Call,
                          function_ref<bool(const Value *)> Want) {
-  std::optional<AsmOperands> Ops = readOperands(Call);
+  std::optional<AsmOperands> Ops = readAsmOperands(Call);
   if (!Ops) // Unreadable constraints: any pointer argument may be written.
     return any_of(Call.args(), [&](const Use &U) {
       return U->getType()->isPointerTy() && Want(U.get());

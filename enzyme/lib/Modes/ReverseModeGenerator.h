@@ -50,6 +50,11 @@ struct CustomGradient;
 class UserRegistrations;
 
 /// What a caller asks of a function.
+/// Whether a pointer points into memory whose shadow starts undefined:
+/// Maybe where only the run time can tell (GPU code's pointers may point
+/// into shared memory or elsewhere).
+enum class UndefinedShadow : uint8_t { No, Yes, Maybe };
+
 struct ReverseSignature {
   llvm::Function *Fn = nullptr;
   llvm::SmallVector<Activity, 4> Args;
@@ -82,6 +87,11 @@ struct ReverseSignature {
   bool ContextShadows = false;
   /// Fields of the pointer arguments that hold pointers without a shadow.
   UnshadowedFieldOffsets UnshadowedFields;
+  /// Per parameter (empty when none): whether the argument points into
+  /// memory whose shadow holds garbage until written (shared memory,
+  /// Core/GlobalShadows.h), where the augmented forward zeroes the shadow of
+  /// what it stores.
+  llvm::SmallVector<UndefinedShadow, 4> UndefinedShadowArgs;
   /// The function runs in every thread of an OpenMP team at once (a
   /// region's body and its callees, which inherit it): its reverse pass
   /// adds adjoints atomically outside the thread's stack.
@@ -94,11 +104,12 @@ struct ReverseSignature {
   bool operator<(const ReverseSignature &O) const {
     return std::tie(Fn, Args, ReturnActive, ReturnShadow,
                     InputsKeptUntilReverse, KeptArgs, FixedTape, Width,
-                    ContextShadows, UnshadowedFields, Parallel, TeamEntry) <
+                    ContextShadows, UnshadowedFields, UndefinedShadowArgs,
+                    Parallel, TeamEntry) <
            std::tie(O.Fn, O.Args, O.ReturnActive, O.ReturnShadow,
                     O.InputsKeptUntilReverse, O.KeptArgs, O.FixedTape, O.Width,
-                    O.ContextShadows, O.UnshadowedFields, O.Parallel,
-                    O.TeamEntry);
+                    O.ContextShadows, O.UnshadowedFields, O.UndefinedShadowArgs,
+                    O.Parallel, O.TeamEntry);
   }
 };
 

@@ -177,6 +177,14 @@ ReverseSignature FunctionDifferentiator::calleeSignature(CallBase &Call) const {
       Callee.Args.push_back(Activity::Const);
   }
   Callee.UnshadowedFields = unshadowedFieldsOfArguments(Call, Activity);
+  // Stores into shared memory zero its shadow, in callees too.
+  for (auto [I, Arg] : enumerate(Call.args()))
+    if (UndefinedShadow State;
+        Callee.Args[I] == Activity::Dup && Arg->getType()->isPointerTy() &&
+        (State = undefinedShadowAt(Arg)) != UndefinedShadow::No) {
+      Callee.UndefinedShadowArgs.resize(Call.arg_size(), UndefinedShadow::No);
+      Callee.UndefinedShadowArgs[I] = State;
+    }
   Callee.ReturnActive = Activity.isActive(&Call);
   // A result nothing uses needs no shadow (Kokkos' decrement returns the
   // record it may have freed; a custom gradient cannot give its shadow).
@@ -861,8 +869,8 @@ bool FunctionDifferentiator::plan() {
           if (std::string Why = describeUndifferentiableShuffle(*Call);
               !Why.empty())
             return fail(Call, Why);
-        if (Value * Float;
-            shufflesFloatBits(*Call, Float) && Activity.isActive(Float))
+        if (Value * Bits;
+            shufflesFloatBits(*Call, Bits) && Activity.carriesFloatBits(*Bits))
           return fail(Call, UnseenShuffleOfFloatBits);
       }
       // The reverse pass has no adjoint for atomics (it dropped them).

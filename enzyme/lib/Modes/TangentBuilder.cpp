@@ -398,7 +398,7 @@ bool TangentBuilder::run(DifferentiationFailure &F) {
         const Value *Bits;
         if (std::optional<unsigned> Arg =
                 Activity.floatBitsPassedAsInteger(*Call, Bits))
-          return fail(&I, describeFloatBitsPassedAsInteger(*Call, *Arg),
+          return fail(&I, describeFloatBitsPassedAsInteger(*Call, *Arg, *Bits),
                       waitsForTargets(Call));
       }
       if (const Value *Source = Activity.lostPointerBits(I))

@@ -212,7 +212,8 @@ bool TangentBuilder::differentiateCall(CallBase &Call, IRBuilder<> &B) {
                               }));
     return true;
   }
-  if (Value * Float; shufflesFloatBits(Call, Float) && carries(Float))
+  if (Value * Bits;
+      shufflesFloatBits(Call, Bits) && Activity.carriesFloatBits(*Bits))
     return fail(&Call, UnseenShuffleOfFloatBits);
   // Derivatives leave a call only through its result or through memory
   // that a shadowed pointer argument reaches.

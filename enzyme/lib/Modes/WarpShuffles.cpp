@@ -144,12 +144,20 @@ std::string describeUndifferentiableShuffle(const CallBase &Call) {
   return "cannot differentiate a warp shuffle the engine does not know";
 }
 
+namespace {
+/// The lane a shuffle reads from, and whether it is in range.
+struct SourceLane {
+  Value *Lane;
+  Value *InRange;
+};
+} // namespace
+
 /// The lane whose value lane \p Lane reads in a shuffle in \p Mode with
 /// operands \p B (lane or offset) and \p C (clamp and segment mask), as
-/// PTX's shfl.sync defines it: the lane itself where the source is past
-/// the clamp.
-static Value *sourceLane(IRBuilder<> &B, ShuffleMode Mode, Value *Lane,
-                         Value *BVal, Value *C) {
+/// PTX's shfl.sync defines it, before the clamp: a lane out of range reads
+/// its own value.
+static SourceLane unclampedSourceLane(IRBuilder<> &B, ShuffleMode Mode,
+                                      Value *Lane, Value *BVal, Value *C) {
   Value *Low5 = B.getInt32(WarpSize - 1);
   Value *SegMask = B.CreateAnd(B.CreateLShr(C, 8), Low5);
   Value *NotSeg = B.CreateNot(SegMask);
@@ -176,28 +184,58 @@ static Value *sourceLane(IRBuilder<> &B, ShuffleMode Mode, Value *Lane,
     Valid = B.CreateICmpSLE(J, MaxLane);
     break;
   }
-  return B.CreateSelect(Valid, J, Lane);
+  return {J, Valid};
 }
 
-bool shufflesFloatBits(const CallBase &Call, Value *&Float) {
+/// The lane whose value lane \p Lane reads: the lane itself where the
+/// source is out of range.
+static Value *sourceLane(IRBuilder<> &B, ShuffleMode Mode, Value *Lane,
+                         Value *BVal, Value *C) {
+  SourceLane Source = unclampedSourceLane(B, Mode, Lane, BVal, C);
+  return B.CreateSelect(Source.InRange, Source.Lane, Lane);
+}
+
+Value *emitShuffleSourceInRange(IRBuilder<> &B, ShuffleMode Mode,
+                                Value *LaneOrOffset, Value *Clamp) {
+  Value *Lane = B.CreateIntrinsic(Intrinsic::nvvm_read_ptx_sreg_laneid, {}, {});
+  return unclampedSourceLane(B, Mode, Lane, LaneOrOffset, Clamp).InRange;
+}
+
+bool shufflesFloatBits(const CallBase &Call, Value *&Bits) {
   const Function *Callee = Call.getCalledFunction();
   bool IsFloat;
   if (!Callee || !modeOfIntrinsic(Callee->getIntrinsicID(), IsFloat) || IsFloat)
     return false;
-  // Through truncations, shifts and casts back to where the bits come from.
-  Value *V = Call.getArgOperand(1);
-  for (unsigned Depth = 0; Depth < 8; ++Depth) {
+  // Through truncations, shifts, casts, phis and selects back to where the
+  // bits come from.
+  SmallVector<Value *, 8> Work = {Call.getArgOperand(1)};
+  SmallPtrSet<Value *, 16> Seen;
+  while (!Work.empty() && Seen.size() < 32) {
+    Value *V = Work.pop_back_val();
+    if (!Seen.insert(V).second)
+      continue;
     if (auto *Cast = dyn_cast<BitCastInst>(V);
         Cast && Cast->getSrcTy()->isFPOrFPVectorTy()) {
-      Float = Cast->getOperand(0);
+      Bits = Cast->getOperand(0);
+      return true;
+    }
+    // A word of memory (unoptimised code shuffles a double's words read
+    // through a pointer to integers, as CUB's ShuffleDown does).
+    if (isa<LoadInst>(V)) {
+      Bits = V;
       return true;
     }
     auto *I = dyn_cast<Instruction>(V);
-    if (!I || !(isa<CastInst>(I) || I->getOpcode() == Instruction::LShr ||
-                I->getOpcode() == Instruction::AShr ||
-                I->getOpcode() == Instruction::ExtractElement))
-      return false;
-    V = I->getOperand(0);
+    if (!I)
+      continue;
+    if (auto *Phi = dyn_cast<PHINode>(I))
+      append_range(Work, Phi->incoming_values());
+    else if (auto *Select = dyn_cast<SelectInst>(I))
+      Work.append({Select->getTrueValue(), Select->getFalseValue()});
+    else if (isa<CastInst>(I) || I->getOpcode() == Instruction::LShr ||
+             I->getOpcode() == Instruction::AShr ||
+             I->getOpcode() == Instruction::ExtractElement)
+      Work.push_back(I->getOperand(0));
   }
   return false;
 }
@@ -259,6 +297,65 @@ static bool raiseHeaderShuffles(Function &F) {
   return !Calls.empty();
 }
 
+/// The mode of a shuffle that returns PTX's predicate beside its value
+/// (`.i32p`, `.f32p`), and whether it shuffles a float.
+static std::optional<ShuffleMode> modeOfPredicatedIntrinsic(Intrinsic::ID ID,
+                                                            bool &Float) {
+  switch (ID) {
+#define PREDICATED(Mode, Value)                                                \
+  case Intrinsic::nvvm_shfl_sync_##Mode##_i32p:                                \
+    Float = false;                                                             \
+    return ShuffleMode::Value;                                                 \
+  case Intrinsic::nvvm_shfl_sync_##Mode##_f32p:                                \
+    Float = true;                                                              \
+    return ShuffleMode::Value;
+    PREDICATED(down, Down)
+    PREDICATED(up, Up)
+    PREDICATED(bfly, Xor)
+    PREDICATED(idx, Index)
+#undef PREDICATED
+  default:
+    return std::nullopt;
+  }
+}
+
+/// Shuffles that return PTX's predicate beside their value (inline PTX's
+/// `shfl.sync.MODE.b32 d|p`, Core/PtxStatements.h) as the shuffle of the
+/// value, which the rules read, and the range test of the source lane, which
+/// is integer arithmetic.
+static bool splitPredicatedShuffles(Function &F) {
+  SmallVector<CallInst *, 4> Calls;
+  for (Instruction &I : instructions(F))
+    if (auto *Call = dyn_cast<CallInst>(&I); Call && Call->getCalledFunction())
+      if (bool Float; modeOfPredicatedIntrinsic(
+              Call->getCalledFunction()->getIntrinsicID(), Float))
+        Calls.push_back(Call);
+  for (CallInst *Call : Calls) {
+    bool Float;
+    ShuffleMode Mode = *modeOfPredicatedIntrinsic(
+        Call->getCalledFunction()->getIntrinsicID(), Float);
+    IRBuilder<> B(Call);
+    SmallVector<Value *, 4> Args(Call->args());
+    CallInst *Shuffle = B.CreateIntrinsic(intrinsicFor(Mode, Float), {}, Args);
+    Shuffle->setDebugLoc(Call->getDebugLoc());
+    Value *InRange = emitShuffleSourceInRange(B, Mode, Args[2], Args[3]);
+    Value *Parts[] = {Shuffle, InRange};
+    // The parts' users get them directly, where the rules look for them.
+    for (User *U : make_early_inc_range(Call->users()))
+      if (auto *Part = dyn_cast<ExtractValueInst>(U)) {
+        Part->replaceAllUsesWith(Parts[Part->getIndices()[0]]);
+        Part->eraseFromParent();
+      }
+    if (!Call->use_empty()) {
+      Value *Pair =
+          B.CreateInsertValue(PoisonValue::get(Call->getType()), Shuffle, 0);
+      Call->replaceAllUsesWith(B.CreateInsertValue(Pair, InRange, 1));
+    }
+    Call->eraseFromParent();
+  }
+  return !Calls.empty();
+}
+
 /// Erases the shuffles of \p F whose results nothing uses, and what then
 /// computes nothing: clang's header shuffles a double as two 32-bit halves,
 /// and where -O2 deleted the reassembly of an unused result, the halves of
@@ -313,10 +410,76 @@ static bool raiseFloatWordShuffles(Function &F) {
   return !Words.empty();
 }
 
+/// \p Lo and \p Hi are the low and high halves of one 64-bit value:
+/// `trunc B` and `trunc (lshr B, 32)`, or phis (selects) that choose such
+/// halves of the same values on the same edges (under the same condition),
+/// as optimised code keeps a double's halves across a loop's iterations.
+static bool areHalves(const Value *Lo, const Value *Hi,
+                      DenseMap<const Value *, const Value *> &Paired) {
+  const Value *Bits;
+  if (match(Lo, m_Trunc(m_Value(Bits))))
+    return Bits->getType()->isIntegerTy(64) &&
+           match(Hi, m_Trunc(m_LShr(m_Specific(Bits), m_SpecificInt(32))));
+  // A cycle through phis is checked where it started.
+  if (auto [It, New] = Paired.try_emplace(Lo, Hi); !New)
+    return It->second == Hi;
+  if (const auto *LoSel = dyn_cast<SelectInst>(Lo)) {
+    const auto *HiSel = dyn_cast<SelectInst>(Hi);
+    return HiSel && HiSel->getCondition() == LoSel->getCondition() &&
+           areHalves(LoSel->getTrueValue(), HiSel->getTrueValue(), Paired) &&
+           areHalves(LoSel->getFalseValue(), HiSel->getFalseValue(), Paired);
+  }
+  const auto *LoPhi = dyn_cast<PHINode>(Lo);
+  const auto *HiPhi = dyn_cast<PHINode>(Hi);
+  if (!LoPhi || !HiPhi || LoPhi->getParent() != HiPhi->getParent() ||
+      Paired.size() > 64)
+    return false;
+  for (auto [Block, Incoming] :
+       zip(LoPhi->blocks(), LoPhi->incoming_values())) {
+    int Index = HiPhi->getBasicBlockIndex(Block);
+    if (Index < 0 ||
+        !areHalves(Incoming, HiPhi->getIncomingValue(Index), Paired))
+      return false;
+  }
+  return true;
+}
+
+/// The 64-bit value whose halves are \p Lo and \p Hi (areHalves holds):
+/// phis and selects of the halves get phis and selects of the whole.
+static Value *joinHalves(Value *Lo, Value *Hi,
+                         DenseMap<std::pair<Value *, Value *>, Value *> &Made) {
+  Value *Bits;
+  if (match(Lo, m_Trunc(m_Value(Bits))))
+    return Bits;
+  if (Value *Whole = Made.lookup({Lo, Hi}))
+    return Whole;
+  if (auto *LoSel = dyn_cast<SelectInst>(Lo)) {
+    auto *HiSel = cast<SelectInst>(Hi);
+    Value *True =
+        joinHalves(LoSel->getTrueValue(), HiSel->getTrueValue(), Made);
+    Value *False =
+        joinHalves(LoSel->getFalseValue(), HiSel->getFalseValue(), Made);
+    return Made[{Lo, Hi}] =
+               SelectInst::Create(LoSel->getCondition(), True, False,
+                                  "halves.joined", LoSel->getIterator());
+  }
+  auto *LoPhi = cast<PHINode>(Lo), *HiPhi = cast<PHINode>(Hi);
+  PHINode *Whole = PHINode::Create(
+      Type::getInt64Ty(Lo->getContext()), LoPhi->getNumIncomingValues(),
+      "halves.joined", LoPhi->getParent()->begin());
+  Made[{Lo, Hi}] = Whole;
+  for (auto [Block, Incoming] : zip(LoPhi->blocks(), LoPhi->incoming_values()))
+    Whole->addIncoming(
+        joinHalves(Incoming, HiPhi->getIncomingValueForBlock(Block), Made),
+        Block);
+  return Whole;
+}
+
 bool raiseDoubleShuffles(Function &F) {
   if (!isCudaModule(*F.getParent()))
     return false;
-  bool Changed = eraseUnusedShuffles(F);
+  bool Changed = splitPredicatedShuffles(F);
+  Changed |= eraseUnusedShuffles(F);
   Changed |= raiseHeaderShuffles(F);
   // or (shl (zext HI), 32), (zext LO), where LO and HI shuffle the halves
   // of one 64-bit value the same way: a double, bitcast or loaded as i64
@@ -345,13 +508,14 @@ bool raiseDoubleShuffles(Function &F) {
     bool SameShape = true;
     for (unsigned A : {0u, 2u, 3u})
       SameShape &= Lo->getArgOperand(A) == Hi->getArgOperand(A);
-    Value *Bits;
-    if (!SameShape || !match(Lo->getArgOperand(1), m_Trunc(m_Value(Bits))) ||
-        !Bits->getType()->isIntegerTy(64) ||
-        !match(Hi->getArgOperand(1),
-               m_Trunc(m_LShr(m_Specific(Bits), m_SpecificInt(32)))))
+    DenseMap<const Value *, const Value *> Paired;
+    if (!SameShape ||
+        !areHalves(Lo->getArgOperand(1), Hi->getArgOperand(1), Paired))
       continue;
-    Found.push_back({&I, Lo, Hi, Bits});
+    DenseMap<std::pair<Value *, Value *>, Value *> Joined;
+    Found.push_back(
+        {&I, Lo, Hi,
+         joinHalves(Lo->getArgOperand(1), Hi->getArgOperand(1), Joined)});
   }
   for (DoubleShuffle &S : Found) {
     bool Float;

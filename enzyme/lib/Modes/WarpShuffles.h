@@ -42,14 +42,19 @@ std::optional<ShuffleMode> classifyWarpShuffle(const llvm::CallBase &Call);
 /// The error for a 32-bit shuffle of a float's bits the rules do not see.
 inline constexpr const char *UnseenShuffleOfFloatBits =
     "cannot differentiate a warp shuffle of a floating-point value's bits as "
-    "integers; shuffle the float or double itself (__shfl_*_sync of it)";
+    "integers; shuffle the float or double itself (__shfl_*_sync of it), or "
+    "build with -O1 or higher where the words of a value are shuffled one by "
+    "one through memory (CUB's generic shuffles): optimised code shuffles "
+    "the value's halves, which the engine reads as its shuffle";
 
 /// Why the shuffle \p Call cannot be differentiated, or empty.
 std::string describeUndifferentiableShuffle(const llvm::CallBase &Call);
 
-/// \p Call is a 32-bit integer shuffle of bits of the floating-point value
-/// it returns in \p Float: a shuffle the rules do not see.
-bool shufflesFloatBits(const llvm::CallBase &Call, llvm::Value *&Float);
+/// \p Call is a 32-bit integer shuffle of bits that come from \p Bits: a
+/// floating-point value, or a load (of a float's word, where it carries
+/// float bits: ActivityAnalysis::carriesFloatBits), which the rules do not
+/// see as a float's shuffle.
+bool shufflesFloatBits(const llvm::CallBase &Call, llvm::Value *&Bits);
 
 /// Replaces the pairs of 32-bit shuffles that move a double in \p F by
 /// calls of the helper, and calls of the CUDA headers' float and double
@@ -63,6 +68,13 @@ bool raiseDoubleShuffles(llvm::Function &F);
 llvm::Value *emitWarpShuffle(llvm::IRBuilder<> &B, ShuffleMode Mode,
                              llvm::Value *Mask, llvm::Value *V,
                              llvm::Value *LaneOrOffset, llvm::Value *Clamp);
+
+/// Whether the lane running a shuffle in \p Mode with operands
+/// \p LaneOrOffset and \p Clamp reads another lane (its source is in
+/// range): the predicate PTX's `shfl.sync` can write beside its result.
+llvm::Value *emitShuffleSourceInRange(llvm::IRBuilder<> &B, ShuffleMode Mode,
+                                      llvm::Value *LaneOrOffset,
+                                      llvm::Value *Clamp);
 
 /// The same shuffle as \p Call, of \p V (a tangent), with \p Operand giving
 /// the primal operands.

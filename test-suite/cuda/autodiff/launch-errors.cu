@@ -30,7 +30,7 @@ __global__ void step(Pair P, double *X) {
 // Assembly that computes on a double has no derivative.
 __global__ void opaque(double *X) {
   double Y;
-  asm("mov.f64 %0, %1;" : "=d"(Y) : "d"(X[threadIdx.x]));
+  asm("cvt.rzi.f64.f64 %0, %1;" : "=d"(Y) : "d"(X[threadIdx.x]));
   X[threadIdx.x] = Y;
 }
 

@@ -43,7 +43,7 @@ __device__ void model(const double *X, double *Out) {
 #ifdef BITS_INTO_ASSEMBLY
 __device__ void intoAssembly(const float *X, float *Out) {
   unsigned Bits;
-  asm("mov.b32 %0, %1;" : "=r"(Bits) : "r"(__float_as_uint(X[threadIdx.x])));
+  asm("brev.b32 %0, %1;" : "=r"(Bits) : "r"(__float_as_uint(X[threadIdx.x])));
   Out[threadIdx.x] = __uint_as_float(Bits) * 2;
 }
 __global__ void intoGradient(const float *X, float *DX, float *Out,

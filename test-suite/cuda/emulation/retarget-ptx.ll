@@ -4,8 +4,11 @@
 ; a cache operator become plain loads (a vector load one per element, the
 ; first with the vector's alignment; `ld.cv` volatile), loads and stores
 ; ordered at GPU scope become atomics of the whole (16 bytes through the
-; runtime's lock), CUB's scan step of a sum a shuffle up and a select of
-; the sum, shifts a select of 0 where PTX clamps the amount, a bit mask 64-bit
+; runtime's lock), the steps of CUB's warp scans and reductions of a sum
+; (blocks of moves, shuffles and guarded additions, read as the engine
+; reads them, Core/PtxStatements.h) shuffles and a select of the sum (or of
+; the value shuffled: the lane's own where its source is out of range),
+; shifts a select of 0 where PTX clamps the amount, a bit mask 64-bit
 ; arithmetic, a ballot match a ballot and its complement, and `exit` the
 ; runtime's end of the thread. Other statements stay errors
 ; (unsupported-features.cu).
@@ -40,8 +43,13 @@ define dso_local void @kernel(ptr %in, ptr %out) #0 {
   call void asm sideeffect "st.relaxed.gpu.v2.u64 [$0], {$1, $2};", "l,l,l"(ptr %out, i64 3, i64 4)
 ; CHECK: %[[UP:.*]] = call i64 @__cudaemu_shuffle(i32 1, i32 -1, i32 5, i32 2, i32 0)
 ; CHECK: %[[SUM:.*]] = add i32
-; CHECK: select i1 %{{.*}}, i32 %[[SUM]], i32 5
+; CHECK: select i1 %{{.*}}, i32 %[[SUM]], i32 %{{.*}}
   %scan = call i32 asm sideeffect "{\0A  .reg .s32 r0;\0A  .reg .pred p;\0A  shfl.sync.up.b32 r0|p, $1, $2, $3, $5;\0A  @p add.s32 r0, r0, $4;\0A  mov.s32 $0, r0;\0A}", "=r,r,r,r,r,r"(i32 5, i32 2, i32 0, i32 5, i32 -1)
+; CHECK: call i64 @__cudaemu_shuffle(i32 2, i32 -1, i32 {{-?[0-9]+}}, i32 1, i32 31)
+; CHECK: call i64 @__cudaemu_shuffle(i32 2, i32 -1, i32 {{-?[0-9]+}}, i32 1, i32 31)
+; CHECK: %[[REDSUM:.*]] = fadd double 1.500000e+00, %{{.*}}
+; CHECK: select i1 %{{.*}}, double %[[REDSUM]], double 1.500000e+00
+  %red = call double asm sideeffect "{\0A  .reg .u32 lo;\0A  .reg .u32 hi;\0A  .reg .pred p;\0A  .reg .f64 r0;\0A  mov.b64 $0, $1;\0A  mov.b64 {lo, hi}, $1;\0A  shfl.sync.down.b32 lo|p, lo, $2, $3, $4;\0A  shfl.sync.down.b32 hi|p, hi, $2, $3, $4;\0A  mov.b64 r0, {lo, hi};\0A  @p add.f64 $0, $0, r0;\0A}", "=d,d,r,r,r"(double 1.5, i32 1, i32 31, i32 -1)
 ; CHECK: %[[BIG:.*]] = icmp uge i64 %{{.*}}, 64
 ; CHECK: %[[SHR:.*]] = lshr i64 %{{[0-9]+}}, %{{.*}}
 ; CHECK: select i1 %[[BIG]], i64 0, i64 %[[SHR]]
@@ -70,7 +78,9 @@ define dso_local void @kernel(ptr %in, ptr %out) #0 {
   %match64 = zext i32 %match to i64
   %u4 = add i64 %u3, %shifted
   %u5 = add i64 %u4, %mask64
-  %u = add i64 %u5, %match64
+  %redbits = bitcast double %red to i64
+  %u6 = add i64 %u5, %match64
+  %u = add i64 %u6, %redbits
   store i64 %u, ptr %out, align 8
 ; CHECK: call void @__cudaemu_exit()
   call void asm sideeffect "exit;", ""()

@@ -18,6 +18,9 @@
 
 #include "../EmulationAbi.h"
 
+#include "Core/InlineAsmOperands.h"
+#include "Core/PtxStatements.h"
+
 #include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Demangle/Demangle.h"
@@ -668,7 +671,25 @@ void DeviceCallLowering::lowerCall(CallBase &Call) {
                           describeIntrinsic(Callee->getName()));
 }
 
+/// Straight-line PTX of moves, warp shuffles and arithmetic (CUB's steps of
+/// warp reductions and scans) as the NVVM IR it computes, which the calls'
+/// lowering then reads like any other.
+static void translatePtxBlocks(Module &M) {
+  SmallVector<CallInst *, 16> Statements;
+  for (Function &F : M)
+    for (Instruction &I : instructions(F))
+      if (auto *Call = dyn_cast<CallInst>(&I); Call && Call->isInlineAsm())
+        Statements.push_back(Call);
+  for (CallInst *Call : Statements)
+    if (std::optional<AsmOperands> Ops = readAsmOperands(*Call))
+      if (Value *Result = translatePtxStatements(*Call, *Ops)) {
+        Call->replaceAllUsesWith(Result);
+        Call->eraseFromParent();
+      }
+}
+
 void DeviceCallLowering::run() {
+  translatePtxBlocks(M);
   SmallVector<CallBase *, 64> Calls;
   for (Function &F : M)
     for (Instruction &I : instructions(F))

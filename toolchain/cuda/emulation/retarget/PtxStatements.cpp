@@ -6,12 +6,13 @@
 ///
 /// \file
 /// CUB (and so Thrust) writes parts of its kernels as inline PTX: cache
-/// hints, warp shuffles, loads and stores with a cache operator or a memory
-/// order at GPU scope, bit operations PTX clamps, a ballot match, `exit`,
-/// and the inclusive-scan step of a sum. The statements
-/// are recognised by their exact text, as CUB's headers write them, and
-/// replaced by what they compute; anything else stays an error
-/// (DeviceCalls.cpp).
+/// hints, loads and stores with a cache operator or a memory order at GPU
+/// scope, bit operations PTX clamps, a ballot match and `exit`. The
+/// statements are recognised by their exact text, as CUB's headers write
+/// them, and replaced by what they compute; anything else stays an error
+/// (DeviceCalls.cpp). Straight-line moves, warp shuffles and arithmetic
+/// (the steps of CUB's warp reductions and scans) were translated to NVVM IR
+/// before (Core/PtxStatements.h, shared with the engine).
 ///
 //===----------------------------------------------------------------------===//
 
@@ -55,10 +56,8 @@ private:
                          ArrayRef<Type *> Params) {
     return runtimeFunction(M, Name, Result, Params);
   }
-  bool lowerShuffle(StringRef Text);
   bool lowerBitOperation(StringRef Text);
   bool lowerBallotMatch(StringRef Compact);
-  bool lowerScanStep(StringRef Compact);
   bool lowerMemory(StringRef Text);
   void finish(Value *Result);
 
@@ -83,93 +82,6 @@ void PtxLowering::finish(Value *Result) {
   if (Result && !Call.getType()->isVoidTy())
     Call.replaceAllUsesWith(Result);
   Call.eraseFromParent();
-}
-
-/// `shfl.sync.MODE.b32 $0, $1, $2, $3, $4;` (value, lane or offset, clamp,
-/// member mask).
-bool PtxLowering::lowerShuffle(StringRef Text) {
-  if (!Text.consume_front("shfl.sync."))
-    return false;
-  auto [Name, Rest] = Text.split('.');
-  std::optional<EnzymeCudaEmuShuffleMode> Mode =
-      StringSwitch<std::optional<EnzymeCudaEmuShuffleMode>>(Name)
-          .Case("idx", EnzymeCudaEmuShuffleIdx)
-          .Case("up", EnzymeCudaEmuShuffleUp)
-          .Case("down", EnzymeCudaEmuShuffleDown)
-          .Case("bfly", EnzymeCudaEmuShuffleBfly)
-          .Default(std::nullopt);
-  if (!Mode || Rest != "b32 $0, $1, $2, $3, $4;" || Call.getType() != I32 ||
-      Call.arg_size() != 4)
-    return false;
-  finish(emitShuffle(B, *Mode, Call.getArgOperand(3), Call.getArgOperand(0),
-                     Call.getArgOperand(1), Call.getArgOperand(2))
-             .first);
-  return true;
-}
-
-/// The inclusive-scan step of a sum (cub/warp/specializations/
-/// warp_scan_shfl.cuh): the value of the lane OFFSET below in the segment
-/// is added where there is one, `$0 = p ? up + input : input`.
-bool PtxLowering::lowerScanStep(StringRef Compact) {
-  struct Form {
-    const char *Type;
-    bool Wide, Float;
-  };
-  static constexpr Form Forms[] = {{"s32", false, false}, {"u32", false, false},
-                                   {"f32", false, true},  {"u64", true, false},
-                                   {"s64", true, false},  {"f64", true, true}};
-  for (const Form &F : Forms) {
-    std::string T = F.Type;
-    std::string Narrow =
-        "{.reg." + T + "r0;.reg.predp;shfl.sync.up.b32r0|p,$1,$2,$3,$5;@padd." +
-        T + "r0,r0,$4;mov." + T + "$0,r0;}";
-    std::string Wide =
-        "{.reg." + T +
-        "r0;.reg.u32lo;.reg.u32hi;.reg.predp;mov.b64{lo,hi},$1;shfl.sync.up."
-        "b32lo|p,lo,$2,$3,$5;shfl.sync.up.b32hi|p,hi,$2,$3,$5;mov.b64r0,{lo,"
-        "hi};@padd." +
-        T + "r0,r0,$4;mov." + T + "$0,r0;}";
-    // The double form names its registers in another order and takes no
-    // second copy of the input.
-    std::string Double =
-        "{.reg.u32lo;.reg.u32hi;.reg.predp;.reg.f64r0;mov.b64$0,$1;mov.b64{"
-        "lo,hi},$1;shfl.sync.up.b32lo|p,lo,$2,$3,$4;shfl.sync.up.b32hi|p,hi,"
-        "$2,$3,$4;mov.b64r0,{lo,hi};@padd.f64$0,$0,r0;}";
-    bool IsDouble = T == "f64";
-    if (Compact != (IsDouble ? Double : F.Wide ? Wide : Narrow))
-      continue;
-    unsigned MaskArg = IsDouble ? 3 : 4;
-    Value *Input = Call.getArgOperand(0);
-    Type *Ty = Call.getType();
-    if (Call.arg_size() != MaskArg + 1 || Input->getType() != Ty ||
-        Ty->getPrimitiveSizeInBits() != (F.Wide ? 64u : 32u))
-      return false;
-    Value *Offset = Call.getArgOperand(1), *Clamp = Call.getArgOperand(2);
-    Value *Mask = Call.getArgOperand(MaskArg);
-    Value *Up, *Valid;
-    if (!F.Wide) {
-      auto [Bits, P] = emitShuffle(B, EnzymeCudaEmuShuffleUp, Mask,
-                                   B.CreateBitCast(Input, I32), Offset, Clamp);
-      Up = B.CreateBitCast(Bits, Ty);
-      Valid = P;
-    } else {
-      Value *Whole = B.CreateBitCast(Input, I64);
-      auto [Lo, PLo] = emitShuffle(B, EnzymeCudaEmuShuffleUp, Mask,
-                                   B.CreateTrunc(Whole, I32), Offset, Clamp);
-      auto [Hi, PHi] = emitShuffle(B, EnzymeCudaEmuShuffleUp, Mask,
-                                   B.CreateTrunc(B.CreateLShr(Whole, 32), I32),
-                                   Offset, Clamp);
-      (void)PLo; // both halves come from the same lane
-      Up = B.CreateBitCast(B.CreateOr(B.CreateZExt(Lo, I64),
-                                      B.CreateShl(B.CreateZExt(Hi, I64), 32)),
-                           Ty);
-      Valid = PHi;
-    }
-    Value *Sum = F.Float ? B.CreateFAdd(Up, Input) : B.CreateAdd(Up, Input);
-    finish(B.CreateSelect(Valid, Sum, Input));
-    return true;
-  }
-  return false;
 }
 
 /// `ld.MOD[.v2|.v4].T DEST, [$N];` and `st.MOD[.v2|.v4].T [$0], SRC;` with
@@ -389,8 +301,8 @@ bool PtxLowering::lower(StringRef Text) {
     return true;
   }
   std::string Compact = compact(Text);
-  return lowerShuffle(Text) || lowerMemory(Text) || lowerBitOperation(Text) ||
-         lowerScanStep(Compact) || lowerBallotMatch(Compact);
+  return lowerMemory(Text) || lowerBitOperation(Text) ||
+         lowerBallotMatch(Compact);
 }
 
 bool lowerKnownPtx(CallInst &Call, StringRef Text) {

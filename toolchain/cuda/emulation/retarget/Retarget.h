@@ -89,9 +89,9 @@ emitShuffle(llvm::IRBuilderBase &B, unsigned Mode, llvm::Value *Mask,
             llvm::Value *Bits, llvm::Value *Lane, llvm::Value *Clamp);
 
 /// Replaces \p Call, inline PTX whose statement is \p Text, by what it
-/// computes, when it is one that CUB writes (a cache hint, a warp shuffle,
-/// a load or store with a cache operator or a memory order at GPU scope,
-/// the inclusive-scan step of a sum); false, leaving it, otherwise.
+/// computes, when it is one that CUB writes (a cache hint, a load or store
+/// with a cache operator or a memory order at GPU scope, a bit operation, a
+/// ballot match); false, leaving it, otherwise.
 bool lowerKnownPtx(llvm::CallInst &Call, llvm::StringRef Text);
 
 /// Rewrites device intrinsics, inline assembly and calls to the device

@@ -1,0 +1,433 @@
+//===- PtxStatements.cpp - Straight-line inline PTX as NVVM IR ------------===//
+//
+// Part of the Enzyme toolchain.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Core/PtxStatements.h"
+
+#include "Core/InlineAsmOperands.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InlineAsm.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicsNVPTX.h"
+
+#include <optional>
+
+using namespace llvm;
+
+namespace enzyme {
+
+namespace {
+
+/// An opcode, `add.rn.f64`: its name, its modifiers and the type it acts on
+/// (its last suffix).
+struct Opcode {
+  StringRef Name;
+  SmallVector<StringRef, 2> Modifiers;
+  StringRef TypeName;
+  Type *Ty = nullptr;
+};
+
+class PtxTranslator {
+public:
+  PtxTranslator(CallInst &Call, const AsmOperands &Ops)
+      : Call(Call), Ops(Ops), B(&Call) {}
+
+  Value *run(StringRef Text);
+
+private:
+  bool statement(StringRef Text);
+  bool declare(StringRef Text);
+  bool move(const Opcode &Op, ArrayRef<StringRef> Operands);
+  bool shuffle(const Opcode &Op, ArrayRef<StringRef> Operands);
+  bool arithmetic(const Opcode &Op, ArrayRef<StringRef> Operands);
+  Value *result();
+
+  Type *typeNamed(StringRef Name);
+  Value *read(StringRef Operand, Type *Ty);
+  Value *immediate(StringRef Text, Type *Ty);
+  bool write(StringRef Dest, Value *V);
+  Value *coerce(Value *V, Type *Ty);
+
+  CallInst &Call;
+  const AsmOperands &Ops;
+  IRBuilder<> B;
+  StringMap<Type *> Declared;
+  /// The values written so far, of registers and of outputs ("$N").
+  StringMap<Value *> Written;
+  /// The statement's guard (`@p`, `@!p`, already negated), or nullptr.
+  Value *Guard = nullptr;
+};
+
+} // namespace
+
+/// \p Text split at the commas outside braces; false when the braces do not
+/// balance.
+static bool splitOperands(StringRef Text, SmallVectorImpl<StringRef> &Parts) {
+  unsigned Depth = 0;
+  size_t Start = 0;
+  for (size_t I = 0; I < Text.size(); ++I) {
+    if (Text[I] == '{') {
+      ++Depth;
+    } else if (Text[I] == '}') {
+      if (Depth-- == 0)
+        return false;
+    } else if (Text[I] == ',' && Depth == 0) {
+      Parts.push_back(Text.slice(Start, I).trim());
+      Start = I + 1;
+    }
+  }
+  Parts.push_back(Text.drop_front(Start).trim());
+  return Depth == 0 && none_of(Parts, [](StringRef P) { return P.empty(); });
+}
+
+/// The two names of a `{a, b}` operand, or nullopt for other operands.
+static std::optional<std::pair<StringRef, StringRef>>
+halvesOperand(StringRef Operand) {
+  if (!Operand.consume_front("{") || !Operand.consume_back("}"))
+    return std::nullopt;
+  auto [A, Rest] = Operand.split(',');
+  if (Rest.contains(',') || A.trim().empty() || Rest.trim().empty())
+    return std::nullopt;
+  return std::make_pair(A.trim(), Rest.trim());
+}
+
+/// `$N`'s number, or nullopt for other operands.
+static std::optional<unsigned> operandNumber(StringRef Operand) {
+  unsigned N;
+  if (!Operand.consume_front("$") || Operand.getAsInteger(10, N))
+    return std::nullopt;
+  return N;
+}
+
+Type *PtxTranslator::typeNamed(StringRef Name) {
+  if (Name == "pred")
+    return B.getInt1Ty();
+  if (Name == "f32")
+    return B.getFloatTy();
+  if (Name == "f64")
+    return B.getDoubleTy();
+  unsigned Bits;
+  if (Name.size() > 1 && StringRef("bsu").contains(Name[0]) &&
+      !Name.drop_front().getAsInteger(10, Bits) &&
+      (Bits == 16 || Bits == 32 || Bits == 64))
+    return B.getIntNTy(Bits);
+  return nullptr;
+}
+
+/// \p V as \p Ty: the same bits reinterpreted (PTX's registers are untyped
+/// bits of a width), or nullptr when the widths differ.
+Value *PtxTranslator::coerce(Value *V, Type *Ty) {
+  Type *From = V->getType();
+  if (From == Ty)
+    return V;
+  if (From->isIntegerTy(1) || Ty->isIntegerTy(1) ||
+      !(From->isIntegerTy() || From->isFloatingPointTy()) ||
+      !(Ty->isIntegerTy() || Ty->isFloatingPointTy()) ||
+      From->getPrimitiveSizeInBits() != Ty->getPrimitiveSizeInBits())
+    return nullptr;
+  return B.CreateBitCast(V, Ty);
+}
+
+Value *PtxTranslator::immediate(StringRef Text, Type *Ty) {
+  if (!Ty)
+    return nullptr;
+  // Floats as PTX writes their bits: 0d and 16 hex digits, 0f and 8.
+  uint64_t Bits;
+  if ((Text.starts_with("0d") || Text.starts_with("0D")) && Text.size() == 18 &&
+      !Text.drop_front(2).getAsInteger(16, Bits))
+    return coerce(ConstantFP::get(B.getContext(), APFloat(APFloat::IEEEdouble(),
+                                                          APInt(64, Bits))),
+                  Ty);
+  if ((Text.starts_with("0f") || Text.starts_with("0F")) && Text.size() == 10 &&
+      !Text.drop_front(2).getAsInteger(16, Bits))
+    return coerce(ConstantFP::get(B.getContext(), APFloat(APFloat::IEEEsingle(),
+                                                          APInt(32, Bits))),
+                  Ty);
+  int64_t Value;
+  if (!Ty->isIntegerTy() || Text.getAsInteger(0, Value))
+    return nullptr;
+  return ConstantInt::get(Ty, Value, /*IsSigned=*/true);
+}
+
+/// The value of \p Operand (an operand, a register or an immediate), as
+/// \p Ty where that is given; nullptr when it has none yet.
+Value *PtxTranslator::read(StringRef Operand, Type *Ty) {
+  Value *V = nullptr;
+  if (std::optional<unsigned> N = operandNumber(Operand)) {
+    V = *N < Ops.Outputs.size() ? Written.lookup(Operand) : nullptr;
+    if (!V)
+      V = Ops.valueOf(*N);
+  } else if (Declared.count(Operand)) {
+    V = Written.lookup(Operand);
+  } else {
+    return immediate(Operand, Ty);
+  }
+  return V && Ty ? coerce(V, Ty) : V;
+}
+
+/// Writes \p V to \p Dest (an output or a declared register) where the
+/// statement's guard holds.
+bool PtxTranslator::write(StringRef Dest, Value *V) {
+  if (std::optional<unsigned> N = operandNumber(Dest)) {
+    if (*N >= Ops.Outputs.size())
+      return false;
+  } else if (Type *Ty = Declared.lookup(Dest)) {
+    if (!(V = coerce(V, Ty)))
+      return false;
+  } else {
+    return false;
+  }
+  if (Guard) {
+    // Where the guard fails the destination keeps its value.
+    Value *Old = read(Dest, nullptr);
+    if (!Old || !(V = coerce(V, Old->getType())))
+      return false;
+    V = B.CreateSelect(Guard, V, Old);
+  }
+  Written[Dest] = V;
+  return true;
+}
+
+bool PtxTranslator::declare(StringRef Text) {
+  // .reg .T a, b;
+  Text = Text.drop_front(strlen(".reg")).ltrim();
+  auto [TypeName, Names] = Text.split(' ');
+  Type *Ty = TypeName.consume_front(".") ? typeNamed(TypeName) : nullptr;
+  SmallVector<StringRef, 2> Parts;
+  if (!Ty || !splitOperands(Names, Parts))
+    return false;
+  for (StringRef Name : Parts) {
+    if (operandNumber(Name) || Name.contains('<') ||
+        !Declared.try_emplace(Name, Ty).second)
+      return false;
+  }
+  return true;
+}
+
+/// `mov.T d, s;`, `mov.T {a, b}, s;` (the halves of s, low first) and
+/// `mov.T d, {a, b};` (d joined from its halves).
+bool PtxTranslator::move(const Opcode &Op, ArrayRef<StringRef> Operands) {
+  if (Operands.size() != 2 || !Op.Modifiers.empty())
+    return false;
+  unsigned Bits = Op.Ty->getPrimitiveSizeInBits();
+  Type *Whole = B.getIntNTy(Bits), *Half = B.getIntNTy(Bits / 2);
+  if (auto Halves = halvesOperand(Operands[0])) {
+    Value *S = Op.Ty->isIntegerTy(1) ? nullptr : read(Operands[1], Whole);
+    return S && write(Halves->first, B.CreateTrunc(S, Half)) &&
+           write(Halves->second,
+                 B.CreateTrunc(B.CreateLShr(S, Bits / 2), Half));
+  }
+  if (auto Halves = halvesOperand(Operands[1])) {
+    Value *Lo = Op.Ty->isIntegerTy(1) ? nullptr : read(Halves->first, Half);
+    Value *Hi = Lo ? read(Halves->second, Half) : nullptr;
+    return Hi &&
+           write(Operands[0],
+                 B.CreateOr(B.CreateShl(B.CreateZExt(Hi, Whole), Bits / 2),
+                            B.CreateZExt(Lo, Whole)));
+  }
+  // A move keeps the bits, and their type, whatever it names.
+  Value *S = read(Operands[1], nullptr);
+  if (!S)
+    S = immediate(Operands[1], Op.Ty);
+  return S && S->getType()->getPrimitiveSizeInBits() == Bits &&
+         write(Operands[0], S);
+}
+
+/// `shfl.sync.MODE.b32 d[|p], a, b, c, m;`: NVVM's shuffle, the `.i32p` one
+/// for the predicate that says whether the source lane was in range.
+bool PtxTranslator::shuffle(const Opcode &Op, ArrayRef<StringRef> Operands) {
+  if (Guard || Op.Modifiers.size() != 2 || Op.Modifiers[0] != "sync" ||
+      Op.TypeName != "b32" || Operands.size() != 5)
+    return false;
+  bool Predicated = Operands[0].contains('|');
+  auto Modes =
+      StringSwitch<std::pair<Intrinsic::ID, Intrinsic::ID>>(Op.Modifiers[1])
+          .Case("up", {Intrinsic::nvvm_shfl_sync_up_i32,
+                       Intrinsic::nvvm_shfl_sync_up_i32p})
+          .Case("down", {Intrinsic::nvvm_shfl_sync_down_i32,
+                         Intrinsic::nvvm_shfl_sync_down_i32p})
+          .Case("bfly", {Intrinsic::nvvm_shfl_sync_bfly_i32,
+                         Intrinsic::nvvm_shfl_sync_bfly_i32p})
+          .Case("idx", {Intrinsic::nvvm_shfl_sync_idx_i32,
+                        Intrinsic::nvvm_shfl_sync_idx_i32p})
+          .Default({Intrinsic::not_intrinsic, Intrinsic::not_intrinsic});
+  if (Modes.first == Intrinsic::not_intrinsic)
+    return false;
+  // d, a, b, c, membermask; the intrinsics take the mask first.
+  SmallVector<Value *, 4> Args;
+  for (unsigned N : {4u, 1u, 2u, 3u}) {
+    Value *V = read(Operands[N], B.getInt32Ty());
+    if (!V)
+      return false;
+    Args.push_back(V);
+  }
+  auto [Dest, Predicate] = Operands[0].split('|');
+  if (!Predicated)
+    return write(Dest, B.CreateIntrinsic(Modes.first, {}, Args));
+  Value *Pair = B.CreateIntrinsic(Modes.second, {}, Args);
+  return write(Dest.trim(), B.CreateExtractValue(Pair, 0)) &&
+         write(Predicate.trim(), B.CreateExtractValue(Pair, 1));
+}
+
+/// `add`, `sub`, `mul`, `min`, `max`, `neg`, `fma`, `selp`.
+bool PtxTranslator::arithmetic(const Opcode &Op, ArrayRef<StringRef> Operands) {
+  Type *Ty = Op.Ty;
+  bool Float = Ty->isFloatingPointTy();
+  bool Signed = Op.TypeName.starts_with("s");
+  if (Ty->isIntegerTy(1))
+    return false;
+  // The modifiers that do not change what the statement computes here:
+  // round to nearest (the IR's), the low half of a product.
+  ArrayRef<StringRef> Mods = Op.Modifiers;
+  bool Rounded = Mods.size() == 1 && Mods[0] == "rn";
+  bool Low = Mods.size() == 1 && Mods[0] == "lo";
+  unsigned Sources = StringSwitch<unsigned>(Op.Name)
+                         .Cases("add", "sub", "mul", "min", "max", 2)
+                         .Case("neg", 1)
+                         .Cases("fma", "selp", 3)
+                         .Default(0);
+  bool Typed = Float || !Op.TypeName.starts_with("b");
+  bool ModsFit = Mods.empty();
+  if (Op.Name == "fma")
+    ModsFit = Float && Rounded;
+  else if (Op.Name == "mul" && !Float)
+    ModsFit = Low;
+  else if (Float && (Op.Name == "add" || Op.Name == "sub" || Op.Name == "mul"))
+    ModsFit = Mods.empty() || Rounded;
+  if (!Sources || Operands.size() != Sources + 1 || !ModsFit ||
+      (Op.Name != "selp" && !Typed))
+    return false;
+  SmallVector<Value *, 3> S;
+  for (unsigned K = 1; K <= Sources; ++K) {
+    bool Condition = Op.Name == "selp" && K == 3;
+    Value *V = read(Operands[K], Condition ? B.getInt1Ty() : Ty);
+    if (!V)
+      return false;
+    S.push_back(V);
+  }
+  Value *R = nullptr;
+  if (Op.Name == "add")
+    R = Float ? B.CreateFAdd(S[0], S[1]) : B.CreateAdd(S[0], S[1]);
+  else if (Op.Name == "sub")
+    R = Float ? B.CreateFSub(S[0], S[1]) : B.CreateSub(S[0], S[1]);
+  else if (Op.Name == "mul")
+    R = Float ? B.CreateFMul(S[0], S[1]) : B.CreateMul(S[0], S[1]);
+  else if (Op.Name == "neg")
+    R = Float ? B.CreateFNeg(S[0]) : B.CreateNeg(S[0]);
+  else if (Op.Name == "fma")
+    R = B.CreateIntrinsic(Intrinsic::fma, {Ty}, S);
+  else if (Op.Name == "selp")
+    R = B.CreateSelect(S[2], S[0], S[1]);
+  else {
+    // PTX's float min and max return the other operand of a NaN.
+    bool Min = Op.Name == "min";
+    Intrinsic::ID ID = Float    ? (Min ? Intrinsic::minnum : Intrinsic::maxnum)
+                       : Signed ? (Min ? Intrinsic::smin : Intrinsic::smax)
+                                : (Min ? Intrinsic::umin : Intrinsic::umax);
+    R = B.CreateIntrinsic(ID, {Ty}, S);
+  }
+  return write(Operands[0], R);
+}
+
+bool PtxTranslator::statement(StringRef Text) {
+  Text = Text.trim();
+  if (Text.empty())
+    return true;
+  if (Text.starts_with(".reg "))
+    return declare(Text);
+  Guard = nullptr;
+  if (Text.consume_front("@")) {
+    bool Negated = Text.consume_front("!");
+    auto [Name, Rest] = Text.split(' ');
+    if (!Declared.count(Name) || !(Guard = read(Name, B.getInt1Ty())))
+      return false;
+    if (Negated)
+      Guard = B.CreateNot(Guard);
+    Text = Rest.ltrim();
+  }
+  auto [OpText, OperandText] = Text.split(' ');
+  SmallVector<StringRef, 4> Parts;
+  OpText.split(Parts, '.');
+  Opcode Op;
+  Op.Name = Parts.front();
+  Op.TypeName = Parts.back();
+  Op.Modifiers.append(Parts.begin() + 1, Parts.end() - 1);
+  Op.Ty = Parts.size() > 1 ? typeNamed(Op.TypeName) : nullptr;
+  SmallVector<StringRef, 5> Operands;
+  if (!Op.Ty || !splitOperands(OperandText, Operands))
+    return false;
+  if (Op.Name == "mov")
+    return move(Op, Operands);
+  if (Op.Name == "shfl")
+    return shuffle(Op, Operands);
+  return arithmetic(Op, Operands);
+}
+
+/// The statement's outputs as the call returns them.
+Value *PtxTranslator::result() {
+  Type *RetTy = Call.getType();
+  auto *ST = dyn_cast<StructType>(RetTy);
+  unsigned Count = Ops.Outputs.size();
+  if (ST ? ST->getNumElements() != Count : Count != 1)
+    return nullptr;
+  Value *Result = PoisonValue::get(RetTy);
+  for (unsigned N = 0; N < Count; ++N) {
+    Value *V = read("$" + std::to_string(N), nullptr);
+    V = V ? coerce(V, ST ? ST->getElementType(N) : RetTy) : nullptr;
+    if (!V)
+      return nullptr;
+    Result = ST ? B.CreateInsertValue(Result, V, N) : V;
+  }
+  return Result;
+}
+
+Value *PtxTranslator::run(StringRef Text) {
+  if (Ops.Outputs.empty() ||
+      any_of(Ops.Outputs,
+             [](const AsmOperands::Output &O) { return O.Indirect; }))
+    return nullptr;
+  // Tabs and line breaks separate like spaces.
+  std::string Spaced = Text.str();
+  for (char &C : Spaced)
+    if (isSpace(C))
+      C = ' ';
+  Text = StringRef(Spaced).trim();
+  if (Text.consume_front("{") && !Text.consume_back("}"))
+    return nullptr;
+  SmallVector<StringRef, 8> Statements;
+  Text.split(Statements, ';');
+  // Every statement ends with a semicolon.
+  if (!Statements.back().trim().empty())
+    return nullptr;
+  for (StringRef S : Statements)
+    if (!statement(S))
+      return nullptr;
+  return result();
+}
+
+Value *translatePtxStatements(CallInst &Call, const AsmOperands &Ops) {
+  auto *Asm = dyn_cast<InlineAsm>(Call.getCalledOperand());
+  if (!Asm)
+    return nullptr;
+  Instruction *Before = Call.getPrevNode();
+  Value *Result = PtxTranslator(Call, Ops).run(Asm->getAsmString());
+  if (Result)
+    return Result;
+  // Nothing of a statement not translated whole stays.
+  SmallVector<Instruction *, 16> Built;
+  for (Instruction *I = Before ? Before->getNextNode()
+                               : &Call.getParent()->front();
+       I != &Call; I = I->getNextNode())
+    Built.push_back(I);
+  for (Instruction *I : reverse(Built))
+    I->eraseFromParent();
+  return nullptr;
+}
+
+} // namespace enzyme

@@ -1,7 +1,8 @@
 // CUB's warp and block collectives in differentiated device code:
-// cub::WarpReduce (Sum, over a whole warp and over its first lanes, and
-// Reduce with cuda::maximum), cub::WarpScan::InclusiveSum, cub::BlockReduce
-// ::Sum and cub::BlockScan::InclusiveSum, of doubles and floats. CUB writes
+// cub::WarpReduce (Sum, over a whole warp, over its first lanes and over
+// logical warps of 16 lanes, and Reduce with cuda::maximum),
+// cub::WarpScan::InclusiveSum, cub::BlockReduce::Sum and
+// cub::BlockScan::InclusiveSum and ExclusiveSum, of doubles and floats. CUB writes
 // the steps of its sums as blocks of inline PTX (32-bit shuffles of a
 // value's halves whose predicate guards an addition), which the engine and
 // the emulation read as the IR they compute (Core/PtxStatements.h); before,
@@ -38,7 +39,8 @@ constexpr int ValidLanes = 20;
 // Out[i] = (sum over the warp of X^2 + sum of the warp's first ValidLanes
 // lanes + max over the warp: lane 0, where CUB's warp reductions return
 // them) + prefix sum of X in the warp * X[i] + (sum over the block: thread
-// 0) + prefix sum of X^2 in the block.
+// 0) + prefix sum of X^2 in the block + (sum of X before i in the block)^2
+// + (sum of X^3 over the 16-lane logical warp: its first lane).
 template <typename T> __device__ T collectives(T V) {
   using WarpReduce = cub::WarpReduce<T>;
   using WarpScan = cub::WarpScan<T>;
@@ -59,12 +61,19 @@ template <typename T> __device__ T collectives(T V) {
   T Prefix;
   WarpScan(ScanStorage[Warp]).InclusiveSum(V, Prefix);
   T BlockSum = BlockReduce(BlockReduceStorage).Sum(V);
-  T BlockPrefix = 0;
+  T BlockPrefix = 0, Before = 0;
 #ifndef NO_WORD_SHUFFLES
   BlockScan(BlockScanStorage).InclusiveSum(V * V, BlockPrefix);
+  __syncthreads();
+  BlockScan(BlockScanStorage).ExclusiveSum(V, Before);
 #endif
+  // Logical warps of 16 lanes.
+  using HalfWarpReduce = cub::WarpReduce<T, 16>;
+  __shared__ typename HalfWarpReduce::TempStorage HalfStorage[Threads / 16];
+  T Half = HalfWarpReduce(HalfStorage[threadIdx.x / 16]).Sum(V * V * V);
   return (Lane == 0 ? Squares + Partial + Max : T(0)) + Prefix * V +
-         (threadIdx.x == 0 ? BlockSum : T(0)) + BlockPrefix;
+         (threadIdx.x == 0 ? BlockSum : T(0)) + BlockPrefix + Before * Before +
+         (Lane % 16 == 0 ? Half : T(0));
 }
 
 __device__ void model(const double *X, double *Out, const float *FX,
@@ -96,7 +105,7 @@ constexpr bool WordShuffles = true;
 
 static void hostCollectives(const double *X, double *Out) {
   for (int Block = 0; Block < N; Block += Threads) {
-    double BlockSum = 0, BlockPrefix = 0;
+    double BlockSum = 0, BlockPrefix = 0, Before = 0;
     for (int T = 0; T < Threads; ++T)
       BlockSum += X[Block + T];
     for (int W = Block; W < Block + Threads; W += 32) {
@@ -111,8 +120,14 @@ static void hostCollectives(const double *X, double *Out) {
         Prefix += V;
         BlockPrefix += WordShuffles ? V * V : 0;
         Max = WordShuffles ? Max : 0;
+        double Half = 0;
+        for (int K = L; K < L + 16 && L % 16 == 0; ++K)
+          Half += X[W + K] * X[W + K] * X[W + K];
+        double Excluded = WordShuffles ? Before : 0;
         Out[W + L] = (L == 0 ? Squares + Partial + Max : 0) + Prefix * V +
-                     (W + L == Block ? BlockSum : 0) + BlockPrefix;
+                     (W + L == Block ? BlockSum : 0) + BlockPrefix +
+                     Excluded * Excluded + Half;
+        Before += V;
       }
     }
   }

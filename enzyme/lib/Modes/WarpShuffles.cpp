@@ -6,6 +6,8 @@
 
 #include "Modes/WarpShuffles.h"
 
+#include "Analysis/MemoryTypes.h"
+
 #include "Core/GpuTarget.h"
 #include "Core/ReusableFunctions.h"
 
@@ -444,6 +446,47 @@ static bool areHalves(const Value *Lo, const Value *Hi,
   return true;
 }
 
+/// The bits \p Half comes from (through halving, phis and selects) are a
+/// float's: some are (a bitcast double, a load of memory that holds floats
+/// or may), and none are computed by integer arithmetic or read from
+/// memory that holds integers (an index that CUB shuffles beside a double,
+/// as Thrust's max_element does, whose shuffle is no double's).
+static bool halvesFloatBits(const Value *Half) {
+  SmallVector<const Value *, 8> Work = {Half};
+  SmallPtrSet<const Value *, 16> Seen;
+  bool Float = false;
+  while (!Work.empty() && Seen.size() < 64) {
+    const Value *V = Work.pop_back_val();
+    if (!Seen.insert(V).second)
+      continue;
+    const auto *I = dyn_cast<Instruction>(V);
+    if (!I)
+      continue;
+    if (const auto *Phi = dyn_cast<PHINode>(I)) {
+      append_range(Work, Phi->incoming_values());
+    } else if (const auto *Select = dyn_cast<SelectInst>(I)) {
+      Work.append({Select->getTrueValue(), Select->getFalseValue()});
+    } else if (isa<TruncInst>(I) || isa<FreezeInst>(I) ||
+               I->getOpcode() == Instruction::LShr) {
+      Work.push_back(I->getOperand(0));
+    } else if (const auto *Cast = dyn_cast<BitCastInst>(I)) {
+      Float |= Cast->getSrcTy()->isFPOrFPVectorTy();
+    } else if (const auto *Load = dyn_cast<LoadInst>(I)) {
+      IntegerAccessContents Contents =
+          classifyIntegerAccess({const_cast<LoadInst *>(Load)});
+      if (Contents.What == IntegerAccessContents::Integers ||
+          Contents.What == IntegerAccessContents::Pointers)
+        return false;
+      Float = true;
+    } else if (isa<ZExtInst>(I) || isa<SExtInst>(I) || isa<PtrToIntInst>(I) ||
+               (isa<BinaryOperator>(I) && !I->isBitwiseLogicOp() &&
+                !I->isShift())) {
+      return false;
+    }
+  }
+  return Float;
+}
+
 /// The 64-bit value whose halves are \p Lo and \p Hi (areHalves holds):
 /// phis and selects of the halves get phis and selects of the whole.
 static Value *joinHalves(Value *Lo, Value *Hi,
@@ -510,7 +553,8 @@ bool raiseDoubleShuffles(Function &F) {
       SameShape &= Lo->getArgOperand(A) == Hi->getArgOperand(A);
     DenseMap<const Value *, const Value *> Paired;
     if (!SameShape ||
-        !areHalves(Lo->getArgOperand(1), Hi->getArgOperand(1), Paired))
+        !areHalves(Lo->getArgOperand(1), Hi->getArgOperand(1), Paired) ||
+        !halvesFloatBits(Lo->getArgOperand(1)))
       continue;
     DenseMap<std::pair<Value *, Value *>, Value *> Joined;
     Found.push_back(

@@ -45,6 +45,7 @@ private:
   bool declare(StringRef Text);
   bool move(const Opcode &Op, ArrayRef<StringRef> Operands);
   bool shuffle(const Opcode &Op, ArrayRef<StringRef> Operands);
+  bool cachedLoad(const Opcode &Op, ArrayRef<StringRef> Operands);
   bool arithmetic(const Opcode &Op, ArrayRef<StringRef> Operands);
   Value *result();
 
@@ -275,6 +276,48 @@ bool PtxTranslator::shuffle(const Opcode &Op, ArrayRef<StringRef> Operands) {
          write(Predicate.trim(), B.CreateExtractValue(Pair, 1));
 }
 
+/// `ld.CACHE[.v2|.v4].T DEST, [ADDRESS];` with a cache operator (CACHE:
+/// global.nc, ca, cg, cs, or cv, which is volatile) and T one of u16, u32,
+/// u64 (CUB's loads of tiles, which read doubles as integers): plain loads,
+/// element by element, the first with the whole access's alignment.
+bool PtxTranslator::cachedLoad(const Opcode &Op, ArrayRef<StringRef> Operands) {
+  ArrayRef<StringRef> Mods = Op.Modifiers;
+  unsigned Count = 1;
+  if (!Mods.empty() && (Mods.back() == "v2" || Mods.back() == "v4")) {
+    Count = Mods.back() == "v2" ? 2 : 4;
+    Mods = Mods.drop_back();
+  }
+  bool Volatile = Mods == ArrayRef<StringRef>{"cv"};
+  bool Cached = Volatile || Mods == ArrayRef<StringRef>{"global", "nc"} ||
+                Mods == ArrayRef<StringRef>{"ca"} ||
+                Mods == ArrayRef<StringRef>{"cg"} ||
+                Mods == ArrayRef<StringRef>{"cs"};
+  StringRef Address = Operands.size() == 2 ? Operands[1] : "";
+  SmallVector<StringRef, 4> Dests;
+  if (!Guard && Cached && Op.TypeName.starts_with("u") &&
+      Address.consume_front("[") && Address.consume_back("]")) {
+    StringRef Dest = Operands[0];
+    if (Count == 1)
+      Dests.push_back(Dest);
+    else if (!Dest.consume_front("{") || !Dest.consume_back("}") ||
+             !splitOperands(Dest, Dests))
+      return false;
+  }
+  Value *Ptr = Dests.size() == Count ? read(Address.trim(), nullptr) : nullptr;
+  if (!Ptr || !Ptr->getType()->isPointerTy())
+    return false;
+  Type *Element = Op.Ty;
+  unsigned Bytes = Element->getPrimitiveSizeInBits() / 8;
+  for (unsigned K = 0; K < Count; ++K) {
+    Value *At = K ? B.CreateConstInBoundsGEP1_64(Element, Ptr, K) : Ptr;
+    LoadInst *Part = B.CreateAlignedLoad(
+        Element, At, Align(K ? Bytes : Count * Bytes), Volatile);
+    if (!write(Dests[K], Part))
+      return false;
+  }
+  return true;
+}
+
 /// `add`, `sub`, `mul`, `min`, `max`, `neg`, `fma`, `selp`.
 bool PtxTranslator::arithmetic(const Opcode &Op, ArrayRef<StringRef> Operands) {
   Type *Ty = Op.Ty;
@@ -366,6 +409,8 @@ bool PtxTranslator::statement(StringRef Text) {
     return move(Op, Operands);
   if (Op.Name == "shfl")
     return shuffle(Op, Operands);
+  if (Op.Name == "ld")
+    return cachedLoad(Op, Operands);
   return arithmetic(Op, Operands);
 }
 

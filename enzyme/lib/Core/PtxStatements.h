@@ -28,6 +28,8 @@
 /// - `shfl.sync.MODE.b32 d[|p], a, b, c, m;` (MODE: up, down, bfly, idx);
 /// - `add`, `sub`, `mul` (`.lo` for integers), `min`, `max`, `neg`, `fma`
 ///   with `.rn` where floats take a rounding mode, and `selp.T d, a, b, p;`;
+/// - loads with a cache operator, `ld.CACHE[.v2|.v4].uN d, [a];` (CACHE:
+///   global.nc, ca, cg, cs, cv), as CUB loads its tiles: plain loads;
 /// - any of them guarded by `@p` or `@!p`.
 ///
 /// Operands are `$N`, declared registers, and immediates (integers, and

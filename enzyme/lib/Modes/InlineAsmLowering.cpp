@@ -99,58 +99,6 @@ static Value *buildInstruction(IRBuilder<> &B, const AsmInstruction &I,
   return B.CreateSelect(Pick, First, Second);
 }
 
-/// `ld.global.nc[.v2|.v4].T DEST, [$N];` (and the other cache operators:
-/// ld.ca, ld.cg, ld.cs, ld.cv) with T one of u16, u32, u64: CUB's loads of
-/// tiles, which read doubles as integers. As plain loads, the integers'
-/// reinterpretation as floats is seen (Modes/FloatBitWebs.h) and the reads
-/// get their adjoints. Nullptr (building nothing) for other statements.
-static Value *buildPtxCachedLoad(IRBuilder<> &B, StringRef Text,
-                                 const AsmOperands &Ops, Type *RetTy) {
-  Text = Text.trim();
-  bool Volatile = false;
-  if (!(Text.consume_front("ld.global.nc.") || Text.consume_front("ld.ca.") ||
-        Text.consume_front("ld.cg.") || Text.consume_front("ld.cs.") ||
-        (Volatile = Text.consume_front("ld.cv."))))
-    return nullptr;
-  unsigned Count = Text.consume_front("v2.")   ? 2
-                   : Text.consume_front("v4.") ? 4
-                                               : 1;
-  unsigned Bits = Text.consume_front("u16 ")   ? 16
-                  : Text.consume_front("u32 ") ? 32
-                  : Text.consume_front("u64 ") ? 64
-                                               : 0;
-  // One statement: the outputs, then one address operand.
-  if (!Bits || !Text.consume_back(";") || Text.contains(';') ||
-      Ops.Outputs.size() != Count || Ops.Inputs.size() != 1 ||
-      !Ops.Inputs[0]->getType()->isPointerTy() ||
-      any_of(Ops.Outputs,
-             [](const AsmOperands::Output &O) { return O.Indirect || O.Tied; }))
-    return nullptr;
-  std::string Expected = Count == 1 ? "$0" : "{$0";
-  for (unsigned K = 1; K < Count; ++K)
-    Expected += ", $" + std::to_string(K);
-  Expected += (Count == 1 ? ", [$" : "}, [$") + std::to_string(Count) + "]";
-  if (Text.trim() != Expected)
-    return nullptr;
-  Type *Element = B.getIntNTy(Bits);
-  auto *Result = dyn_cast<StructType>(RetTy);
-  if (Count == 1 ? RetTy != Element
-                 : !Result || Result->getNumElements() != Count ||
-                       any_of(Result->elements(),
-                              [&](Type *T) { return T != Element; }))
-    return nullptr;
-  Value *Address = Ops.Inputs[0];
-  Value *Loaded = PoisonValue::get(RetTy);
-  for (unsigned K = 0; K < Count; ++K) {
-    Value *At = K ? B.CreateConstInBoundsGEP1_64(Element, Address, K) : Address;
-    LoadInst *Part = B.CreateAlignedLoad(
-        Element, At, Align(K ? Bits / 8 : Count * Bits / 8), Volatile);
-    Loaded = Count == 1 ? static_cast<Value *>(Part)
-                        : B.CreateInsertValue(Loaded, Part, K);
-  }
-  return Loaded;
-}
-
 /// The result types fit \p Direct: one value, or a struct of them.
 static bool resultFits(const CallBase &Call, ArrayRef<Type *> Direct) {
   Type *RetTy = Call.getType();
@@ -215,7 +163,7 @@ bool lowerKnownInlineAsm(Function &F) {
       Value *Result = nullptr;
       if (!isCudaModule(*F.getParent()))
         Result = I ? buildInstruction(B, *I, *Ops, Call->getType()) : nullptr;
-      else if (!(Result = buildPtxCachedLoad(B, Text, *Ops, Call->getType())))
+      else
         Result = translatePtxStatements(*Call, *Ops);
       if (!Result)
         continue;

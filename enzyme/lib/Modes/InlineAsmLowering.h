@@ -15,11 +15,11 @@
 ///   (Eigen's AVX `pmadd`, `vfmadd231pd`, and its `pmin`/`pmax`, `vminpd`,
 ///   `minpd`...): a fused multiply-add, or a compare and select with the
 ///   instruction's operand order and NaN behaviour;
-/// - in CUDA device code, loads with a cache operator
-///   (`ld.global.nc.v2.u64`, CUB's loads of tiles): plain loads; and
-///   straight-line PTX of moves, warp shuffles and arithmetic (CUB's warp
-///   shuffles of 32-bit words, and the steps of its warp reductions and
-///   scans of a sum): the IR it computes (Core/PtxStatements.h).
+/// - in CUDA device code, straight-line PTX of moves, warp shuffles,
+///   arithmetic and loads with a cache operator (CUB's warp shuffles of
+///   32-bit words, the steps of its warp reductions and scans of a sum, its
+///   `ld.global.nc.v2.u64` loads of tiles): the IR it computes
+///   (Core/PtxStatements.h).
 ///
 /// The prepared copy of a function gets the generic IR they stand for,
 /// which both generators differentiate with their ordinary rules; any

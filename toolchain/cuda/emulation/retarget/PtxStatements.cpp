@@ -6,13 +6,14 @@
 ///
 /// \file
 /// CUB (and so Thrust) writes parts of its kernels as inline PTX: cache
-/// hints, loads and stores with a cache operator or a memory order at GPU
-/// scope, bit operations PTX clamps, a ballot match and `exit`. The
-/// statements are recognised by their exact text, as CUB's headers write
-/// them, and replaced by what they compute; anything else stays an error
-/// (DeviceCalls.cpp). Straight-line moves, warp shuffles and arithmetic
-/// (the steps of CUB's warp reductions and scans) were translated to NVVM IR
-/// before (Core/PtxStatements.h, shared with the engine).
+/// hints, loads and stores with a memory order at GPU scope, bit operations
+/// PTX clamps, a ballot match and `exit`. The statements are recognised by
+/// their exact text, as CUB's headers write them, and replaced by what they
+/// compute; anything else stays an error (DeviceCalls.cpp). Straight-line
+/// moves, warp shuffles, arithmetic and loads with a cache operator (the
+/// steps of CUB's warp reductions and scans, its loads of tiles) were
+/// translated to NVVM IR before (Core/PtxStatements.h, shared with the
+/// engine).
 ///
 //===----------------------------------------------------------------------===//
 
@@ -35,12 +36,12 @@ namespace enzyme::cuda_emulation {
 
 namespace {
 
-/// A load or store of one to four elements, as a whole.
+/// A load or store of one to four elements, as a whole, ordered at GPU
+/// scope.
 struct MemoryStatement {
   bool Store;
   unsigned Count, Bits;
-  AtomicOrdering Order; // NotAtomic for a load with a cache operator
-  bool Volatile;
+  AtomicOrdering Order;
 };
 
 class PtxLowering {
@@ -85,11 +86,12 @@ void PtxLowering::finish(Value *Result) {
 }
 
 /// `ld.MOD[.v2|.v4].T DEST, [$N];` and `st.MOD[.v2|.v4].T [$0], SRC;` with
-/// T one of u16, u32, u64: a cache operator (ld.global.nc, ld.ca/cg/cs/cv)
-/// or a memory order at GPU scope (ld.relaxed/acquire.gpu,
-/// st.relaxed/release.gpu), the elements accessed as one.
+/// T one of u16, u32, u64 and a memory order at GPU scope (MOD:
+/// ld.relaxed/acquire.gpu, st.relaxed/release.gpu), the elements accessed
+/// as one. (Loads with a cache operator are plain loads, translated with
+/// the straight-line PTX: Core/PtxStatements.h.)
 static std::optional<MemoryStatement> memoryStatement(StringRef Text) {
-  MemoryStatement S{false, 1, 0, AtomicOrdering::NotAtomic, false};
+  MemoryStatement S{false, 1, 0, AtomicOrdering::NotAtomic};
   if (Text.consume_front("st."))
     S.Store = true;
   else if (!Text.consume_front("ld."))
@@ -100,10 +102,7 @@ static std::optional<MemoryStatement> memoryStatement(StringRef Text) {
     S.Order = AtomicOrdering::Acquire;
   else if (S.Store && Text.consume_front("release.gpu."))
     S.Order = AtomicOrdering::Release;
-  else if (S.Store ||
-           !(Text.consume_front("global.nc.") || Text.consume_front("ca.") ||
-             Text.consume_front("cg.") || Text.consume_front("cs.") ||
-             (S.Volatile = Text.consume_front("cv."))))
+  else
     return std::nullopt;
   S.Count = Text.consume_front("v2.") ? 2 : Text.consume_front("v4.") ? 4 : 1;
   S.Bits = Text.consume_front("u16 ")   ? 16
@@ -143,21 +142,6 @@ bool PtxLowering::lowerMemory(StringRef Text) {
                                    [&](Type *T) { return T == Element; })))
     return false;
   Value *Address = Call.getArgOperand(0);
-
-  if (S->Order == AtomicOrdering::NotAtomic) {
-    // A load with a cache operator: element by element.
-    Value *Loaded = PoisonValue::get(Call.getType());
-    for (unsigned K = 0; K < S->Count; ++K) {
-      Value *At =
-          K ? B.CreateConstInBoundsGEP1_64(Element, Address, K) : Address;
-      LoadInst *Part = B.CreateAlignedLoad(
-          Element, At, K ? Align(S->Bits / 8) : Alignment, S->Volatile);
-      Loaded = S->Count == 1 ? static_cast<Value *>(Part)
-                             : B.CreateInsertValue(Loaded, Part, K);
-    }
-    finish(Loaded);
-    return true;
-  }
 
   // An ordered access: all elements at once, little-endian in one integer,
   // or in two 64-bit halves under the runtime's lock for 16 bytes.

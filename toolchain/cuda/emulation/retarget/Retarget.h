@@ -90,8 +90,8 @@ emitShuffle(llvm::IRBuilderBase &B, unsigned Mode, llvm::Value *Mask,
 
 /// Replaces \p Call, inline PTX whose statement is \p Text, by what it
 /// computes, when it is one that CUB writes (a cache hint, a load or store
-/// with a cache operator or a memory order at GPU scope, a bit operation, a
-/// ballot match); false, leaving it, otherwise.
+/// with a memory order at GPU scope, a bit operation, a ballot match);
+/// false, leaving it, otherwise.
 bool lowerKnownPtx(llvm::CallInst &Call, llvm::StringRef Text);
 
 /// Rewrites device intrinsics, inline assembly and calls to the device

@@ -405,8 +405,7 @@ forEachPointerField(Type *Ty, const DataLayout &DL, uint64_t Offset,
 
 UndefinedShadow
 FunctionDifferentiator::undefinedShadowAt(const Value *Ptr) const {
-  if (!isGpuModule(*Prep.getParent()) ||
-      !anyShadowStartsUndefined(*Prep.getParent()))
+  if (!SharedShadowsStartUndefined)
     return UndefinedShadow::No;
   unsigned Space = Ptr->getType()->getPointerAddressSpace();
   if (Space != 0)

@@ -338,6 +338,9 @@ private:
   /// Divisions and pure math calls are recomputed too (GPU device code,
   /// where a thread's recorded values go through slow local memory).
   bool RecomputesMath = false;
+  /// The module is GPU code with memory whose shadow starts undefined
+  /// (shared memory, Core/GlobalShadows.h): stores there zero the shadow.
+  bool SharedShadowsStartUndefined = false;
   /// Other threads run this code at the same time on shared memory (GPU
   /// device code, an OpenMP region's body): adjoints of reads are added
   /// atomically outside the thread's stack (SharedAdjoints.h).

@@ -138,6 +138,8 @@ FunctionDifferentiator::FunctionDifferentiator(ReverseModeGenerator &Gen,
       ExitBlock = &BB;
   RecomputesMath = GpuRecomputesMath && isGpuModule(*Prep.getParent());
   ThreadsShareMemory = isGpuModule(*Prep.getParent()) || Sig.Parallel;
+  SharedShadowsStartUndefined = isGpuModule(*Prep.getParent()) &&
+                                anyShadowStartsUndefined(*Prep.getParent());
 }
 
 bool FunctionDifferentiator::run(DifferentiationFailure &F) {

@@ -289,6 +289,16 @@ bool isUnion(const Type *Ty) {
   return ST && ST->hasName() && ST->getName().starts_with("union.");
 }
 
+bool holdsUnion(const Type *Ty) {
+  if (isUnion(Ty))
+    return true;
+  if (const auto *AT = dyn_cast<ArrayType>(Ty))
+    return holdsUnion(AT->getElementType());
+  if (const auto *ST = dyn_cast<StructType>(Ty))
+    return any_of(ST->elements(), [](const Type *E) { return holdsUnion(E); });
+  return false;
+}
+
 /// Calls \p Visit(offset from Begin, type) for each pointer, integer and
 /// floating-point scalar of \p Ty, placed at \p At, within [Begin, End).
 static void forEachScalarOf(Type *Ty, int64_t At, int64_t Begin, int64_t End,
@@ -817,24 +827,12 @@ static bool passesBitsOn(const User &U) {
          (Callee && Callee->getName().starts_with("llvm.nvvm.shfl."));
 }
 
-/// \p Ty is or holds a union.
-static bool holdsUnionType(const Type *Ty) {
-  if (isUnion(Ty))
-    return true;
-  if (const auto *AT = dyn_cast<ArrayType>(Ty))
-    return holdsUnionType(AT->getElementType());
-  if (const auto *ST = dyn_cast<StructType>(Ty))
-    return any_of(ST->elements(),
-                  [](const Type *E) { return holdsUnionType(E); });
-  return false;
-}
-
 /// The one scalar type that every scalar of \p Object, a local that is no
 /// union (whose other members may be integers), is of, or nullptr.
 static Type *uniformScalarTypeOf(const Value *Object, const DataLayout &DL) {
   const auto *Local = dyn_cast<AllocaInst>(Object);
   if (!Local || !Local->getAllocatedType()->isSized() ||
-      holdsUnionType(Local->getAllocatedType()))
+      holdsUnion(Local->getAllocatedType()))
     return nullptr;
   Type *Ty = Local->getAllocatedType();
   Type *Uniform = nullptr;

@@ -39,6 +39,9 @@ namespace enzyme {
 
 /// \p Ty is a C or C++ union, whose IR type shows one of its members only.
 bool isUnion(const llvm::Type *Ty);
+/// \p Ty is a union or holds one (in a struct's fields or an array's
+/// elements).
+bool holdsUnion(const llvm::Type *Ty);
 
 /// The floating-point type of the values that memory at \p Dst and \p Src
 /// holds, when something says so; nullptr otherwise. \p Access, when given,

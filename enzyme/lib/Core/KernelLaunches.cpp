@@ -236,15 +236,6 @@ bool floatFieldsOf(Type *Ty, const DataLayout &DL,
   return Walk(Walk, Ty, 0, /*InUnion=*/false);
 }
 
-/// \p Ty is or holds a union.
-static bool holdsUnion(Type *Ty) {
-  if (auto *ST = dyn_cast<StructType>(Ty))
-    return isUnion(ST) || any_of(ST->elements(), holdsUnion);
-  if (auto *AT = dyn_cast<ArrayType>(Ty))
-    return holdsUnion(AT->getElementType());
-  return false;
-}
-
 /// The kernel may read a floating-point value from the memory of \p Param,
 /// a struct it takes by value, or lets that memory go where this cannot
 /// follow. A union's other members are not in its IR type, so only the

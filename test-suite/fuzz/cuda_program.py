@@ -41,9 +41,12 @@ fit in one translation unit. Each is one of
            two slots);
 - cub:     (blocks of 32 or 64, every thread reaches the collective) CUB's
            cub::WarpReduce::Sum over the warp or its first lanes (one value
-           per warp), cub::BlockReduce::Sum (one value per block) or
+           per warp), cub::BlockReduce::Sum (one value per block),
            cub::WarpScan::InclusiveSum (CUB writes their steps as inline
-           PTX, Core/PtxStatements.h).
+           PTX, Core/PtxStatements.h), cub::WarpReduce::Reduce with
+           cuda::maximum (one value per warp) or cub::BlockScan::InclusiveSum
+           (both shuffle a value one 32-bit word at a time, through memory
+           at -O0).
 
 The block sums store each thread's value into shared memory now and then
 through a __device__ __noinline__ helper (the shadow of shared memory starts
@@ -443,10 +446,11 @@ class Generator(GeneratorBase):
         name = self.fresh("k")
         T = self.T
         ins_names = ["u%d" % k for k in range(len(ins))]
-        shape = self.r.choice(["warp-sum", "partial-warp-sum", "block-sum", "warp-scan"])
+        shape = self.r.choice(["warp-sum", "partial-warp-sum", "block-sum", "warp-scan",
+                               "warp-max", "block-scan"])
         self.features.add("cub-" + shape)
         w = Writer(1)
-        outs = [(T, "y")] if shape == "warp-scan" else [(T, "part")]
+        outs = [(T, "y")] if shape in ("warp-scan", "block-scan") else [(T, "part")]
         w.open("__global__ void %s(%s)" % (name, self.params_text(ins_names, outs, scalars)))
         w("int i = blockIdx.x * blockDim.x + threadIdx.x;")
         loads = self.loads(ins_names)
@@ -459,6 +463,25 @@ class Generator(GeneratorBase):
             w("if (threadIdx.x == 0)")
             w("  part[blockIdx.x] = r;")
             out = Buf(self.fresh("d"), grid, T, "part")
+        elif shape == "block-scan":
+            w("using Scan = cub::BlockScan<%s, %d>;" % (T, block))
+            w("__shared__ typename Scan::TempStorage storage;")
+            w("%s p;" % T)
+            w("Scan(storage).InclusiveSum(v, p);")
+            w.open("if (i < n)")
+            w("y[i] = %s;" % self.value(["v", "p"] + [s for s, _ in scalars], ["p"], 2))
+            w.close()
+            out = Buf(self.fresh("d"), self.n, T, "elem")
+        elif shape == "warp-max":
+            # Threads past n bring a value below every other, which the
+            # maximum never picks; a warp past n writes zero.
+            w("using Reduce = cub::WarpReduce<%s>;" % T)
+            w("__shared__ typename Reduce::TempStorage storage[%d];" % warps)
+            w("%s m = i < n ? v : %s;" % (T, self.lit(-1e30)))
+            w("%s r = Reduce(storage[threadIdx.x / 32]).Reduce(m, cuda::maximum<%s>{});" % (T, T))
+            w("if (threadIdx.x % 32 == 0)")
+            w("  part[i / 32] = i < n ? r : %s;" % self.lit(0.0))
+            out = Buf(self.fresh("d"), grid * warps, T, "part")
         elif shape == "warp-scan":
             w("using Scan = cub::WarpScan<%s>;" % T)
             w("__shared__ typename Scan::TempStorage storage[%d];" % warps)

@@ -612,9 +612,11 @@ static bool isIntegerComputedAddress(const Value &Ptr) {
   const Value *Object = getUnderlyingObject(&Ptr);
   auto IsIntegerAddress = [](const Value *V) {
     // A pointer read back as an integer from memory is one the engine
-    // follows (integerLoadOfPointer); arithmetic on integers is not.
+    // follows (integerLoadOfPointer), as is arithmetic on a pointer's
+    // address (addressArithmeticBase); other integers are not.
     const auto *Cast = dyn_cast<IntToPtrInst>(V);
-    return Cast && !isa<LoadInst>(Cast->getOperand(0));
+    return Cast && !isa<LoadInst>(Cast->getOperand(0)) &&
+           !addressArithmeticBase(Cast->getOperand(0));
   };
   if (const auto *Phi = dyn_cast<PHINode>(Object))
     return any_of(Phi->incoming_values(), [&](const Value *In) {

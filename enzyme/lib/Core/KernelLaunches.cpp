@@ -16,6 +16,7 @@
 #include "llvm/IR/DataLayout.h"
 #include "llvm/IR/DerivedTypes.h"
 #include "llvm/IR/Function.h"
+#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Metadata.h"
 #include "llvm/IR/Module.h"
@@ -144,6 +145,17 @@ std::string copyNameFor(StringRef Base, StringRef Kind, StringRef Callee) {
 
 bool isRuntimeLaunch(StringRef Name) {
   return launchedKernelOperand(Name).has_value();
+}
+
+bool isConfiguredCallThroughPointer(const CallBase &Call) {
+  if (!Call.isIndirectCall())
+    return false;
+  for (const Instruction &I : instructions(*Call.getFunction()))
+    if (const auto *Push = dyn_cast<CallBase>(&I))
+      if (const Function *Callee = Push->getCalledFunction();
+          Callee && Callee->getName() == "__cudaPushCallConfiguration")
+        return true;
+  return false;
 }
 
 Value *launchedKernel(const CallBase &Call) {

@@ -124,6 +124,12 @@ std::string copyNameFor(llvm::StringRef Base, llvm::StringRef Kind,
 /// its operands names (launchedKernel).
 bool isRuntimeLaunch(llvm::StringRef Name);
 
+/// \p Call is a call through a pointer that `K<<<Grid, Block>>>(Args...)`
+/// makes with `K` a pointer: its function pushes a launch configuration
+/// (`__cudaPushCallConfiguration`). A kernel's host stub is only called so,
+/// never by a plain call through a pointer.
+bool isConfiguredCallThroughPointer(const llvm::CallBase &Call);
+
 /// The operand of \p Call, a launch through the CUDA runtime API
 /// (`cudaLaunchKernel`, `cudaLaunchKernelExC`, ...), that names the kernel
 /// it launches (the kernel's host stub), or nullptr for other calls.

@@ -441,17 +441,32 @@ bool retypeFloatBitWebs(Function &F, const Function *Original) {
   return Folded || !Webs.empty();
 }
 
+bool matchJoinedHalves(Value *V, Value *&Lo, Value *&Hi) {
+  // SROA inserts the low half with a mask that keeps what zext cleared.
+  auto LowHalf =
+      m_CombineOr(m_ZExt(m_Value(Lo)),
+                  m_c_And(m_ZExt(m_Value(Lo)), m_SpecificInt(0xffffffffULL)));
+  return V->getType()->isIntegerTy(64) &&
+         match(V, m_c_Or(m_Shl(m_ZExt(m_Value(Hi)), m_SpecificInt(32)),
+                         LowHalf)) &&
+         Lo->getType()->isIntegerTy(32) && Hi->getType()->isIntegerTy(32);
+}
+
+Value *wholeOfHalves(const Value *Lo, const Value *Hi) {
+  const Value *Whole;
+  if (match(Lo, m_Trunc(m_Value(Whole))) && Whole->getType()->isIntegerTy(64) &&
+      match(Hi, m_Trunc(m_LShr(m_Specific(Whole), m_SpecificInt(32)))))
+    return const_cast<Value *>(Whole);
+  return nullptr;
+}
+
 bool joinSplitHalves(Function &F) {
   bool Changed = false;
   for (Instruction &I : make_early_inc_range(instructions(F))) {
-    Value *Hi, *Lo, *Whole;
-    if (I.getType()->isIntegerTy(64) &&
-        match(&I, m_c_Or(m_Shl(m_ZExt(m_Value(Hi)), m_SpecificInt(32)),
-                         m_ZExt(m_Value(Lo)))) &&
-        Hi->getType()->isIntegerTy(32) &&
-        match(Hi, m_Trunc(m_LShr(m_Value(Whole), m_SpecificInt(32)))) &&
-        Whole->getType()->isIntegerTy(64) &&
-        match(Lo, m_Trunc(m_Specific(Whole)))) {
+    Value *Lo, *Hi;
+    if (!matchJoinedHalves(&I, Lo, Hi))
+      continue;
+    if (Value *Whole = wholeOfHalves(Lo, Hi)) {
       I.replaceAllUsesWith(Whole);
       Changed = true;
     }

@@ -24,6 +24,7 @@
 
 namespace llvm {
 class Function;
+class Value;
 } // namespace llvm
 
 namespace enzyme {
@@ -64,6 +65,14 @@ bool moveVectorLanesAsFloats(llvm::Function &F);
 /// CUDA's `__hiloint2double(__double2hiint(x), __double2loint(x))` is) into
 /// W, so that the double keeps its derivative; true if something changed.
 bool joinSplitHalves(llvm::Function &F);
+
+/// \p V is `or (shl (zext Hi), 32), (zext Lo)` (the low half perhaps
+/// masked with 0xffffffff, as SROA inserts it), a 64-bit value joined from
+/// two 32-bit halves, which are bound to \p Lo and \p Hi.
+bool matchJoinedHalves(llvm::Value *V, llvm::Value *&Lo, llvm::Value *&Hi);
+/// The 64-bit value W whose halves \p Lo and \p Hi are (`trunc W` and
+/// `trunc (lshr W, 32)`), or nullptr.
+llvm::Value *wholeOfHalves(const llvm::Value *Lo, const llvm::Value *Hi);
 
 } // namespace enzyme
 

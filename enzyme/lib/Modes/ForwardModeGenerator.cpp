@@ -9,6 +9,7 @@
 #include "Modes/IndirectCalls.h"
 
 #include "Core/Diagnostics.h"
+#include "Core/KernelLaunches.h"
 #include "Core/OpenMPRuntime.h"
 #include "Modes/ChoiceSplitting.h"
 #include "Modes/PreparedFunction.h"
@@ -73,8 +74,8 @@ Function *ForwardModeGenerator::generate(const ForwardSignature &Sig,
 
   auto Targets = [&](FunctionType *FT) {
     DifferentiationFailure Ignored;
-    return possibleCallTargets(M, FT, Registrations, DeferIndirectCalls,
-                               Ignored);
+    return possibleCallTargets(M, FT, /*KernelLaunch=*/false, Registrations,
+                               DeferIndirectCalls, Ignored);
   };
   Function *Prepared = prepareForDifferentiation(F, FAM, Targets);
   if (splitReadsThroughMixedChoices(
@@ -94,10 +95,12 @@ Function *ForwardModeGenerator::generate(const ForwardSignature &Sig,
 
 Function *
 ForwardModeGenerator::generateDispatch(const ForwardSignature &Shape,
-                                       FunctionType *FT,
+                                       const CallBase &Call,
                                        DifferentiationFailure &Failure) {
+  FunctionType *FT = Call.getFunctionType();
   SmallVector<Function *, 4> Targets =
-      possibleCallTargets(M, FT, Registrations, DeferIndirectCalls, Failure);
+      possibleCallTargets(M, FT, isConfiguredCallThroughPointer(Call),
+                          Registrations, DeferIndirectCalls, Failure);
   if (Targets.empty())
     return nullptr;
   DispatchKey Key{FT, Shape, {Targets.begin(), Targets.end()}};

@@ -121,12 +121,12 @@ private:
   /// running its outlined body's tangent (ParallelRegions.h).
   llvm::Function *generateParallelRegion(const ForwardSignature &Sig,
                                          DifferentiationFailure &Failure);
-  /// A dispatcher for calls through a pointer of type \p FT with the
+  /// A dispatcher for calls through a pointer like \p Call with the
   /// activities of \p Shape (its Fn unused): it takes the pointer first,
   /// then the arguments of a tangent function, and calls the tangent
   /// function of the target the pointer names (IndirectCalls.h).
   llvm::Function *generateDispatch(const ForwardSignature &Shape,
-                                   llvm::FunctionType *FT,
+                                   const llvm::CallBase &Call,
                                    DifferentiationFailure &Failure);
   /// Tells LLVM that shadow and primal arguments do not overlap, then runs
   /// the post-AD cleanup pipeline on \p F.

@@ -23,6 +23,7 @@
 #include "Modes/ReverseModeGenerator.h"
 
 #include "Core/Diagnostics.h"
+#include "Core/KernelLaunches.h"
 #include "Core/UserRegistrations.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
@@ -87,7 +88,7 @@ static bool mayBeCalledIndirectly(const Function &F) {
 }
 
 SmallVector<Function *, 4>
-possibleCallTargets(Module &M, FunctionType *FT,
+possibleCallTargets(Module &M, FunctionType *FT, bool KernelLaunch,
                     const UserRegistrations *Registrations, bool Defer,
                     DifferentiationFailure &Failure) {
   SmallVector<Function *, 4> Targets;
@@ -99,7 +100,8 @@ possibleCallTargets(Module &M, FunctionType *FT,
   }
   for (Function &F : M) {
     if (F.getFunctionType() != FT || F.isIntrinsic() ||
-        !mayBeCalledIndirectly(F))
+        !mayBeCalledIndirectly(F) ||
+        (!KernelLaunch && kernelNameOfStub(F.getName())))
       continue;
     // A body elsewhere (a library without bitcode) is fine when the user
     // gave a derivative: either mode's, the other mode reports it clearly.
@@ -169,10 +171,12 @@ Function *createDispatcher(Module &M, ArrayRef<Function *> Targets,
 }
 
 const ReversePair *ReverseModeGenerator::generateDispatch(
-    const ReverseSignature &Shape, FunctionType *FT,
+    const ReverseSignature &Shape, const CallBase &Call,
     DifferentiationFailure &Failure, uint64_t *FixedBytes) {
+  FunctionType *FT = Call.getFunctionType();
   SmallVector<Function *, 4> Targets =
-      possibleCallTargets(M, FT, Registrations, DeferIndirectCalls, Failure);
+      possibleCallTargets(M, FT, isConfiguredCallThroughPointer(Call),
+                          Registrations, DeferIndirectCalls, Failure);
   if (Targets.empty())
     return nullptr;
   DispatchKey Key{FT, Shape, {Targets.begin(), Targets.end()}};

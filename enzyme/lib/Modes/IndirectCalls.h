@@ -33,12 +33,14 @@ class UserRegistrations;
 
 /// The functions of \p M that a call through a pointer of type \p FT may
 /// reach: those of that type whose address is taken (stored, put in a
-/// vtable, passed on), with a body, a custom derivative or an inactive mark.
-/// Fills \p Failure and returns none when there are none or too many, or
-/// when \p Defer (a compile-time run: another module may hold more targets,
-/// so the request waits for the link).
+/// vtable, passed on), with a body, a custom derivative or an inactive mark;
+/// kernels' host stubs only where \p KernelLaunch (the call is a launch,
+/// isConfiguredCallThroughPointer), since nothing else may call them. Fills \p
+/// Failure and returns none when there are none or too many, or when \p Defer
+/// (a compile-time run: another module may hold more targets, so the request
+/// waits for the link).
 llvm::SmallVector<llvm::Function *, 4>
-possibleCallTargets(llvm::Module &M, llvm::FunctionType *FT,
+possibleCallTargets(llvm::Module &M, llvm::FunctionType *FT, bool KernelLaunch,
                     const UserRegistrations *Registrations, bool Defer,
                     DifferentiationFailure &Failure);
 

@@ -80,8 +80,8 @@ static Function *createFunction(Module &M, FunctionType *FT, const Twine &Name,
 Function *ReverseModeGenerator::prepare(Function &F) {
   auto Targets = [&](FunctionType *FT) {
     DifferentiationFailure Ignored;
-    return possibleCallTargets(M, FT, Registrations, DeferIndirectCalls,
-                               Ignored);
+    return possibleCallTargets(M, FT, /*KernelLaunch=*/false, Registrations,
+                               DeferIndirectCalls, Ignored);
   };
   return prepareForDifferentiation(F, FAM, Targets);
 }

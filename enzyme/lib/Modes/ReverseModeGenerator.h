@@ -188,13 +188,13 @@ private:
   /// Generates (or returns) the pair without rolling back on failure.
   const ReversePair *generate(const ReverseSignature &Sig,
                               DifferentiationFailure &Failure);
-  /// A pair of dispatchers for calls through a pointer of type \p FT with
+  /// A pair of dispatchers for calls through a pointer like \p Call with
   /// the activities of \p Shape (its Fn unused): each takes the pointer
   /// first, then the arguments of a pair, and calls the pair of the target
   /// the pointer names (IndirectCalls.cpp). \p FixedBytes, if given,
   /// receives the largest fixed tape of the targets.
   const ReversePair *generateDispatch(const ReverseSignature &Shape,
-                                      llvm::FunctionType *FT,
+                                      const llvm::CallBase &Call,
                                       DifferentiationFailure &Failure,
                                       uint64_t *FixedBytes = nullptr);
   /// The pair of a function with a custom gradient: calls to the user's

@@ -211,7 +211,7 @@ FunctionDifferentiator::calleePair(CallBase &Call, ReverseSignature &CalleeSig,
   }
   uint64_t Bytes = 0;
   const ReversePair *Pair =
-      Gen.generateDispatch(CalleeSig, Call.getFunctionType(), *Failure, &Bytes);
+      Gen.generateDispatch(CalleeSig, Call, *Failure, &Bytes);
   if (Pair && FixedBytes)
     *FixedBytes = Bytes;
   return Pair;

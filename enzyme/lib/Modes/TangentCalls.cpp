@@ -134,10 +134,9 @@ bool TangentBuilder::checkDifferentiableCallee(CallBase &Call) {
 
 bool TangentBuilder::callTangentFunction(CallBase &Call) {
   ForwardSignature CalleeSig = calleeSignature(Call);
-  Function *Callee =
-      CalleeSig.Fn
-          ? Gen.generate(CalleeSig, *Failure)
-          : Gen.generateDispatch(CalleeSig, Call.getFunctionType(), *Failure);
+  Function *Callee = CalleeSig.Fn
+                         ? Gen.generate(CalleeSig, *Failure)
+                         : Gen.generateDispatch(CalleeSig, Call, *Failure);
   if (!Callee) {
     Failure->locateAt(Call);
     return false;

@@ -10,7 +10,9 @@
 
 #include "Core/GpuTarget.h"
 #include "Core/ReusableFunctions.h"
+#include "Modes/FloatBitWebs.h"
 
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/IntrinsicsNVPTX.h"
@@ -57,33 +59,45 @@ static Intrinsic::ID intrinsicFor(ShuffleMode Mode, bool Float) {
   llvm_unreachable("shuffle mode");
 }
 
-static std::optional<ShuffleMode> modeOfIntrinsic(Intrinsic::ID ID,
-                                                  bool &Float) {
-  Float = true;
+/// What an NVVM shuffle intrinsic does: its mode, whether it shuffles a
+/// float, and whether it returns PTX's predicate beside the value (`.i32p`,
+/// `.f32p`).
+struct ShuffleIntrinsic {
+  ShuffleMode Mode;
+  bool Float;
+  bool Predicated;
+};
+
+static std::optional<ShuffleIntrinsic> shuffleIntrinsic(Intrinsic::ID ID) {
   switch (ID) {
-  case Intrinsic::nvvm_shfl_sync_down_i32:
-    Float = false;
-    [[fallthrough]];
-  case Intrinsic::nvvm_shfl_sync_down_f32:
-    return ShuffleMode::Down;
-  case Intrinsic::nvvm_shfl_sync_up_i32:
-    Float = false;
-    [[fallthrough]];
-  case Intrinsic::nvvm_shfl_sync_up_f32:
-    return ShuffleMode::Up;
-  case Intrinsic::nvvm_shfl_sync_bfly_i32:
-    Float = false;
-    [[fallthrough]];
-  case Intrinsic::nvvm_shfl_sync_bfly_f32:
-    return ShuffleMode::Xor;
-  case Intrinsic::nvvm_shfl_sync_idx_i32:
-    Float = false;
-    [[fallthrough]];
-  case Intrinsic::nvvm_shfl_sync_idx_f32:
-    return ShuffleMode::Index;
+#define SHUFFLE(Name, Mode)                                                    \
+  case Intrinsic::nvvm_shfl_sync_##Name##_i32:                                 \
+    return ShuffleIntrinsic{ShuffleMode::Mode, false, false};                  \
+  case Intrinsic::nvvm_shfl_sync_##Name##_f32:                                 \
+    return ShuffleIntrinsic{ShuffleMode::Mode, true, false};                   \
+  case Intrinsic::nvvm_shfl_sync_##Name##_i32p:                                \
+    return ShuffleIntrinsic{ShuffleMode::Mode, false, true};                   \
+  case Intrinsic::nvvm_shfl_sync_##Name##_f32p:                                \
+    return ShuffleIntrinsic{ShuffleMode::Mode, true, true};
+    SHUFFLE(down, Down)
+    SHUFFLE(up, Up)
+    SHUFFLE(bfly, Xor)
+    SHUFFLE(idx, Index)
+#undef SHUFFLE
   default:
     return std::nullopt;
   }
+}
+
+/// The mode of a shuffle that returns only the value, and whether it
+/// shuffles a float.
+static std::optional<ShuffleMode> modeOfIntrinsic(Intrinsic::ID ID,
+                                                  bool &Float) {
+  std::optional<ShuffleIntrinsic> Shuffle = shuffleIntrinsic(ID);
+  if (!Shuffle || Shuffle->Predicated)
+    return std::nullopt;
+  Float = Shuffle->Float;
+  return Shuffle->Mode;
 }
 
 static constexpr StringLiteral HelperPrefix = "enzyme.shfl.sync.";
@@ -242,6 +256,14 @@ bool shufflesFloatBits(const CallBase &Call, Value *&Bits) {
   return false;
 }
 
+bool shufflesWordsOfMemory(const Function &F) {
+  for (const Instruction &I : instructions(F))
+    if (const auto *Call = dyn_cast<CallBase>(&I))
+      if (Value * Bits; shufflesFloatBits(*Call, Bits) && isa<LoadInst>(Bits))
+        return true;
+  return false;
+}
+
 /// CUDA's `__shfl_*_sync(unsigned mask, T value, offset, int width)` for
 /// T float or double, as clang's headers define them (calls remain at -O0).
 static std::optional<ShuffleMode>
@@ -303,22 +325,11 @@ static bool raiseHeaderShuffles(Function &F) {
 /// (`.i32p`, `.f32p`), and whether it shuffles a float.
 static std::optional<ShuffleMode> modeOfPredicatedIntrinsic(Intrinsic::ID ID,
                                                             bool &Float) {
-  switch (ID) {
-#define PREDICATED(Mode, Value)                                                \
-  case Intrinsic::nvvm_shfl_sync_##Mode##_i32p:                                \
-    Float = false;                                                             \
-    return ShuffleMode::Value;                                                 \
-  case Intrinsic::nvvm_shfl_sync_##Mode##_f32p:                                \
-    Float = true;                                                              \
-    return ShuffleMode::Value;
-    PREDICATED(down, Down)
-    PREDICATED(up, Up)
-    PREDICATED(bfly, Xor)
-    PREDICATED(idx, Index)
-#undef PREDICATED
-  default:
+  std::optional<ShuffleIntrinsic> Shuffle = shuffleIntrinsic(ID);
+  if (!Shuffle || !Shuffle->Predicated)
     return std::nullopt;
-  }
+  Float = Shuffle->Float;
+  return Shuffle->Mode;
 }
 
 /// Shuffles that return PTX's predicate beside their value (inline PTX's
@@ -382,33 +393,95 @@ static bool eraseUnusedShuffles(Function &F) {
   return !Unused.empty();
 }
 
-/// A 32-bit shuffle of a float's bits (`bitcast float to i32`, as CUB
-/// shuffles a float one word at a time) as the shuffle of the float, whose
-/// bits its users get: the rules then see it.
+/// \p Word holds a float's bits on every path: `bitcast float to i32`, or
+/// phis and selects of such words and of constants (optimised code keeps
+/// the word CUB shuffles across a loop's iterations, as it does for the
+/// float of a (float, index) pair that Thrust's max_element reduces).
+/// \p Bitcast says whether some path has a float's bits, not a constant.
+static bool isFloatWord(const Value *Word, SmallPtrSetImpl<const Value *> &Seen,
+                        bool &Bitcast) {
+  if (const auto *Cast = dyn_cast<BitCastInst>(Word)) {
+    Bitcast |= Cast->getSrcTy()->isFloatTy();
+    return Cast->getSrcTy()->isFloatTy();
+  }
+  if (isa<Constant>(Word))
+    return true;
+  // A cycle through phis is checked where it started.
+  if (!Seen.insert(Word).second)
+    return true;
+  if (Seen.size() > 64)
+    return false;
+  if (const auto *Select = dyn_cast<SelectInst>(Word))
+    return isFloatWord(Select->getTrueValue(), Seen, Bitcast) &&
+           isFloatWord(Select->getFalseValue(), Seen, Bitcast);
+  if (const auto *Phi = dyn_cast<PHINode>(Word))
+    return all_of(Phi->incoming_values(), [&](const Value *In) {
+      return isFloatWord(In, Seen, Bitcast);
+    });
+  return false;
+}
+
+/// The float whose bits \p Word is (isFloatWord holds): phis and selects of
+/// words get phis and selects of the floats.
+static Value *floatOfWord(Value *Word, DenseMap<Value *, Value *> &Made) {
+  Type *FloatTy = Type::getFloatTy(Word->getContext());
+  if (auto *Cast = dyn_cast<BitCastInst>(Word))
+    return Cast->getOperand(0);
+  if (auto *C = dyn_cast<Constant>(Word))
+    return ConstantExpr::getBitCast(C, FloatTy);
+  if (Value *Float = Made.lookup(Word))
+    return Float;
+  if (auto *Select = dyn_cast<SelectInst>(Word)) {
+    Value *True = floatOfWord(Select->getTrueValue(), Made);
+    Value *False = floatOfWord(Select->getFalseValue(), Made);
+    return Made[Word] = SelectInst::Create(Select->getCondition(), True, False,
+                                           "word.float", Select->getIterator());
+  }
+  auto *Phi = cast<PHINode>(Word);
+  PHINode *Float = PHINode::Create(FloatTy, Phi->getNumIncomingValues(),
+                                   "word.float", Phi->getParent()->begin());
+  Made[Word] = Float;
+  for (auto [Block, Incoming] : zip(Phi->blocks(), Phi->incoming_values()))
+    Float->addIncoming(floatOfWord(Incoming, Made), Block);
+  return Float;
+}
+
+/// A 32-bit shuffle of a float's bits (as CUB shuffles a float one word at
+/// a time) as the shuffle of the float, whose bits its users get: the rules
+/// then see it.
 static bool raiseFloatWordShuffles(Function &F) {
   SmallVector<CallInst *, 4> Words;
   for (Instruction &I : instructions(F))
     if (auto *Call = dyn_cast<CallInst>(&I); Call && Call->getCalledFunction())
       if (bool Float;
           modeOfIntrinsic(Call->getCalledFunction()->getIntrinsicID(), Float) &&
-          !Float)
-        if (auto *Cast = dyn_cast<BitCastInst>(Call->getArgOperand(1));
-            Cast && Cast->getSrcTy()->isFloatTy())
+          !Float) {
+        SmallPtrSet<const Value *, 16> Seen;
+        bool Bitcast = false;
+        if (isFloatWord(Call->getArgOperand(1), Seen, Bitcast) && Bitcast)
           Words.push_back(Call);
+      }
+  DenseMap<Value *, Value *> Floats;
+  SmallVector<WeakTrackingVH, 4> Operands;
   for (CallInst *Word : Words) {
     bool Float;
     ShuffleMode Mode =
         *modeOfIntrinsic(Word->getCalledFunction()->getIntrinsicID(), Float);
+    Value *Shuffled = floatOfWord(Word->getArgOperand(1), Floats);
     IRBuilder<> B(Word);
-    Value *Shuffled = cast<BitCastInst>(Word->getArgOperand(1))->getOperand(0);
     CallInst *Shuffle =
         B.CreateIntrinsic(intrinsicFor(Mode, /*Float=*/true), {},
                           {Word->getArgOperand(0), Shuffled,
                            Word->getArgOperand(2), Word->getArgOperand(3)});
     Shuffle->setDebugLoc(Word->getDebugLoc());
     Word->replaceAllUsesWith(B.CreateBitCast(Shuffle, B.getInt32Ty()));
+    Operands.push_back(Word->getArgOperand(1));
     Word->eraseFromParent();
   }
+  // The words' integer chains go once no float is looked up by them.
+  for (WeakTrackingVH &Operand : Operands)
+    if (Operand) // Not deleted with another word's chain.
+      RecursivelyDeleteTriviallyDeadInstructions(Operand);
   return !Words.empty();
 }
 
@@ -418,10 +491,8 @@ static bool raiseFloatWordShuffles(Function &F) {
 /// as optimised code keeps a double's halves across a loop's iterations.
 static bool areHalves(const Value *Lo, const Value *Hi,
                       DenseMap<const Value *, const Value *> &Paired) {
-  const Value *Bits;
-  if (match(Lo, m_Trunc(m_Value(Bits))))
-    return Bits->getType()->isIntegerTy(64) &&
-           match(Hi, m_Trunc(m_LShr(m_Specific(Bits), m_SpecificInt(32))));
+  if (isa<TruncInst>(Lo))
+    return wholeOfHalves(Lo, Hi);
   // A cycle through phis is checked where it started.
   if (auto [It, New] = Paired.try_emplace(Lo, Hi); !New)
     return It->second == Hi;
@@ -491,9 +562,8 @@ static bool halvesFloatBits(const Value *Half) {
 /// phis and selects of the halves get phis and selects of the whole.
 static Value *joinHalves(Value *Lo, Value *Hi,
                          DenseMap<std::pair<Value *, Value *>, Value *> &Made) {
-  Value *Bits;
-  if (match(Lo, m_Trunc(m_Value(Bits))))
-    return Bits;
+  if (isa<TruncInst>(Lo))
+    return wholeOfHalves(Lo, Hi);
   if (Value *Whole = Made.lookup({Lo, Hi}))
     return Whole;
   if (auto *LoSel = dyn_cast<SelectInst>(Lo)) {
@@ -518,6 +588,27 @@ static Value *joinHalves(Value *Lo, Value *Hi,
   return Whole;
 }
 
+/// The store that follows \p First in its block with nothing between them
+/// that touches memory (but shuffles): where unoptimised code stores the
+/// next word of a value it shuffles one word at a time.
+static StoreInst *storeOfNextWord(StoreInst &First) {
+  for (Instruction *I = First.getNextNode(); I; I = I->getNextNode()) {
+    if (auto *Store = dyn_cast<StoreInst>(I))
+      return Store->isSimple() &&
+                     Store->getValueOperand()->getType()->isIntegerTy(32)
+                 ? Store
+                 : nullptr;
+    bool Float;
+    if (auto *Call = dyn_cast<CallInst>(I);
+        Call && Call->getCalledFunction() &&
+        modeOfIntrinsic(Call->getCalledFunction()->getIntrinsicID(), Float))
+      continue;
+    if (I->mayReadOrWriteMemory() || I->isTerminator())
+      return nullptr;
+  }
+  return nullptr;
+}
+
 bool raiseDoubleShuffles(Function &F) {
   if (!isCudaModule(*F.getParent()))
     return false;
@@ -526,28 +617,26 @@ bool raiseDoubleShuffles(Function &F) {
   Changed |= raiseHeaderShuffles(F);
   // or (shl (zext HI), 32), (zext LO), where LO and HI shuffle the halves
   // of one 64-bit value the same way: a double, bitcast or loaded as i64
-  // (optimised code keeps a copied double in an integer).
+  // (optimised code keeps a copied double in an integer). Or LO and HI
+  // stored next to each other (unoptimised code shuffles CUB's values one
+  // word at a time into memory SROA cannot promote).
   struct DoubleShuffle {
     Instruction *Joined;
     CallInst *Lo, *Hi;
     Value *Bits;
+    StoreInst *LoStore = nullptr, *HiStore = nullptr;
   };
   SmallVector<DoubleShuffle, 4> Found;
-  for (Instruction &I : instructions(F)) {
-    Value *LoV, *HiV;
-    if (!I.getType()->isIntegerTy(64) ||
-        !match(&I, m_c_Or(m_Shl(m_ZExt(m_Value(HiV)), m_SpecificInt(32)),
-                          m_ZExt(m_Value(LoV)))))
-      continue;
+  auto AddIfHalves = [&](Instruction *Joined, Value *LoV, Value *HiV) {
     auto *Lo = dyn_cast<CallInst>(LoV), *Hi = dyn_cast<CallInst>(HiV);
     if (!Lo || !Hi || !Lo->getCalledFunction() ||
         Lo->getCalledFunction() != Hi->getCalledFunction() ||
         Lo->getParent() != Hi->getParent())
-      continue;
+      return false;
     bool Float;
     if (!modeOfIntrinsic(Lo->getCalledFunction()->getIntrinsicID(), Float) ||
         Float)
-      continue;
+      return false;
     bool SameShape = true;
     for (unsigned A : {0u, 2u, 3u})
       SameShape &= Lo->getArgOperand(A) == Hi->getArgOperand(A);
@@ -555,11 +644,40 @@ bool raiseDoubleShuffles(Function &F) {
     if (!SameShape ||
         !areHalves(Lo->getArgOperand(1), Hi->getArgOperand(1), Paired) ||
         !halvesFloatBits(Lo->getArgOperand(1)))
-      continue;
-    DenseMap<std::pair<Value *, Value *>, Value *> Joined;
+      return false;
+    DenseMap<std::pair<Value *, Value *>, Value *> Joins;
     Found.push_back(
-        {&I, Lo, Hi,
-         joinHalves(Lo->getArgOperand(1), Hi->getArgOperand(1), Joined)});
+        {Joined, Lo, Hi,
+         joinHalves(Lo->getArgOperand(1), Hi->getArgOperand(1), Joins)});
+    return true;
+  };
+  const DataLayout &DL = F.getDataLayout();
+  for (Instruction &I : instructions(F)) {
+    Value *LoV, *HiV;
+    if (matchJoinedHalves(&I, LoV, HiV)) {
+      AddIfHalves(&I, LoV, HiV);
+      continue;
+    }
+    auto *First = dyn_cast<StoreInst>(&I);
+    if (!First || !First->isSimple() ||
+        !First->getValueOperand()->getType()->isIntegerTy(32))
+      continue;
+    StoreInst *Second = storeOfNextWord(*First);
+    int64_t FirstAt = 0, SecondAt = 0;
+    if (!Second ||
+        GetPointerBaseWithConstantOffset(First->getPointerOperand(), FirstAt,
+                                         DL) !=
+            GetPointerBaseWithConstantOffset(Second->getPointerOperand(),
+                                             SecondAt, DL) ||
+        (SecondAt != FirstAt + 4 && FirstAt != SecondAt + 4))
+      continue;
+    StoreInst *LoStore = SecondAt == FirstAt + 4 ? First : Second;
+    StoreInst *HiStore = LoStore == First ? Second : First;
+    if (AddIfHalves(Second, LoStore->getValueOperand(),
+                    HiStore->getValueOperand())) {
+      Found.back().LoStore = LoStore;
+      Found.back().HiStore = HiStore;
+    }
   }
   for (DoubleShuffle &S : Found) {
     bool Float;
@@ -575,6 +693,16 @@ bool raiseDoubleShuffles(Function &F) {
                      {S.Lo->getArgOperand(0), Double, S.Lo->getArgOperand(2),
                       S.Lo->getArgOperand(3)});
     Shuffle->setDebugLoc(S.Lo->getDebugLoc());
+    if (S.LoStore) {
+      // The two words' stores store the double, where the second was.
+      auto *Store = new StoreInst(Shuffle, S.LoStore->getPointerOperand(),
+                                  /*isVolatile=*/false, S.LoStore->getAlign(),
+                                  S.Joined->getIterator());
+      Store->setDebugLoc(S.Joined->getDebugLoc());
+      S.LoStore->eraseFromParent();
+      S.HiStore->eraseFromParent();
+      continue;
+    }
     // Stores of the joined bits store the double (whose adjoint the reverse
     // pass then reads); other users get its bits.
     for (User *U : make_early_inc_range(S.Joined->users()))
@@ -584,15 +712,30 @@ bool raiseDoubleShuffles(Function &F) {
       }
     if (!S.Joined->use_empty())
       S.Joined->replaceAllUsesWith(B.CreateBitCast(Shuffle, B.getInt64Ty()));
-    // The integer chain goes, with the shuffles unless the program reads
-    // the halves elsewhere too (then the plan's check sees them).
     RecursivelyDeleteTriviallyDeadInstructions(S.Joined);
-    for (CallInst *Half : {S.Lo, S.Hi})
-      if (Half->use_empty()) {
-        Value *Operand = Half->getArgOperand(1);
-        Half->eraseFromParent();
-        RecursivelyDeleteTriviallyDeadInstructions(Operand);
-      }
+  }
+  // The integer chains go (also what computes nothing from a half, as SROA
+  // leaves at -O0), with the shuffles unless the program reads the halves
+  // elsewhere too (then the plan's check sees them).
+  SmallVector<WeakTrackingVH, 8> Halves;
+  for (DoubleShuffle &S : Found)
+    Halves.append({S.Lo, S.Hi});
+  if (!Found.empty()) {
+    SmallVector<WeakTrackingVH, 16> Dead;
+    for (Instruction &I : instructions(F))
+      if (isInstructionTriviallyDead(&I))
+        Dead.push_back(&I);
+    RecursivelyDeleteTriviallyDeadInstructionsPermissive(Dead);
+  }
+  for (WeakTrackingVH &Half : Halves) {
+    if (!Half)
+      continue;
+    auto *Call = cast<CallInst>(Half);
+    if (Call->use_empty()) {
+      Value *Operand = Call->getArgOperand(1);
+      Call->eraseFromParent();
+      RecursivelyDeleteTriviallyDeadInstructions(Operand);
+    }
   }
   return raiseFloatWordShuffles(F) || Changed || !Found.empty();
 }

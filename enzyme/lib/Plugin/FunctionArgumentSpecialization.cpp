@@ -105,11 +105,19 @@ static bool specializeOnce(Module &M) {
   if (AnyLaunch)
     for (Function *F : functionsRequestsReach(M))
       for (Instruction &I : instructions(*F))
-        if (auto *Call = dyn_cast<CallBase>(&I))
-          if (Value *Kernel = launchedKernel(*Call))
+        if (auto *Call = dyn_cast<CallBase>(&I)) {
+          if (Value *Kernel = launchedKernel(*Call)) {
             if (auto *A =
                     dyn_cast_or_null<Argument>(resolveFunctionValue(Kernel)))
               Parameters.insert(A);
+          } else if (isConfiguredCallThroughPointer(*Call)) {
+            // `K<<<...>>>(...)` with the kernel's stub a parameter (Thrust's
+            // triple_chevron takes it as one).
+            if (auto *A = dyn_cast_or_null<Argument>(
+                    resolveFunctionValue(Call->getCalledOperand())))
+              Parameters.insert(A);
+          }
+        }
   for (unsigned I = 0; I < Parameters.size(); ++I) {
     Argument *Param = Parameters[I];
     for (User *U : Param->getParent()->users())

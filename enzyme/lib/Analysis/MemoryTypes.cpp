@@ -335,40 +335,6 @@ static void forEachScalarOf(Type *Ty, int64_t At, int64_t Begin, int64_t End,
     Visit(At - Begin, Ty);
 }
 
-/// The bytes [Begin, End) of \p Ty, placed at \p At, are padding: no
-/// scalar, vector or union of it holds any of them.
-static bool onlyPaddingOf(Type *Ty, int64_t At, int64_t Begin, int64_t End,
-                          const DataLayout &DL) {
-  if (!Ty->isSized())
-    return false;
-  if (At >= End ||
-      At + int64_t(DL.getTypeStoreSize(Ty).getFixedValue()) <= Begin)
-    return true;
-  if (auto *ST = dyn_cast<StructType>(Ty)) {
-    if (isUnion(ST))
-      return false;
-    const StructLayout *SL = DL.getStructLayout(ST);
-    for (unsigned I = 0; I < ST->getNumElements(); ++I)
-      if (!onlyPaddingOf(ST->getElementType(I),
-                         At + int64_t(SL->getElementOffset(I).getFixedValue()),
-                         Begin, End, DL))
-        return false;
-    return true;
-  }
-  if (auto *AT = dyn_cast<ArrayType>(Ty)) {
-    int64_t Size = DL.getTypeAllocSize(AT->getElementType()).getFixedValue();
-    for (uint64_t K = 0; K < AT->getNumElements() && Size > 0; ++K) {
-      int64_t ElemAt = At + int64_t(K) * Size;
-      if (ElemAt >= End)
-        break;
-      if (!onlyPaddingOf(AT->getElementType(), ElemAt, Begin, End, DL))
-        return false;
-    }
-    return true;
-  }
-  return false;
-}
-
 /// An object of a declared type and where an address points in it.
 struct DeclaredObject {
   Type *Ty = nullptr;
@@ -527,31 +493,6 @@ static void forEachElementScalar(Type *Element, int64_t Begin, int64_t End,
 /// struct type, or a field of one, reached from an argument through the
 /// callers that pass it (unoptimised code keeps its allocas and member
 /// addresses typed).
-/// The \p Size bytes at \p Ptr, which \p Access reads or writes, are padding
-/// of the object's declared type (a typed member address, a local or a
-/// global).
-static bool isDeclaredPadding(const Value *Ptr, int64_t Size,
-                              const Instruction *Access, const DataLayout &DL) {
-  Type *Ty = nullptr;
-  int64_t Begin = 0;
-  if (std::optional<DeclaredObject> Object =
-          declaredObjectOf(Ptr, Access, AccessObjectKind, DL)) {
-    Ty = Object->Ty;
-    Begin = Object->Offset;
-  } else {
-    const Value *Base = GetPointerBaseWithConstantOffset(Ptr, Begin, DL);
-    if (const auto *AI = dyn_cast<AllocaInst>(Base);
-        AI && !AI->isArrayAllocation())
-      Ty = AI->getAllocatedType();
-    else if (const auto *GV = dyn_cast<GlobalVariable>(Base))
-      Ty = GV->getValueType();
-  }
-  // Inside the object: bytes past it belong to another.
-  return Ty && Ty->isSized() && Begin >= 0 &&
-         Begin + Size <= int64_t(DL.getTypeAllocSize(Ty).getFixedValue()) &&
-         onlyPaddingOf(Ty, 0, Begin, Begin + Size, DL);
-}
-
 static void forEachDeclaredScalar(const Value *Base, int64_t Begin, int64_t End,
                                   const Function *Original, unsigned Depth,
                                   function_ref<void(int64_t, Type *)> Visit) {
@@ -1036,16 +977,6 @@ IntegerAccessContents classifyIntegerAccess(ArrayRef<Instruction *> Accesses,
   }
   if (Evidence.result().What != IntegerAccessContents::Unknown)
     return Evidence.result();
-
-  // Bytes that the declared type leaves as padding (CUB shuffles a
-  // (float, long) pair word by word, the padding word too) hold no float:
-  // a float written there could only be the padding of another object.
-  if (all_of(Accesses, [&](Instruction *Access) {
-        return isDeclaredPadding(getLoadStorePointerOperand(Access),
-                                 DL.getTypeStoreSize(getLoadStoreType(Access)),
-                                 Access, DL);
-      }))
-    return {IntegerAccessContents::Integers};
 
   // Element accesses of the same objects at offsets only known at run time
   // (x[i] beside a copy of x[0]).

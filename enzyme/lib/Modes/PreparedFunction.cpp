@@ -29,7 +29,6 @@
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Transforms/Scalar/EarlyCSE.h"
-#include "llvm/Transforms/Scalar/LoopUnrollPass.h"
 #include "llvm/Transforms/Scalar/SROA.h"
 #include "llvm/Transforms/Scalar/SimplifyCFG.h"
 #include "llvm/Transforms/Utils/Cloning.h"
@@ -189,23 +188,6 @@ Function *prepareForDifferentiation(Function &F, FunctionAnalysisManager &FAM,
   FPM.addPass(SimplifyCFGPass());
   FPM.run(*P, FAM);
   removeUnreachableBlocks(*P);
-  // Unoptimised code (CUB's generic shuffles at -O0) moves a value's words
-  // through memory in a loop over them, indexed by the loop's counter: with
-  // the loop unrolled, the words are at known offsets, SROA takes them out
-  // of memory, and the shuffles move the value's halves or bits, which the
-  // rules read (raiseDoubleShuffles). Optimised code has done this already.
-  if (shufflesWordsOfMemory(*P)) {
-    FunctionPassManager Unroll;
-    Unroll.addPass(LoopUnrollPass(LoopUnrollOptions(/*OptLevel=*/2)
-                                      .setPartial(false)
-                                      .setRuntime(false)
-                                      .setUpperBound(false)));
-    Unroll.addPass(SROAPass(SROAOptions::ModifyCFG));
-    Unroll.addPass(EarlyCSEPass());
-    Unroll.addPass(SimplifyCFGPass());
-    Unroll.run(*P, FAM);
-    removeUnreachableBlocks(*P);
-  }
   markKokkosTilePoints(*P);
   hoistInvariantSharedLoads(*P);
   joinSplitHalves(*P);

@@ -3,6 +3,10 @@
 // function that launches is specialised for each kernel its callers pass
 // (at -O0 too, where the parameter lives in a local), so the launch names
 // the kernel and gets its derivative kernels. Before, this was an error.
+// The same for `Kernel<<<...>>>(...)` with the kernel a parameter (Thrust's
+// triple_chevron launches so): the function is specialised for each kernel,
+// and a kernel's host stub is no possible target of other calls through
+// pointers of its type.
 // Analytic gradients in both modes, -O0 and -O2.
 // A kernel the program chooses at run time (read from a table) cannot be
 // differentiated: the error says so at the request, naming the launch call,
@@ -42,6 +46,17 @@ __attribute__((noinline)) void launch(void (*Kernel)(double *, int),
                    0, 0);
 }
 
+__global__ void twice(double *X, int N) {
+  int I = blockIdx.x * blockDim.x + threadIdx.x;
+  if (I < N)
+    X[I] *= 2;
+}
+
+__attribute__((noinline)) void chevron(void (*Kernel)(double *, int),
+                                       double *X, int N) {
+  Kernel<<<(N + 31) / 32, 32>>>(X, N);
+}
+
 // One more level, as Thrust passes its kernels through several functions.
 __attribute__((noinline)) void launchTwice(void (*Kernel)(double *, int),
                                            double *X, int N) {
@@ -63,6 +78,7 @@ double loss(double *X, int N) {
 #else
   launch(square, D, N);   // x^2
   launchTwice(cube, D, N); // x^18
+  chevron(twice, D, N);    // 2 x^18
 #endif
   double Sum = 0, Back[64];
   cudaMemcpy(Back, D, N * sizeof(double), cudaMemcpyDeviceToHost);
@@ -83,7 +99,7 @@ int main() {
   bool Ok = true;
   double Tangent = 0;
   for (int I = 0; I < N; ++I) {
-    double Expected = 18 * std::pow(X[I], 17);
+    double Expected = 36 * std::pow(X[I], 17);
     Ok &= std::fabs(DX[I] - Expected) <= 1e-12 * std::fabs(Expected);
     Tangent += Expected;
   }

@@ -463,11 +463,17 @@ class Generator(GeneratorBase):
             w("if (threadIdx.x == 0)")
             w("  part[blockIdx.x] = r;")
             out = Buf(self.fresh("d"), grid, T, "part")
-        elif shape == "block-scan":
-            w("using Scan = cub::BlockScan<%s, %d>;" % (T, block))
-            w("__shared__ typename Scan::TempStorage storage;")
+        elif shape in ("block-scan", "warp-scan"):
+            if shape == "block-scan":
+                w("using Scan = cub::BlockScan<%s, %d>;" % (T, block))
+                w("__shared__ typename Scan::TempStorage storage;")
+                storage = "storage"
+            else:
+                w("using Scan = cub::WarpScan<%s>;" % T)
+                w("__shared__ typename Scan::TempStorage storage[%d];" % warps)
+                storage = "storage[threadIdx.x / 32]"
             w("%s p;" % T)
-            w("Scan(storage).InclusiveSum(v, p);")
+            w("Scan(%s).InclusiveSum(v, p);" % storage)
             w.open("if (i < n)")
             w("y[i] = %s;" % self.value(["v", "p"] + [s for s, _ in scalars], ["p"], 2))
             w.close()
@@ -482,15 +488,6 @@ class Generator(GeneratorBase):
             w("if (threadIdx.x % 32 == 0)")
             w("  part[i / 32] = i < n ? r : %s;" % self.lit(0.0))
             out = Buf(self.fresh("d"), grid * warps, T, "part")
-        elif shape == "warp-scan":
-            w("using Scan = cub::WarpScan<%s>;" % T)
-            w("__shared__ typename Scan::TempStorage storage[%d];" % warps)
-            w("%s p;" % T)
-            w("Scan(storage[threadIdx.x / 32]).InclusiveSum(v, p);")
-            w.open("if (i < n)")
-            w("y[i] = %s;" % self.value(["v", "p"] + [s for s, _ in scalars], ["p"], 2))
-            w.close()
-            out = Buf(self.fresh("d"), self.n, T, "elem")
         else:
             valid = ", %d" % self.r.randrange(1, 33) if shape == "partial-warp-sum" else ""
             w("using Reduce = cub::WarpReduce<%s>;" % T)

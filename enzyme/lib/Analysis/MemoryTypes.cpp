@@ -6,6 +6,8 @@
 
 #include "Analysis/MemoryTypes.h"
 
+#include "Analysis/AccessIndex.h"
+
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Constants.h"
@@ -203,13 +205,13 @@ static void forEachAnnotatedElement(const CallBase &Call, Type *Ty, int64_t At,
 /// Calls \p Visit(offset from Begin, access) for each load and store in
 /// \p F of bytes in [Begin, End) from \p Base, apart from \p Skip, and
 /// (with \p Annotated) for what the annotations of those bytes say
-/// (`__enzyme_double(p, bytes)`); follows
-/// \p Base into the callees it is passed to and, when it is an argument of
-/// \p F (or of \p Original, of which \p F is a copy), out to the callers
-/// that pass it.
+/// (`__enzyme_double(p, bytes)`), in program order; follows \p Base into
+/// the callees it is passed to and, when it is an argument of \p F (or of
+/// \p Original, of which \p F is a copy), out to the callers that pass it.
 static void forEachAccessOf(const Value *Base, int64_t Begin, int64_t End,
                             Function &F, const Function *Original,
                             ArrayRef<Instruction *> Skip, unsigned Depth,
+                            AccessIndex &Index,
                             function_ref<void(int64_t, Instruction &)> Visit,
                             function_ref<void(int64_t, Type *)> Annotated,
                             const Function *Self = nullptr) {
@@ -219,42 +221,38 @@ static void forEachAccessOf(const Value *Base, int64_t Begin, int64_t End,
     Self = Original ? Original : &F;
   const DataLayout &DL = F.getDataLayout();
   SmallPtrSet<const Value *, 4> Bases = valuesEqualTo(Base);
-  auto IsBase = [&](const Value *Ptr, int64_t &Offset) {
-    return Bases.contains(GetPointerBaseWithConstantOffset(Ptr, Offset, DL));
-  };
-  for (Instruction &I : instructions(F)) {
-    if (auto *Call = dyn_cast<CallBase>(&I)) {
-      int64_t At = 0;
-      if (Type *Ty = annotatedType(*Call);
-          Ty && IsBase(Call->getArgOperand(0), At)) {
-        forEachAnnotatedElement(*Call, Ty, At, Begin, End, DL, Annotated);
-        continue;
-      }
-      Function *Callee = Call->getCalledFunction();
-      if (!Depth || !Callee || Callee->isDeclaration() || Callee == &F ||
-          Callee == Self)
-        continue;
-      for (const Use &Arg : Call->args()) {
-        int64_t Offset = 0;
-        if (!Arg->getType()->isPointerTy() ||
-            Arg.getOperandNo() >= Callee->arg_size() ||
-            !IsBase(Arg.get(), Offset))
-          continue;
-        forEachAccessOf(Callee->getArg(Arg.getOperandNo()), Begin - Offset,
-                        End - Offset, *Callee, nullptr, {}, Depth - 1, Visit,
-                        Annotated, Self);
-      }
-      continue;
+  SmallVector<AccessIndex::Access, 16> Accesses;
+  for (const Value *Equal : Bases)
+    append_range(Accesses, Index.accessesOf(F, Equal));
+  // Each access is filed once: (position, argument) orders them all.
+  llvm::sort(
+      Accesses, [](const AccessIndex::Access &A, const AccessIndex::Access &B) {
+        return std::tie(A.Position, A.ArgNo) < std::tie(B.Position, B.ArgNo);
+      });
+  for (const AccessIndex::Access &A : Accesses) {
+    switch (A.What) {
+    case AccessIndex::Access::Annotation:
+      forEachAnnotatedElement(cast<CallBase>(*A.I), A.Annotated, A.Offset,
+                              Begin, End, DL, Annotated);
+      break;
+    case AccessIndex::Access::CallArgument: {
+      Function *Callee = cast<CallBase>(A.I)->getCalledFunction();
+      if (!Depth || Callee == &F || Callee == Self)
+        break;
+      forEachAccessOf(Callee->getArg(A.ArgNo), Begin - A.Offset, End - A.Offset,
+                      *Callee, nullptr, {}, Depth - 1, Index, Visit, Annotated,
+                      Self);
+      break;
     }
-    const Value *Ptr = getLoadStorePointerOperand(&I);
-    if (!Ptr || is_contained(Skip, &I))
-      continue;
-    int64_t Offset = 0;
-    if (!IsBase(Ptr, Offset))
-      continue;
-    int64_t Size = DL.getTypeStoreSize(getLoadStoreType(&I));
-    if (Offset < End && Offset + Size > Begin)
-      Visit(Offset - Begin, I);
+    case AccessIndex::Access::LoadOrStore: {
+      if (is_contained(Skip, A.I))
+        break;
+      int64_t Size = DL.getTypeStoreSize(getLoadStoreType(A.I));
+      if (A.Offset < End && A.Offset + Size > Begin)
+        Visit(A.Offset - Begin, *A.I);
+      break;
+    }
+    }
   }
 
   const Argument *Arg = nullptr;
@@ -274,7 +272,7 @@ static void forEachAccessOf(const Value *Base, int64_t Begin, int64_t End,
         Call->getArgOperand(Arg->getArgNo()), Offset, DL);
     forEachAccessOf(CallerBase, Begin + Offset, End + Offset,
                     *const_cast<Function *>(Call->getFunction()), nullptr, {},
-                    Depth - 1, Visit, Annotated, Self);
+                    Depth - 1, Index, Visit, Annotated, Self);
   }
 }
 
@@ -333,6 +331,68 @@ static void forEachScalarOf(Type *Ty, int64_t At, int64_t Begin, int64_t End,
   if (Ty->isPointerTy() || Ty->isFloatingPointTy() ||
       (Ty->isIntegerTy() && !Ty->isIntegerTy(8)))
     Visit(At - Begin, Ty);
+}
+
+/// Calls \p Visit(begin, end) for the byte ranges of \p Ty, placed at
+/// \p At, within [Begin, End) that none of its scalars holds: between and
+/// after a struct's fields, past a scalar's stored bytes (x86_fp80 stores
+/// ten of its sixteen). A union holds all its bytes (its IR type shows one
+/// member).
+static void forEachPaddingOf(Type *Ty, int64_t At, int64_t Begin, int64_t End,
+                             const DataLayout &DL,
+                             function_ref<void(int64_t, int64_t)> Visit) {
+  if (!Ty->isSized())
+    return;
+  int64_t Size = DL.getTypeAllocSize(Ty).getFixedValue();
+  if (At >= End || At + Size <= Begin || isUnion(Ty))
+    return;
+  auto Gap = [&](int64_t From, int64_t To) {
+    From = std::max(From, Begin);
+    To = std::min(To, End);
+    if (From < To)
+      Visit(From, To);
+  };
+  if (auto *ST = dyn_cast<StructType>(Ty)) {
+    const StructLayout *SL = DL.getStructLayout(ST);
+    int64_t Next = At;
+    for (unsigned I = 0; I < ST->getNumElements(); ++I) {
+      Type *Field = ST->getElementType(I);
+      int64_t FieldAt = At + int64_t(SL->getElementOffset(I).getFixedValue());
+      Gap(Next, FieldAt);
+      forEachPaddingOf(Field, FieldAt, Begin, End, DL, Visit);
+      Next = FieldAt + int64_t(DL.getTypeAllocSize(Field).getFixedValue());
+    }
+    Gap(Next, At + Size);
+    return;
+  }
+  if (auto *AT = dyn_cast<ArrayType>(Ty)) {
+    int64_t ElementSize =
+        DL.getTypeAllocSize(AT->getElementType()).getFixedValue();
+    if (ElementSize <= 0)
+      return;
+    uint64_t First = std::max<int64_t>(0, (Begin - At) / ElementSize);
+    for (uint64_t K = First; K < AT->getNumElements(); ++K) {
+      int64_t ElementAt = At + int64_t(K) * ElementSize;
+      if (ElementAt >= End)
+        break;
+      forEachPaddingOf(AT->getElementType(), ElementAt, Begin, End, DL, Visit);
+    }
+    return;
+  }
+  Gap(At + int64_t(DL.getTypeStoreSize(Ty).getFixedValue()), At + Size);
+}
+
+/// The ranges \p Ranges cover every byte of [Begin, End).
+static bool coversBytes(SmallVectorImpl<std::pair<int64_t, int64_t>> &Ranges,
+                        int64_t Begin, int64_t End) {
+  sort(Ranges);
+  int64_t Covered = Begin;
+  for (auto [From, To] : Ranges) {
+    if (From > Covered)
+      return false;
+    Covered = std::max(Covered, To);
+  }
+  return Covered >= End;
 }
 
 /// An object of a declared type and where an address points in it.
@@ -488,6 +548,53 @@ static void forEachElementScalar(Type *Element, int64_t Begin, int64_t End,
     forEachScalarOf(Element, K * Size, Begin, End, DL, Visit);
 }
 
+/// The object \p Ptr points into as declaredObjectOf finds it, or else the
+/// local or global it is a constant offset into.
+static std::optional<DeclaredObject>
+declaredOrBaseObjectOf(const Value *Ptr, const Instruction *User,
+                       StringRef Kind, const DataLayout &DL) {
+  if (std::optional<DeclaredObject> Object =
+          declaredObjectOf(Ptr, User, Kind, DL))
+    return Object;
+  int64_t Offset = 0;
+  const Value *Base = GetPointerBaseWithConstantOffset(Ptr, Offset, DL);
+  if (const auto *AI = dyn_cast<AllocaInst>(Base);
+      AI && !AI->isArrayAllocation())
+    return DeclaredObject{AI->getAllocatedType(), Offset};
+  if (const auto *GV = dyn_cast<GlobalVariable>(Base))
+    return DeclaredObject{GV->getValueType(), Offset};
+  return std::nullopt;
+}
+
+/// The ranges of the \p Size bytes from \p Ptr (offsets from \p Ptr) that
+/// the declared type of the object it points into leaves as padding; bytes
+/// outside the object are none of its padding.
+static SmallVector<std::pair<int64_t, int64_t>, 2>
+declaredPaddingAt(const Value *Ptr, int64_t Size, const Instruction *User,
+                  StringRef Kind, const DataLayout &DL) {
+  SmallVector<std::pair<int64_t, int64_t>, 2> Padding;
+  std::optional<DeclaredObject> Object =
+      declaredOrBaseObjectOf(Ptr, User, Kind, DL);
+  if (!Object)
+    return Padding;
+  forEachPaddingOf(Object->Ty, 0, Object->Offset, Object->Offset + Size, DL,
+                   [&](int64_t From, int64_t To) {
+                     Padding.emplace_back(From - Object->Offset,
+                                          To - Object->Offset);
+                   });
+  return Padding;
+}
+
+/// The \p Size bytes at \p Ptr, which \p Access reads or writes, are padding
+/// of the object's declared type (a typed member address, a local or a
+/// global).
+static bool isDeclaredPadding(const Value *Ptr, int64_t Size,
+                              const Instruction *Access, const DataLayout &DL) {
+  SmallVector<std::pair<int64_t, int64_t>, 2> Padding =
+      declaredPaddingAt(Ptr, Size, Access, AccessObjectKind, DL);
+  return coversBytes(Padding, 0, Size);
+}
+
 /// Calls \p Visit for the scalars that the declared type of the object
 /// \p Base stands for holds in [Begin, End): a local or a global of a
 /// struct type, or a field of one, reached from an argument through the
@@ -578,18 +685,13 @@ bool copiesOnlyIntegers(const CopyLayout &Layout,
   // alike, and integer accesses of them say what they are.
   if (!Length)
     return true;
-  // A fixed-size copy: every byte must be an integer access's.
-  SmallVector<std::pair<int64_t, int64_t>, 8> Ranges;
+  // A fixed-size copy: every byte must be an integer access's, or padding
+  // of a declared type, which holds no value.
+  SmallVector<std::pair<int64_t, int64_t>, 8> Ranges(Layout.Padding.begin(),
+                                                     Layout.Padding.end());
   for (auto [Offset, Ty] : Layout.Slots)
     Ranges.emplace_back(Offset, Offset + int64_t(DL.getTypeStoreSize(Ty)));
-  sort(Ranges);
-  int64_t Covered = 0;
-  for (auto [Begin, End] : Ranges) {
-    if (Begin > Covered)
-      return false;
-    Covered = std::max(Covered, End);
-  }
-  return Covered >= int64_t(*Length);
+  return coversBytes(Ranges, 0, int64_t(*Length));
 }
 
 std::string describeUntypedCopy(std::optional<uint64_t> Length) {
@@ -747,8 +849,11 @@ static void forEachTBAAStructField(const Instruction &Copy,
 CopyLayout analyzeCopyLayout(Value *Dst, Value *Src, Function &F,
                              const Function *Original,
                              std::optional<uint64_t> Length,
-                             const Instruction *Copy) {
+                             const Instruction *Copy, AccessIndex *Index) {
   const DataLayout &DL = F.getDataLayout();
+  std::optional<AccessIndex> OwnIndex;
+  if (!Index)
+    Index = &OwnIndex.emplace();
   // Only the bytes copied say what the copy moves; a copy of unknown length
   // reaches as far as the objects do.
   int64_t Extent =
@@ -770,7 +875,7 @@ CopyLayout analyzeCopyLayout(Value *Dst, Value *Src, Function &F,
     Value *Base = GetPointerBaseWithConstantOffset(End, EndOffset, DL);
     forEachAccessOf(
         Base, EndOffset, EndOffset + Extent, F, Original, {},
-        MaxAccessSearchDepth,
+        MaxAccessSearchDepth, *Index,
         [&](int64_t Offset, Instruction &I) {
           Type *Ty = getLoadStoreType(&I);
           if (Ty->isIntegerTy() && movesAddress(I))
@@ -784,18 +889,21 @@ CopyLayout analyzeCopyLayout(Value *Dst, Value *Src, Function &F,
   // No access says (or only integer accesses do, which may be pointers or
   // floats moved as integers): the declared types of the objects copied may.
   for (Value *End : {Dst, Src}) {
-    if (std::optional<DeclaredObject> Object = declaredObjectOf(
-            End, Copy,
-            End == Dst ? CopyDestinationObjectKind : CopySourceObjectKind,
-            DL)) {
+    StringRef Kind =
+        End == Dst ? CopyDestinationObjectKind : CopySourceObjectKind;
+    if (std::optional<DeclaredObject> Object =
+            declaredObjectOf(End, Copy, Kind, DL)) {
       forEachScalarOf(Object->Ty, -Object->Offset, 0, Extent, DL, Add);
-      continue;
+    } else {
+      int64_t EndOffset = 0;
+      Value *Base = GetPointerBaseWithConstantOffset(End, EndOffset, DL);
+      for (const Value *Equal : valuesEqualTo(Base))
+        forEachDeclaredScalar(Equal, EndOffset, EndOffset + Extent, Original,
+                              MaxDeclaredTypeSearchDepth, Add);
     }
-    int64_t EndOffset = 0;
-    Value *Base = GetPointerBaseWithConstantOffset(End, EndOffset, DL);
-    for (const Value *Equal : valuesEqualTo(Base))
-      forEachDeclaredScalar(Equal, EndOffset, EndOffset + Extent, Original,
-                            MaxDeclaredTypeSearchDepth, Add);
+    if (Length)
+      append_range(Layout.Padding,
+                   declaredPaddingAt(End, Extent, Copy, Kind, DL));
   }
   if (Layout.HasPointers || Layout.HasFloats)
     return Layout;
@@ -916,7 +1024,8 @@ struct ContentEvidence {
 
 IntegerAccessContents classifyIntegerAccess(ArrayRef<Instruction *> Accesses,
                                             const Function *Original,
-                                            bool OnlyMoved) {
+                                            bool OnlyMoved,
+                                            AccessIndex *Index) {
   Function &F = *Accesses.front()->getFunction();
   const DataLayout &DL = F.getDataLayout();
   // A local whose scalars are all of one float type holds floats in all its
@@ -937,13 +1046,16 @@ IntegerAccessContents classifyIntegerAccess(ArrayRef<Instruction *> Accesses,
 
   // The other accesses of the same bytes, here and in the callees and
   // callers the memory travels through.
+  std::optional<AccessIndex> OwnIndex;
+  if (!Index)
+    Index = &OwnIndex.emplace();
   for (Instruction *Access : Accesses) {
     int64_t Begin = 0;
     const Value *Base = GetPointerBaseWithConstantOffset(
         getLoadStorePointerOperand(Access), Begin, DL);
     int64_t End = Begin + DL.getTypeStoreSize(getLoadStoreType(Access));
     forEachAccessOf(
-        Base, Begin, End, F, Original, Accesses, MaxAccessSearchDepth,
+        Base, Begin, End, F, Original, Accesses, MaxAccessSearchDepth, *Index,
         [&](int64_t, Instruction &I) {
           Type *Ty = getLoadStoreType(&I);
           if (!Ty->isIntegerTy())
@@ -977,6 +1089,16 @@ IntegerAccessContents classifyIntegerAccess(ArrayRef<Instruction *> Accesses,
   }
   if (Evidence.result().What != IntegerAccessContents::Unknown)
     return Evidence.result();
+
+  // Bytes that the declared type leaves as padding (CUB shuffles a
+  // (float, long) pair word by word, the padding word too) hold no float:
+  // a float written there could only be the padding of another object.
+  if (all_of(Accesses, [&](Instruction *Access) {
+        return isDeclaredPadding(getLoadStorePointerOperand(Access),
+                                 DL.getTypeStoreSize(getLoadStoreType(Access)),
+                                 Access, DL);
+      }))
+    return {IntegerAccessContents::Integers};
 
   // Element accesses of the same objects at offsets only known at run time
   // (x[i] beside a copy of x[0]).

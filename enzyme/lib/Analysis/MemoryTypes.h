@@ -37,6 +37,8 @@ class Value;
 
 namespace enzyme {
 
+class AccessIndex;
+
 /// \p Ty is a C or C++ union, whose IR type shows one of its members only.
 bool isUnion(const llvm::Type *Ty);
 /// \p Ty is a union or holds one (in a struct's fields or an array's
@@ -54,6 +56,9 @@ llvm::Type *inferFloatElementType(llvm::Value *Dst, llvm::Value *Src,
 struct CopyLayout {
   /// (offset from the start of the copy, type) of every access seen.
   llvm::SmallVector<std::pair<int64_t, llvm::Type *>, 8> Slots;
+  /// Byte ranges (from the start of the copy) that the declared type of
+  /// either object leaves as padding: they hold no value.
+  llvm::SmallVector<std::pair<int64_t, int64_t>, 2> Padding;
   bool HasPointers = false;
   bool HasFloats = false;
   /// The floating-point type of the elements, when the copy moves floats
@@ -87,12 +92,14 @@ std::string describeUntypedCopy(std::optional<uint64_t> Length);
 /// callers of \p Original (the function \p F copies) show it, or else
 /// as the declared types of the objects do. \p Length, when known, bounds
 /// the bytes looked at. \p Copy, the copying instruction, is asked first:
-/// clang's `!tbaa.struct` on a struct copy names every field.
+/// clang's `!tbaa.struct` on a struct copy names every field. \p Index,
+/// when given, holds the accesses of the functions searched across calls.
 CopyLayout analyzeCopyLayout(llvm::Value *Dst, llvm::Value *Src,
                              llvm::Function &F,
                              const llvm::Function *Original = nullptr,
                              std::optional<uint64_t> Length = std::nullopt,
-                             const llvm::Instruction *Copy = nullptr);
+                             const llvm::Instruction *Copy = nullptr,
+                             AccessIndex *Index = nullptr);
 
 /// The copy \p Copy, of \p Length bytes (std::nullopt: unknown) laid out as
 /// \p Layout shows, may move floating-point values: something types its
@@ -118,11 +125,12 @@ struct IntegerAccessContents {
 /// the memory is an argument), then the types of the underlying objects'
 /// element accesses. Unknown when nothing says. With \p OnlyMoved the
 /// accesses are known to only move bits between each other (integer
-/// shuffles, phis and selects), so their own values say nothing.
+/// shuffles, phis and selects), so their own values say nothing. \p Index,
+/// when given, holds the accesses of the functions searched across calls.
 IntegerAccessContents
 classifyIntegerAccess(llvm::ArrayRef<llvm::Instruction *> Accesses,
                       const llvm::Function *Original = nullptr,
-                      bool OnlyMoved = false);
+                      bool OnlyMoved = false, AccessIndex *Index = nullptr);
 
 /// Records on the loads, stores and memory transfers of \p F the declared
 /// type of the object each address points into (a typed member or element

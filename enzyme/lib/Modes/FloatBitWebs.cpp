@@ -442,9 +442,13 @@ bool retypeFloatBitWebs(Function &F, const Function *Original) {
 }
 
 bool matchJoinedHalves(Value *V, Value *&Lo, Value *&Hi) {
+  // SROA inserts the low half with a mask that keeps what zext cleared.
+  auto LowHalf =
+      m_CombineOr(m_ZExt(m_Value(Lo)),
+                  m_c_And(m_ZExt(m_Value(Lo)), m_SpecificInt(0xffffffffULL)));
   return V->getType()->isIntegerTy(64) &&
          match(V, m_c_Or(m_Shl(m_ZExt(m_Value(Hi)), m_SpecificInt(32)),
-                         m_ZExt(m_Value(Lo)))) &&
+                         LowHalf)) &&
          Lo->getType()->isIntegerTy(32) && Hi->getType()->isIntegerTy(32);
 }
 

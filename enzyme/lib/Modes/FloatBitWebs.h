@@ -66,7 +66,8 @@ bool moveVectorLanesAsFloats(llvm::Function &F);
 /// W, so that the double keeps its derivative; true if something changed.
 bool joinSplitHalves(llvm::Function &F);
 
-/// \p V is `or (shl (zext Hi), 32), (zext Lo)`, a 64-bit value joined from
+/// \p V is `or (shl (zext Hi), 32), (zext Lo)` (the low half perhaps
+/// masked with 0xffffffff, as SROA inserts it), a 64-bit value joined from
 /// two 32-bit halves, which are bound to \p Lo and \p Hi.
 bool matchJoinedHalves(llvm::Value *V, llvm::Value *&Lo, llvm::Value *&Hi);
 /// The 64-bit value W whose halves \p Lo and \p Hi are (`trunc W` and

@@ -26,6 +26,7 @@
 #ifndef ENZYME_MODES_FUNCTIONDIFFERENTIATOR_H
 #define ENZYME_MODES_FUNCTIONDIFFERENTIATOR_H
 
+#include "Analysis/AccessIndex.h"
 #include "Analysis/ActivityAnalysis.h"
 #include "Analysis/BranchJoins.h"
 #include "Analysis/MemoryTypes.h"
@@ -167,8 +168,10 @@ private:
     unsigned Count = 0;
   };
   /// Works out the role of \p Store; the plan keeps it, since the search
-  /// for what the bytes hold reads the function and its callers.
-  IntegerStoreRole classifyIntegerStore(llvm::StoreInst &Store) const;
+  /// for what the bytes hold reads the function and its callers (\p Index
+  /// files their accesses once for all the stores of the plan).
+  IntegerStoreRole classifyIntegerStore(llvm::StoreInst &Store,
+                                        AccessIndex &Index) const;
   /// The role the plan found for \p Store (Inactive for most stores).
   IntegerStoreRole integerStoreRole(llvm::StoreInst &Store) const {
     return IntegerStoreRoles.lookup(&Store);

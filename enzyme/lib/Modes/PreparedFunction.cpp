@@ -29,6 +29,7 @@
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Transforms/Scalar/EarlyCSE.h"
+#include "llvm/Transforms/Scalar/LoopUnrollPass.h"
 #include "llvm/Transforms/Scalar/SROA.h"
 #include "llvm/Transforms/Scalar/SimplifyCFG.h"
 #include "llvm/Transforms/Utils/Cloning.h"
@@ -113,6 +114,64 @@ static bool mayBeWrittenThrough(const Value &Ptr) {
   return false;
 }
 
+/// Every use of \p Local is a lifetime marker or satisfies \p Access.
+static bool onlyUsedBy(const AllocaInst &Local,
+                       function_ref<bool(const Use &)> Access) {
+  return all_of(Local.uses(), [&](const Use &U) {
+    return cast<Instruction>(U.getUser())->isLifetimeStartOrEnd() || Access(U);
+  });
+}
+
+static bool isWrite(const Use &U) {
+  if (const auto *Store = dyn_cast<StoreInst>(U.getUser()))
+    return U.getOperandNo() == Store->getPointerOperandIndex();
+  const auto *Mem = dyn_cast<MemIntrinsic>(U.getUser());
+  return Mem && !Mem->isVolatile() && U.getOperandNo() == 0;
+}
+
+static bool isRead(const Use &U) {
+  if (const auto *Load = dyn_cast<LoadInst>(U.getUser()))
+    return !Load->isVolatile();
+  const auto *Copy = dyn_cast<MemTransferInst>(U.getUser());
+  return Copy && !Copy->isVolatile() && U.getOperandNo() == 1;
+}
+
+/// Deletes the copies that move nothing: into a local that nothing reads,
+/// or out of one that nothing writes (its bytes are undefined). SROA
+/// leaves the padding between the fields of a struct that unoptimised code
+/// copies as such copies of a few bytes; no access types those bytes, and
+/// the reverse pass could not tell whether the copies move derivatives.
+static void removeCopiesOfNothing(Function &F) {
+  SmallVector<AllocaInst *, 16> Locals;
+  for (Instruction &I : F.getEntryBlock())
+    if (auto *Local = dyn_cast<AllocaInst>(&I))
+      Locals.push_back(Local);
+  // Deleting a copy out of one local may leave the other end unread.
+  for (bool Changed = true; Changed;) {
+    Changed = false;
+    for (AllocaInst *&Local : Locals) {
+      if (!Local)
+        continue;
+      if (onlyUsedBy(*Local, isRead)) {
+        SmallVector<Instruction *, 4> Copies;
+        for (User *U : Local->users())
+          if (isa<MemTransferInst>(U))
+            Copies.push_back(cast<Instruction>(U));
+        for (Instruction *Copy : Copies)
+          Copy->eraseFromParent();
+        Changed |= !Copies.empty();
+      }
+      if (!onlyUsedBy(*Local, isWrite))
+        continue;
+      while (!Local->use_empty())
+        cast<Instruction>(Local->use_begin()->getUser())->eraseFromParent();
+      Local->eraseFromParent();
+      Local = nullptr;
+      Changed = true;
+    }
+  }
+}
+
 /// A parameter passed by value is this function's own copy, which it may
 /// write and read back. Passed as enzyme_const it has no shadow, and what
 /// carries a derivative through the copy would be lost: the writes go to a
@@ -188,6 +247,24 @@ Function *prepareForDifferentiation(Function &F, FunctionAnalysisManager &FAM,
   FPM.addPass(SimplifyCFGPass());
   FPM.run(*P, FAM);
   removeUnreachableBlocks(*P);
+  // Unoptimised code (CUB's generic shuffles at -O0) moves a value's words
+  // through memory in a loop over them, indexed by the loop's counter: with
+  // the loop unrolled, the words are at known offsets, SROA takes them out
+  // of memory, and the shuffles move the value's halves or bits, which the
+  // rules read (raiseDoubleShuffles). Optimised code has done this already.
+  if (shufflesWordsOfMemory(*P)) {
+    FunctionPassManager Unroll;
+    Unroll.addPass(LoopUnrollPass(LoopUnrollOptions(/*OptLevel=*/2)
+                                      .setPartial(false)
+                                      .setRuntime(false)
+                                      .setUpperBound(false)));
+    Unroll.addPass(SROAPass(SROAOptions::ModifyCFG));
+    Unroll.addPass(EarlyCSEPass());
+    Unroll.addPass(SimplifyCFGPass());
+    Unroll.run(*P, FAM);
+    removeUnreachableBlocks(*P);
+  }
+  removeCopiesOfNothing(*P);
   markKokkosTilePoints(*P);
   hoistInvariantSharedLoads(*P);
   joinSplitHalves(*P);

@@ -244,8 +244,10 @@ static Function *getMemcpyAdjoint(Module &M, Type *ElemTy, bool Atomic) {
   I->addIncoming(B.getInt64(0), Entry);
   moveElementAdjoint(B, ElemTy, B.CreateGEP(ElemTy, F->getArg(0), I),
                      B.CreateGEP(ElemTy, F->getArg(1), I), Atomic);
+  // An atomic addition to device memory branches on the address space: the
+  // back edge leaves from the block the body ends in.
   Value *Next = B.CreateAdd(I, B.getInt64(1));
-  I->addIncoming(Next, Loop);
+  I->addIncoming(Next, B.GetInsertBlock());
   B.CreateCondBr(B.CreateICmpULT(Next, Count), Loop, Exit);
   B.SetInsertPoint(Exit);
   B.CreateRetVoid();

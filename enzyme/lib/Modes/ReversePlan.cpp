@@ -460,7 +460,8 @@ bool FunctionDifferentiator::checkUntypedCopyAtRunTime(
 }
 
 FunctionDifferentiator::IntegerStoreRole
-FunctionDifferentiator::classifyIntegerStore(StoreInst &Store) const {
+FunctionDifferentiator::classifyIntegerStore(StoreInst &Store,
+                                             AccessIndex &Index) const {
   Value *Val = Store.getValueOperand();
   if (!Val->getType()->isIntegerTy() ||
       !Activity.isShadowed(Store.getPointerOperand()))
@@ -481,8 +482,8 @@ FunctionDifferentiator::classifyIntegerStore(StoreInst &Store) const {
       Tagged && Tagged != Val &&
       Activity.isShadowed(Tagged->getPointerOperand())) {
     SmallVector<Instruction *, 2> Accesses = {&Store, Tagged};
-    if (classifyIntegerAccess(Accesses, Sig.Fn).What ==
-        IntegerAccessContents::Integers)
+    if (classifyIntegerAccess(Accesses, Sig.Fn, /*OnlyMoved=*/false, &Index)
+            .What == IntegerAccessContents::Integers)
       return {};
     return {IntegerStoreRole::MirrorShadows};
   }
@@ -498,7 +499,7 @@ FunctionDifferentiator::classifyIntegerStore(StoreInst &Store) const {
   // whatever they are: what matters is what the bytes held before, so the
   // value's own uses are no evidence.
   IntegerAccessContents Contents =
-      classifyIntegerAccess(Accesses, Sig.Fn, /*OnlyMoved=*/!Copy);
+      classifyIntegerAccess(Accesses, Sig.Fn, /*OnlyMoved=*/!Copy, &Index);
   const DataLayout &DL = Prep.getDataLayout();
   uint64_t Size = DL.getTypeStoreSize(Val->getType());
   switch (Contents.What) {
@@ -776,6 +777,9 @@ bool FunctionDifferentiator::plan() {
               Call->getArgOperand(0)->stripPointerCasts()))
         FreedAllocations[Old] = Call;
 
+  // The plan only reads IR: the accesses of the functions it searches are
+  // filed once for all its questions.
+  AccessIndex Index;
   SmallVector<NeededValue, 8> Needs;
   for (BasicBlock &BB : Prep) {
     if (skippedLoopOf(&BB))
@@ -898,8 +902,9 @@ bool FunctionDifferentiator::plan() {
         std::optional<uint64_t> Length;
         if (auto *C = dyn_cast<ConstantInt>(Mem->getLength()))
           Length = C->getZExtValue();
-        CopyLayout Layout = analyzeCopyLayout(Mem->getDest(), Mem->getSource(),
-                                              Prep, Sig.Fn, Length, Mem);
+        CopyLayout Layout =
+            analyzeCopyLayout(Mem->getDest(), Mem->getSource(), Prep, Sig.Fn,
+                              Length, Mem, &Index);
         // The type of the floats moved: the copy's own tag or its objects'
         // accesses first, then the accesses of the bytes elsewhere (a
         // std::complex<long double> copied at -O0 is read as x86_fp80 in
@@ -916,7 +921,7 @@ bool FunctionDifferentiator::plan() {
         CopyLayouts[Mem] = std::move(Layout);
       }
       if (auto *Store = dyn_cast<StoreInst>(&I)) {
-        IntegerStoreRole Role = classifyIntegerStore(*Store);
+        IntegerStoreRole Role = classifyIntegerStore(*Store, Index);
         if (Role.What == IntegerStoreRole::Untyped &&
             !checkUntypedCopyAtRunTime(
                 *Store, Prep.getDataLayout().getTypeStoreSize(

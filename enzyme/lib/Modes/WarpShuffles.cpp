@@ -12,6 +12,7 @@
 #include "Core/ReusableFunctions.h"
 #include "Modes/FloatBitWebs.h"
 
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/IntrinsicsNVPTX.h"
@@ -252,6 +253,14 @@ bool shufflesFloatBits(const CallBase &Call, Value *&Bits) {
              I->getOpcode() == Instruction::ExtractElement)
       Work.push_back(I->getOperand(0));
   }
+  return false;
+}
+
+bool shufflesWordsOfMemory(const Function &F) {
+  for (const Instruction &I : instructions(F))
+    if (const auto *Call = dyn_cast<CallBase>(&I))
+      if (Value * Bits; shufflesFloatBits(*Call, Bits) && isa<LoadInst>(Bits))
+        return true;
   return false;
 }
 
@@ -579,6 +588,27 @@ static Value *joinHalves(Value *Lo, Value *Hi,
   return Whole;
 }
 
+/// The store that follows \p First in its block with nothing between them
+/// that touches memory (but shuffles): where unoptimised code stores the
+/// next word of a value it shuffles one word at a time.
+static StoreInst *storeOfNextWord(StoreInst &First) {
+  for (Instruction *I = First.getNextNode(); I; I = I->getNextNode()) {
+    if (auto *Store = dyn_cast<StoreInst>(I))
+      return Store->isSimple() &&
+                     Store->getValueOperand()->getType()->isIntegerTy(32)
+                 ? Store
+                 : nullptr;
+    bool Float;
+    if (auto *Call = dyn_cast<CallInst>(I);
+        Call && Call->getCalledFunction() &&
+        modeOfIntrinsic(Call->getCalledFunction()->getIntrinsicID(), Float))
+      continue;
+    if (I->mayReadOrWriteMemory() || I->isTerminator())
+      return nullptr;
+  }
+  return nullptr;
+}
+
 bool raiseDoubleShuffles(Function &F) {
   if (!isCudaModule(*F.getParent()))
     return false;
@@ -587,26 +617,26 @@ bool raiseDoubleShuffles(Function &F) {
   Changed |= raiseHeaderShuffles(F);
   // or (shl (zext HI), 32), (zext LO), where LO and HI shuffle the halves
   // of one 64-bit value the same way: a double, bitcast or loaded as i64
-  // (optimised code keeps a copied double in an integer).
+  // (optimised code keeps a copied double in an integer). Or LO and HI
+  // stored next to each other (unoptimised code shuffles CUB's values one
+  // word at a time into memory SROA cannot promote).
   struct DoubleShuffle {
     Instruction *Joined;
     CallInst *Lo, *Hi;
     Value *Bits;
+    StoreInst *LoStore = nullptr, *HiStore = nullptr;
   };
   SmallVector<DoubleShuffle, 4> Found;
-  for (Instruction &I : instructions(F)) {
-    Value *LoV, *HiV;
-    if (!matchJoinedHalves(&I, LoV, HiV))
-      continue;
+  auto AddIfHalves = [&](Instruction *Joined, Value *LoV, Value *HiV) {
     auto *Lo = dyn_cast<CallInst>(LoV), *Hi = dyn_cast<CallInst>(HiV);
     if (!Lo || !Hi || !Lo->getCalledFunction() ||
         Lo->getCalledFunction() != Hi->getCalledFunction() ||
         Lo->getParent() != Hi->getParent())
-      continue;
+      return false;
     bool Float;
     if (!modeOfIntrinsic(Lo->getCalledFunction()->getIntrinsicID(), Float) ||
         Float)
-      continue;
+      return false;
     bool SameShape = true;
     for (unsigned A : {0u, 2u, 3u})
       SameShape &= Lo->getArgOperand(A) == Hi->getArgOperand(A);
@@ -614,11 +644,40 @@ bool raiseDoubleShuffles(Function &F) {
     if (!SameShape ||
         !areHalves(Lo->getArgOperand(1), Hi->getArgOperand(1), Paired) ||
         !halvesFloatBits(Lo->getArgOperand(1)))
-      continue;
-    DenseMap<std::pair<Value *, Value *>, Value *> Joined;
+      return false;
+    DenseMap<std::pair<Value *, Value *>, Value *> Joins;
     Found.push_back(
-        {&I, Lo, Hi,
-         joinHalves(Lo->getArgOperand(1), Hi->getArgOperand(1), Joined)});
+        {Joined, Lo, Hi,
+         joinHalves(Lo->getArgOperand(1), Hi->getArgOperand(1), Joins)});
+    return true;
+  };
+  const DataLayout &DL = F.getDataLayout();
+  for (Instruction &I : instructions(F)) {
+    Value *LoV, *HiV;
+    if (matchJoinedHalves(&I, LoV, HiV)) {
+      AddIfHalves(&I, LoV, HiV);
+      continue;
+    }
+    auto *First = dyn_cast<StoreInst>(&I);
+    if (!First || !First->isSimple() ||
+        !First->getValueOperand()->getType()->isIntegerTy(32))
+      continue;
+    StoreInst *Second = storeOfNextWord(*First);
+    int64_t FirstAt = 0, SecondAt = 0;
+    if (!Second ||
+        GetPointerBaseWithConstantOffset(First->getPointerOperand(), FirstAt,
+                                         DL) !=
+            GetPointerBaseWithConstantOffset(Second->getPointerOperand(),
+                                             SecondAt, DL) ||
+        (SecondAt != FirstAt + 4 && FirstAt != SecondAt + 4))
+      continue;
+    StoreInst *LoStore = SecondAt == FirstAt + 4 ? First : Second;
+    StoreInst *HiStore = LoStore == First ? Second : First;
+    if (AddIfHalves(Second, LoStore->getValueOperand(),
+                    HiStore->getValueOperand())) {
+      Found.back().LoStore = LoStore;
+      Found.back().HiStore = HiStore;
+    }
   }
   for (DoubleShuffle &S : Found) {
     bool Float;
@@ -634,6 +693,16 @@ bool raiseDoubleShuffles(Function &F) {
                      {S.Lo->getArgOperand(0), Double, S.Lo->getArgOperand(2),
                       S.Lo->getArgOperand(3)});
     Shuffle->setDebugLoc(S.Lo->getDebugLoc());
+    if (S.LoStore) {
+      // The two words' stores store the double, where the second was.
+      auto *Store = new StoreInst(Shuffle, S.LoStore->getPointerOperand(),
+                                  /*isVolatile=*/false, S.LoStore->getAlign(),
+                                  S.Joined->getIterator());
+      Store->setDebugLoc(S.Joined->getDebugLoc());
+      S.LoStore->eraseFromParent();
+      S.HiStore->eraseFromParent();
+      continue;
+    }
     // Stores of the joined bits store the double (whose adjoint the reverse
     // pass then reads); other users get its bits.
     for (User *U : make_early_inc_range(S.Joined->users()))
@@ -643,15 +712,30 @@ bool raiseDoubleShuffles(Function &F) {
       }
     if (!S.Joined->use_empty())
       S.Joined->replaceAllUsesWith(B.CreateBitCast(Shuffle, B.getInt64Ty()));
-    // The integer chain goes, with the shuffles unless the program reads
-    // the halves elsewhere too (then the plan's check sees them).
     RecursivelyDeleteTriviallyDeadInstructions(S.Joined);
-    for (CallInst *Half : {S.Lo, S.Hi})
-      if (Half->use_empty()) {
-        Value *Operand = Half->getArgOperand(1);
-        Half->eraseFromParent();
-        RecursivelyDeleteTriviallyDeadInstructions(Operand);
-      }
+  }
+  // The integer chains go (also what computes nothing from a half, as SROA
+  // leaves at -O0), with the shuffles unless the program reads the halves
+  // elsewhere too (then the plan's check sees them).
+  SmallVector<WeakTrackingVH, 8> Halves;
+  for (DoubleShuffle &S : Found)
+    Halves.append({S.Lo, S.Hi});
+  if (!Found.empty()) {
+    SmallVector<WeakTrackingVH, 16> Dead;
+    for (Instruction &I : instructions(F))
+      if (isInstructionTriviallyDead(&I))
+        Dead.push_back(&I);
+    RecursivelyDeleteTriviallyDeadInstructionsPermissive(Dead);
+  }
+  for (WeakTrackingVH &Half : Halves) {
+    if (!Half)
+      continue;
+    auto *Call = cast<CallInst>(Half);
+    if (Call->use_empty()) {
+      Value *Operand = Call->getArgOperand(1);
+      Call->eraseFromParent();
+      RecursivelyDeleteTriviallyDeadInstructions(Operand);
+    }
   }
   return raiseFloatWordShuffles(F) || Changed || !Found.empty();
 }

@@ -56,6 +56,11 @@ std::string describeUndifferentiableShuffle(const llvm::CallBase &Call);
 /// see as a float's shuffle.
 bool shufflesFloatBits(const llvm::CallBase &Call, llvm::Value *&Bits);
 
+/// Some 32-bit integer shuffle of \p F moves bits loaded from memory (as
+/// CUB's generic ShuffleDown/ShuffleUp move a value one word at a time, in
+/// a loop over its words, through a pointer to integers).
+bool shufflesWordsOfMemory(const llvm::Function &F);
+
 /// Replaces the pairs of 32-bit shuffles that move a double in \p F by
 /// calls of the helper, and calls of the CUDA headers' float and double
 /// shuffles (at -O0) by the shuffles they wrap, after erasing the shuffles

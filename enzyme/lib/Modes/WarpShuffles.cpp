@@ -217,6 +217,52 @@ Value *emitShuffleSourceInRange(IRBuilder<> &B, ShuffleMode Mode,
   return unclampedSourceLane(B, Mode, Lane, LaneOrOffset, Clamp).InRange;
 }
 
+namespace {
+/// What a walk back over the values some bits come from does at a value.
+enum class BitStep {
+  /// Walk on to where its bits come from: a phi's or a select's incoming
+  /// values, another instruction's first operand.
+  Follow,
+  /// Walk no further from it.
+  Leaf,
+  /// End the walk.
+  Stop,
+};
+/// How a walk ended.
+enum class BitWalk { Done, Stopped, OutOfBudget };
+} // namespace
+
+/// Walks back from \p V to the values its bits come from, depth first,
+/// asking \p Step at each (once) how to go on. The shuffle analyses below
+/// differ in the instructions they see through and in what they look for
+/// at the leaves.
+static BitWalk walkBitSources(const Value *V,
+                              function_ref<BitStep(const Value &)> Step,
+                              unsigned Budget = 64) {
+  SmallVector<const Value *, 8> Work = {V};
+  SmallPtrSet<const Value *, 16> Seen;
+  while (!Work.empty()) {
+    const Value *Next = Work.pop_back_val();
+    if (!Seen.insert(Next).second)
+      continue;
+    if (Seen.size() > Budget)
+      return BitWalk::OutOfBudget;
+    BitStep Action = Step(*Next);
+    if (Action == BitStep::Stop)
+      return BitWalk::Stopped;
+    const auto *I = dyn_cast<Instruction>(Next);
+    if (Action == BitStep::Leaf || !I || I->getNumOperands() == 0)
+      continue;
+    if (const auto *Phi = dyn_cast<PHINode>(I))
+      append_range(Work, Phi->incoming_values());
+    else if (const auto *Select = dyn_cast<SelectInst>(I))
+      Work.append({Select->getTrueValue(), Select->getFalseValue()});
+    else
+      Work.push_back(I->getOperand(0));
+  }
+  return BitWalk::Done;
+}
+
 bool shufflesFloatBits(const CallBase &Call, Value *&Bits) {
   const Function *Callee = Call.getCalledFunction();
   bool IsFloat;
@@ -224,36 +270,31 @@ bool shufflesFloatBits(const CallBase &Call, Value *&Bits) {
     return false;
   // Through truncations, shifts, casts, phis and selects back to where the
   // bits come from.
-  SmallVector<Value *, 8> Work = {Call.getArgOperand(1)};
-  SmallPtrSet<Value *, 16> Seen;
-  while (!Work.empty() && Seen.size() < 32) {
-    Value *V = Work.pop_back_val();
-    if (!Seen.insert(V).second)
-      continue;
-    if (auto *Cast = dyn_cast<BitCastInst>(V);
-        Cast && Cast->getSrcTy()->isFPOrFPVectorTy()) {
-      Bits = Cast->getOperand(0);
-      return true;
-    }
-    // A word of memory (unoptimised code shuffles a double's words read
-    // through a pointer to integers, as CUB's ShuffleDown does).
-    if (isa<LoadInst>(V)) {
-      Bits = V;
-      return true;
-    }
-    auto *I = dyn_cast<Instruction>(V);
-    if (!I)
-      continue;
-    if (auto *Phi = dyn_cast<PHINode>(I))
-      append_range(Work, Phi->incoming_values());
-    else if (auto *Select = dyn_cast<SelectInst>(I))
-      Work.append({Select->getTrueValue(), Select->getFalseValue()});
-    else if (isa<CastInst>(I) || I->getOpcode() == Instruction::LShr ||
-             I->getOpcode() == Instruction::AShr ||
-             I->getOpcode() == Instruction::ExtractElement)
-      Work.push_back(I->getOperand(0));
-  }
-  return false;
+  Bits = nullptr;
+  walkBitSources(
+      Call.getArgOperand(1),
+      [&](const Value &V) {
+        if (auto *Cast = dyn_cast<BitCastInst>(&V);
+            Cast && Cast->getSrcTy()->isFPOrFPVectorTy()) {
+          Bits = Cast->getOperand(0);
+          return BitStep::Stop;
+        }
+        // A word of memory (unoptimised code shuffles a double's words
+        // read through a pointer to integers, as CUB's ShuffleDown does).
+        if (isa<LoadInst>(V)) {
+          Bits = const_cast<Value *>(&V);
+          return BitStep::Stop;
+        }
+        const auto *I = dyn_cast<Instruction>(&V);
+        return I && (isa<PHINode>(I) || isa<SelectInst>(I) ||
+                     isa<CastInst>(I) || I->getOpcode() == Instruction::LShr ||
+                     I->getOpcode() == Instruction::AShr ||
+                     I->getOpcode() == Instruction::ExtractElement)
+                   ? BitStep::Follow
+                   : BitStep::Leaf;
+      },
+      /*Budget=*/32);
+  return Bits != nullptr;
 }
 
 bool shufflesWordsOfMemory(const Function &F) {
@@ -396,29 +437,21 @@ static bool eraseUnusedShuffles(Function &F) {
 /// \p Word holds a float's bits on every path: `bitcast float to i32`, or
 /// phis and selects of such words and of constants (optimised code keeps
 /// the word CUB shuffles across a loop's iterations, as it does for the
-/// float of a (float, index) pair that Thrust's max_element reduces).
-/// \p Bitcast says whether some path has a float's bits, not a constant.
-static bool isFloatWord(const Value *Word, SmallPtrSetImpl<const Value *> &Seen,
-                        bool &Bitcast) {
-  if (const auto *Cast = dyn_cast<BitCastInst>(Word)) {
-    Bitcast |= Cast->getSrcTy()->isFloatTy();
-    return Cast->getSrcTy()->isFloatTy();
-  }
-  if (isa<Constant>(Word))
-    return true;
-  // A cycle through phis is checked where it started.
-  if (!Seen.insert(Word).second)
-    return true;
-  if (Seen.size() > 64)
-    return false;
-  if (const auto *Select = dyn_cast<SelectInst>(Word))
-    return isFloatWord(Select->getTrueValue(), Seen, Bitcast) &&
-           isFloatWord(Select->getFalseValue(), Seen, Bitcast);
-  if (const auto *Phi = dyn_cast<PHINode>(Word))
-    return all_of(Phi->incoming_values(), [&](const Value *In) {
-      return isFloatWord(In, Seen, Bitcast);
-    });
-  return false;
+/// float of a (float, index) pair that Thrust's max_element reduces), with
+/// a float's bits on some path (not only constants).
+static bool isFloatWord(const Value *Word) {
+  bool Bitcast = false;
+  BitWalk Walk = walkBitSources(Word, [&](const Value &V) {
+    if (const auto *Cast = dyn_cast<BitCastInst>(&V)) {
+      Bitcast |= Cast->getSrcTy()->isFloatTy();
+      return Cast->getSrcTy()->isFloatTy() ? BitStep::Leaf : BitStep::Stop;
+    }
+    if (isa<Constant>(V))
+      return BitStep::Leaf;
+    return isa<PHINode>(V) || isa<SelectInst>(V) ? BitStep::Follow
+                                                 : BitStep::Stop;
+  });
+  return Walk == BitWalk::Done && Bitcast;
 }
 
 /// The float whose bits \p Word is (isFloatWord holds): phis and selects of
@@ -456,9 +489,7 @@ static bool raiseFloatWordShuffles(Function &F) {
       if (bool Float;
           modeOfIntrinsic(Call->getCalledFunction()->getIntrinsicID(), Float) &&
           !Float) {
-        SmallPtrSet<const Value *, 16> Seen;
-        bool Bitcast = false;
-        if (isFloatWord(Call->getArgOperand(1), Seen, Bitcast) && Bitcast)
+        if (isFloatWord(Call->getArgOperand(1)))
           Words.push_back(Call);
       }
   DenseMap<Value *, Value *> Floats;
@@ -523,39 +554,33 @@ static bool areHalves(const Value *Lo, const Value *Hi,
 /// memory that holds integers (an index that CUB shuffles beside a double,
 /// as Thrust's max_element does, whose shuffle is no double's).
 static bool halvesFloatBits(const Value *Half) {
-  SmallVector<const Value *, 8> Work = {Half};
-  SmallPtrSet<const Value *, 16> Seen;
   bool Float = false;
-  while (!Work.empty() && Seen.size() < 64) {
-    const Value *V = Work.pop_back_val();
-    if (!Seen.insert(V).second)
-      continue;
-    const auto *I = dyn_cast<Instruction>(V);
+  BitWalk Walk = walkBitSources(Half, [&](const Value &V) {
+    const auto *I = dyn_cast<Instruction>(&V);
     if (!I)
-      continue;
-    if (const auto *Phi = dyn_cast<PHINode>(I)) {
-      append_range(Work, Phi->incoming_values());
-    } else if (const auto *Select = dyn_cast<SelectInst>(I)) {
-      Work.append({Select->getTrueValue(), Select->getFalseValue()});
-    } else if (isa<TruncInst>(I) || isa<FreezeInst>(I) ||
-               I->getOpcode() == Instruction::LShr) {
-      Work.push_back(I->getOperand(0));
-    } else if (const auto *Cast = dyn_cast<BitCastInst>(I)) {
+      return BitStep::Leaf;
+    if (isa<PHINode>(I) || isa<SelectInst>(I) || isa<TruncInst>(I) ||
+        isa<FreezeInst>(I) || I->getOpcode() == Instruction::LShr)
+      return BitStep::Follow;
+    if (const auto *Cast = dyn_cast<BitCastInst>(I)) {
       Float |= Cast->getSrcTy()->isFPOrFPVectorTy();
-    } else if (const auto *Load = dyn_cast<LoadInst>(I)) {
+      return BitStep::Leaf;
+    }
+    if (const auto *Load = dyn_cast<LoadInst>(I)) {
       IntegerAccessContents Contents =
           classifyIntegerAccess({const_cast<LoadInst *>(Load)});
       if (Contents.What == IntegerAccessContents::Integers ||
           Contents.What == IntegerAccessContents::Pointers)
-        return false;
+        return BitStep::Stop;
       Float = true;
-    } else if (isa<ZExtInst>(I) || isa<SExtInst>(I) || isa<PtrToIntInst>(I) ||
-               (isa<BinaryOperator>(I) && !I->isBitwiseLogicOp() &&
-                !I->isShift())) {
-      return false;
+      return BitStep::Leaf;
     }
-  }
-  return Float;
+    if (isa<ZExtInst>(I) || isa<SExtInst>(I) || isa<PtrToIntInst>(I) ||
+        (isa<BinaryOperator>(I) && !I->isBitwiseLogicOp() && !I->isShift()))
+      return BitStep::Stop;
+    return BitStep::Leaf;
+  });
+  return Walk != BitWalk::Stopped && Float;
 }
 
 /// The 64-bit value whose halves are \p Lo and \p Hi (areHalves holds):

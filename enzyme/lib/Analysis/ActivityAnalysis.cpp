@@ -165,13 +165,16 @@ LoadInst *integerLoadOfPointer(Instruction &I) {
   return taggedBitsLoad(I.getOperand(0));
 }
 
+CalleeReturnShadows::~CalleeReturnShadows() = default;
+
 ActivityAnalysis::ActivityAnalysis(Function &F,
                                    ArrayRef<Activity> ArgActivities,
                                    bool ReturnShadow, bool ContextShadows,
                                    const UnshadowedFieldOffsets &Fields,
-                                   bool ReturnDerivative)
+                                   bool ReturnDerivative,
+                                   CalleeReturnShadows *Returns)
     : ReturnShadow(ReturnShadow), ContextShadows(ContextShadows),
-      DL(F.getDataLayout()) {
+      Returns(Returns), DL(F.getDataLayout()) {
   for (Argument &A : F.args()) {
     if (A.getArgNo() < Fields.size() && !Fields[A.getArgNo()].empty())
       ArgUnshadowedFields[&A] = Fields[A.getArgNo()];
@@ -1155,6 +1158,9 @@ bool ActivityAnalysis::shadowOrigins(const Value *Ptr, bool Required,
     return false;
   const Function *Callee = Call->getCalledFunction();
   if (!Required && (!Callee || Callee->isDeclaration()))
+    return false;
+  // Asked again on each round: what the call passes may gain shadows.
+  if (!Required && Returns && Returns->returnsOnlyUnshadowed(*Call, *this))
     return false;
   return markShadowed(Call);
 }

@@ -144,6 +144,23 @@ llvm::LoadInst *taggedBitsLoad(const llvm::Value *Int);
 /// carries the address bits (the other sets or clears flags); -1 otherwise.
 int taggedBitsOperand(const llvm::Value *Int);
 
+class ActivityAnalysis;
+
+/// What callees return, for the analysis of their callers. A pointer that a
+/// caller stores into memory with a shadow wants a shadow of its own; on
+/// the host a callee that returns one without (a reference to enzyme_const
+/// memory) gives it a scratch shadow, but device code has no run-time to
+/// make one. There the caller asks the callee first.
+class CalleeReturnShadows {
+public:
+  virtual ~CalleeReturnShadows();
+  /// \p Call's callee, given what \p Caller passes it, returns only
+  /// pointers without a shadow (its own analysis says so): the caller
+  /// treats the result as such.
+  virtual bool returnsOnlyUnshadowed(const llvm::CallBase &Call,
+                                     const ActivityAnalysis &Caller) = 0;
+};
+
 class ActivityAnalysis {
 public:
   /// \p ArgActivities has one entry per argument of \p F; \p ReturnShadow:
@@ -154,11 +171,16 @@ public:
   /// stored pointers without a shadow (empty: none).
   /// \p ReturnDerivative: the caller takes the derivative of the result
   /// (its adjoint or tangent); without it, what only the result depends
-  /// on is inactive.
+  /// on is inactive. \p Returns (optional) answers for calls whose
+  /// pointer results are merely stored into memory with a shadow.
   ActivityAnalysis(llvm::Function &F, llvm::ArrayRef<Activity> ArgActivities,
                    bool ReturnShadow = false, bool ContextShadows = false,
                    const UnshadowedFieldOffsets &UnshadowedFields = {},
-                   bool ReturnDerivative = true);
+                   bool ReturnDerivative = true,
+                   CalleeReturnShadows *Returns = nullptr);
+
+  /// Mutable globals take shadows from the request's context.
+  bool contextShadows() const { return ContextShadows; }
 
   bool isActive(const llvm::Value *V) const { return Active.count(V); }
   /// Also true for constant addresses within a global whose shadow the
@@ -255,7 +277,8 @@ private:
   /// they return (a helper that allocates), and to the memory a pointer it
   /// comes from was loaded from. Unless \p Required (a pointer merely stored
   /// into shadowed memory), only calls to functions defined here are
-  /// given one. Returns true if it marked one.
+  /// given one, and not those that return only pointers without a shadow
+  /// (CalleeReturnShadows). Returns true if it marked one.
   bool shadowOrigins(const llvm::Value *Ptr, bool Required, unsigned Depth = 0);
   /// \p Ptr points into a local whose every store puts a pointer without a
   /// shadow there, and that no call can write: a pointer read from it has
@@ -280,6 +303,7 @@ private:
 
   bool ReturnShadow;
   bool ContextShadows;
+  CalleeReturnShadows *Returns;
   const llvm::DataLayout &DL;
   llvm::DenseMap<const llvm::Argument *, llvm::SmallVector<uint64_t, 2>>
       ArgUnshadowedFields;

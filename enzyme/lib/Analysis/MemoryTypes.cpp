@@ -160,6 +160,27 @@ static SmallPtrSet<const Value *, 4> valuesEqualTo(const Value *V,
   return Equal;
 }
 
+const Value *forwardedSource(const Value *V) {
+  // A bound on the chain: unoptimised Thrust passes a pointer through a
+  // handful of slots and casts.
+  for (unsigned Step = 0; Step < 16; ++Step) {
+    V = getUnderlyingObject(V);
+    const auto *Load = dyn_cast<LoadInst>(V);
+    if (const AllocaInst *Slot =
+            Load ? singleStoreSlot(Load->getPointerOperand()) : nullptr) {
+      for (const User *U : Slot->users())
+        if (const auto *Store = dyn_cast<StoreInst>(U))
+          V = Store->getValueOperand();
+      continue;
+    }
+    const Value *Through = passedThrough(V, 0);
+    if (!Through)
+      break;
+    V = Through;
+  }
+  return V;
+}
+
 Type *annotatedType(const CallBase &Call) {
   const Function *Callee = Call.getCalledFunction();
   if (!Callee || Call.arg_size() < 1 || Call.arg_size() > 2 ||
@@ -884,26 +905,69 @@ CopyLayout analyzeCopyLayout(Value *Dst, Value *Src, Function &F,
         },
         Add);
   }
-  if (Layout.HasPointers || Layout.HasFloats)
+  auto Kind = [&](const Value *End) {
+    return End == Dst ? CopyDestinationObjectKind : CopySourceObjectKind;
+  };
+  // The scalars the declared types of the objects copied hold.
+  auto ForEachDeclaredScalar = [&](Value *End,
+                                   function_ref<void(int64_t, Type *)> Visit) {
+    if (std::optional<DeclaredObject> Object =
+            declaredObjectOf(End, Copy, Kind(End), DL)) {
+      forEachScalarOf(Object->Ty, -Object->Offset, 0, Extent, DL, Visit);
+      return;
+    }
+    int64_t EndOffset = 0;
+    Value *Base = GetPointerBaseWithConstantOffset(End, EndOffset, DL);
+    for (const Value *Equal : valuesEqualTo(Base))
+      forEachDeclaredScalar(Equal, EndOffset, EndOffset + Extent, Original,
+                            MaxDeclaredTypeSearchDepth, Visit);
+  };
+  if (Layout.HasPointers || Layout.HasFloats) {
+    // Accesses may show some fields only (the others are read deeper in
+    // callees than the search goes), and integer accesses beside them may
+    // move pointers or floats as integers (unoptimised code copies a
+    // thrust::device_ptr as an i64): where a declared type has a pointer or
+    // a float at an offset that no access types, the slot holds it, so
+    // that a pointer's shadow is copied along and a float's adjoint moved.
+    SmallVector<std::pair<int64_t, Type *>, 8> Declared;
+    for (Value *End : {Dst, Src})
+      ForEachDeclaredScalar(End, [&](int64_t Offset, Type *Ty) {
+        if (Ty->isPointerTy() || Ty->isFloatingPointTy())
+          Declared.emplace_back(Offset, Ty);
+      });
+    for (auto [At, DeclaredTy] : Declared) {
+      int64_t Size = DL.getTypeStoreSize(DeclaredTy);
+      bool Typed = false, Overlaps = false;
+      SmallVector<Type **, 2> Integers;
+      for (auto &[Offset, Ty] : Layout.Slots) {
+        int64_t SlotSize = DL.getTypeStoreSize(Ty);
+        if (Offset + SlotSize <= At || At + Size <= Offset)
+          continue;
+        if (Offset == At && SlotSize == Size && Ty->isIntegerTy())
+          Integers.push_back(&Ty);
+        else if (Offset == At && SlotSize == Size)
+          Typed = true;
+        else
+          Overlaps = true;
+      }
+      if (Typed || Overlaps)
+        continue;
+      for (Type **Ty : Integers)
+        *Ty = DeclaredTy;
+      if (Integers.empty())
+        Layout.Slots.emplace_back(At, DeclaredTy);
+      Layout.HasPointers |= DeclaredTy->isPointerTy();
+      Layout.HasFloats |= DeclaredTy->isFloatingPointTy();
+    }
     return Layout;
+  }
   // No access says (or only integer accesses do, which may be pointers or
   // floats moved as integers): the declared types of the objects copied may.
   for (Value *End : {Dst, Src}) {
-    StringRef Kind =
-        End == Dst ? CopyDestinationObjectKind : CopySourceObjectKind;
-    if (std::optional<DeclaredObject> Object =
-            declaredObjectOf(End, Copy, Kind, DL)) {
-      forEachScalarOf(Object->Ty, -Object->Offset, 0, Extent, DL, Add);
-    } else {
-      int64_t EndOffset = 0;
-      Value *Base = GetPointerBaseWithConstantOffset(End, EndOffset, DL);
-      for (const Value *Equal : valuesEqualTo(Base))
-        forEachDeclaredScalar(Equal, EndOffset, EndOffset + Extent, Original,
-                              MaxDeclaredTypeSearchDepth, Add);
-    }
+    ForEachDeclaredScalar(End, Add);
     if (Length)
       append_range(Layout.Padding,
-                   declaredPaddingAt(End, Extent, Copy, Kind, DL));
+                   declaredPaddingAt(End, Extent, Copy, Kind(End), DL));
   }
   if (Layout.HasPointers || Layout.HasFloats)
     return Layout;

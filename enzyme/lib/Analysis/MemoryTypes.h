@@ -45,6 +45,12 @@ bool isUnion(const llvm::Type *Ty);
 /// elements).
 bool holdsUnion(const llvm::Type *Ty);
 
+/// Where the pointer \p V comes from in unoptimised code: its object,
+/// followed back through stack slots that one store fills and through
+/// calls of functions that return an argument unchanged (Thrust's
+/// raw_pointer_cast, std::move), as far as they go.
+const llvm::Value *forwardedSource(const llvm::Value *V);
+
 /// The floating-point type of the values that memory at \p Dst and \p Src
 /// holds, when something says so; nullptr otherwise. \p Access, when given,
 /// is the copying instruction, whose TBAA tag is checked first.

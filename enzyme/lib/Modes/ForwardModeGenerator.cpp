@@ -11,9 +11,11 @@
 #include "Core/Diagnostics.h"
 #include "Core/KernelLaunches.h"
 #include "Core/OpenMPRuntime.h"
+#include "Core/RuntimeLibrary.h"
 #include "Modes/ChoiceSplitting.h"
 #include "Modes/PreparedFunction.h"
 #include "Modes/TangentBuilder.h"
+#include "Modes/UnshadowedReturns.h"
 
 #include "llvm/IR/Module.h"
 
@@ -24,7 +26,20 @@ namespace enzyme {
 ForwardModeGenerator::ForwardModeGenerator(
     Module &M, FunctionAnalysisManager &FAM, FunctionPassManager *Cleanup,
     const UserRegistrations *Registrations)
-    : M(M), FAM(FAM), Cleanup(Cleanup), Registrations(Registrations) {}
+    : M(M), FAM(FAM), Cleanup(Cleanup), Registrations(Registrations) {
+  if (!canLinkRuntime(M))
+    UnshadowedReturnsOracle = std::make_unique<UnshadowedReturns>(
+        FAM, [this](Function &F) { return prepare(F); });
+}
+
+Function *ForwardModeGenerator::prepare(Function &F) {
+  auto Targets = [&](FunctionType *FT) {
+    DifferentiationFailure Ignored;
+    return possibleCallTargets(M, FT, /*KernelLaunch=*/false, Registrations,
+                               DeferIndirectCalls, Ignored);
+  };
+  return prepareForDifferentiation(F, FAM, Targets);
+}
 
 ForwardModeGenerator::~ForwardModeGenerator() = default;
 
@@ -72,12 +87,7 @@ Function *ForwardModeGenerator::generate(const ForwardSignature &Sig,
   Tangents[Sig] = Tangent;
   Pending.push_back(Sig);
 
-  auto Targets = [&](FunctionType *FT) {
-    DifferentiationFailure Ignored;
-    return possibleCallTargets(M, FT, /*KernelLaunch=*/false, Registrations,
-                               DeferIndirectCalls, Ignored);
-  };
-  Function *Prepared = prepareForDifferentiation(F, FAM, Targets);
+  Function *Prepared = prepare(F);
   if (splitReadsThroughMixedChoices(
           *Prepared, analysisActivities(Sig),
           Sig.ReturnTangent && carriesPointers(Prepared->getReturnType()),

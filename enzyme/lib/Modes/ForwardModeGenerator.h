@@ -36,6 +36,7 @@
 #include "llvm/IR/PassManager.h"
 
 #include <map>
+#include <memory>
 #include <tuple>
 #include <vector>
 
@@ -77,6 +78,7 @@ struct ForwardSignature {
 
 class UserRegistrations;
 struct CustomForward;
+class CalleeReturnShadows;
 
 class ForwardModeGenerator {
 public:
@@ -105,6 +107,12 @@ public:
 
   llvm::Module &module() const { return M; }
 
+  /// Where scratch shadows cannot be made (device code), what callees
+  /// return without a shadow (UnshadowedReturns.h); null elsewhere.
+  CalleeReturnShadows *unshadowedReturns() const {
+    return UnshadowedReturnsOracle.get();
+  }
+
 private:
   friend class TangentBuilder;
 
@@ -128,6 +136,8 @@ private:
   llvm::Function *generateDispatch(const ForwardSignature &Shape,
                                    const llvm::CallBase &Call,
                                    DifferentiationFailure &Failure);
+  /// A simplified private copy of \p F (prepareForDifferentiation).
+  llvm::Function *prepare(llvm::Function &F);
   /// Tells LLVM that shadow and primal arguments do not overlap, then runs
   /// the post-AD cleanup pipeline on \p F.
   void cleanup(llvm::Function &F, const ForwardSignature &Sig);
@@ -136,6 +146,7 @@ private:
   llvm::FunctionAnalysisManager &FAM;
   llvm::FunctionPassManager *Cleanup;
   const UserRegistrations *Registrations;
+  std::unique_ptr<CalleeReturnShadows> UnshadowedReturnsOracle;
   std::map<ForwardSignature, llvm::Function *> Tangents;
   /// Everything generated since the outermost getOrCreate started.
   std::vector<ForwardSignature> Pending;

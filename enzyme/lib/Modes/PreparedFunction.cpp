@@ -23,6 +23,7 @@
 #include "Modes/TaggedPointerWebs.h"
 #include "Modes/WarpShuffles.h"
 
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
@@ -85,11 +86,44 @@ static void copyByValueArguments(Function &F) {
   }
 }
 
+/// \p Call returns its argument \p ArgNo and writes nothing but its own
+/// locals: std::move, std::forward and accessors returning `*this`, real
+/// calls at -O0.
+static bool passesArgumentThrough(const CallBase &Call, unsigned ArgNo) {
+  const Function *Callee = Call.getCalledFunction();
+  if (!Callee || Callee->isDeclaration() || ArgNo >= Callee->arg_size() ||
+      !Call.getType()->isPointerTy())
+    return false;
+  const Argument *Param = Callee->getArg(ArgNo);
+  for (const Instruction &I : instructions(*Callee)) {
+    if (isa<AllocaInst>(I) || isa<LoadInst>(I) || isa<GetElementPtrInst>(I) ||
+        isa<CastInst>(I) || isa<DbgInfoIntrinsic>(I) ||
+        (isa<IntrinsicInst>(I) &&
+         cast<IntrinsicInst>(I).isLifetimeStartOrEnd()))
+      continue;
+    if (const auto *Store = dyn_cast<StoreInst>(&I)) {
+      if (!isa<AllocaInst>(getUnderlyingObject(Store->getPointerOperand())))
+        return false;
+      continue;
+    }
+    const auto *Ret = dyn_cast<ReturnInst>(&I);
+    if (!Ret || !Ret->getReturnValue() ||
+        forwardedSource(Ret->getReturnValue()) != Param)
+      return false;
+  }
+  return true;
+}
+
 /// \p Ptr, or an address computed from it, may be written: stored through,
 /// the destination of a memory intrinsic, passed to a call that may write
 /// it, or used in a way this walk does not follow.
 static bool mayBeWrittenThrough(const Value &Ptr) {
   SmallVector<const Value *, 8> Addresses = {&Ptr};
+  SmallPtrSet<const Value *, 8> Seen = {&Ptr};
+  auto Follow = [&](const Value *Address) {
+    if (Seen.insert(Address).second)
+      Addresses.push_back(Address);
+  };
   while (!Addresses.empty()) {
     const Value *Address = Addresses.pop_back_val();
     for (const Use &U : Address->uses()) {
@@ -97,12 +131,31 @@ static bool mayBeWrittenThrough(const Value &Ptr) {
       if (isa<LoadInst>(Usr) || isa<ICmpInst>(Usr))
         continue;
       if (isa<GetElementPtrInst>(Usr) || isa<BitCastInst>(Usr)) {
-        Addresses.push_back(Usr);
+        Follow(Usr);
         continue;
+      }
+      // Kept in a local that is only read back (a variable at -O0): the
+      // loads are the address.
+      if (const auto *Store = dyn_cast<StoreInst>(Usr);
+          Store && U.getOperandNo() == 0) {
+        const auto *Slot = dyn_cast<AllocaInst>(Store->getPointerOperand());
+        if (Slot && all_of(Slot->users(), [&](const User *SlotUser) {
+              return SlotUser == Store || isa<LoadInst>(SlotUser);
+            })) {
+          for (const User *SlotUser : Slot->users())
+            if (isa<LoadInst>(SlotUser))
+              Follow(SlotUser);
+          continue;
+        }
       }
       if (const auto *Call = dyn_cast<CallBase>(Usr);
           Call && Call->isArgOperand(&U)) {
         unsigned ArgNo = Call->getArgOperandNo(&U);
+        // The address comes back from the call (std::move at -O0).
+        if (passesArgumentThrough(*Call, ArgNo)) {
+          Follow(Call);
+          continue;
+        }
         // A call that keeps the address could let a later write through it.
         if ((Call->onlyReadsMemory(ArgNo) && Call->doesNotCapture(ArgNo)) ||
             (isa<MemTransferInst>(Call) && ArgNo == 1))

@@ -8,6 +8,7 @@
 #include "Core/Diagnostics.h"
 #include "Core/Lanes.h"
 #include "Core/OpenMPRuntime.h"
+#include "Core/RuntimeLibrary.h"
 #include "Core/UserRegistrations.h"
 #include "Modes/ChoiceSplitting.h"
 #include "Modes/CustomGradientPair.h"
@@ -15,6 +16,7 @@
 #include "Modes/FunctionDifferentiator.h"
 #include "Modes/IndirectCalls.h"
 #include "Modes/PreparedFunction.h"
+#include "Modes/UnshadowedReturns.h"
 
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Module.h"
@@ -33,7 +35,11 @@ ReverseModeGenerator::ReverseModeGenerator(
     Module &M, FunctionAnalysisManager &FAM, FunctionPassManager *Cleanup,
     const UserRegistrations *Registrations, unsigned Level)
     : M(M), FAM(FAM), Cleanup(Cleanup), Registrations(Registrations),
-      Tape(M, Level) {}
+      Tape(M, Level) {
+  if (!canLinkRuntime(M))
+    UnshadowedReturnsOracle = std::make_unique<UnshadowedReturns>(
+        FAM, [this](Function &F) { return prepare(F); });
+}
 
 ReverseModeGenerator::~ReverseModeGenerator() = default;
 

@@ -34,6 +34,7 @@
 #include "llvm/IR/PassManager.h"
 
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -48,6 +49,7 @@ namespace enzyme {
 
 struct CustomGradient;
 class UserRegistrations;
+class CalleeReturnShadows;
 
 /// What a caller asks of a function.
 /// Whether a pointer points into memory whose shadow starts undefined:
@@ -165,6 +167,11 @@ public:
     return It->second;
   }
   const UserRegistrations *registrations() const { return Registrations; }
+  /// Where scratch shadows cannot be made (device code), what callees
+  /// return without a shadow (UnshadowedReturns.h); null elsewhere.
+  CalleeReturnShadows *unshadowedReturns() const {
+    return UnshadowedReturnsOracle.get();
+  }
   /// Calls through pointers wait for link time (compile-time runs, where
   /// other modules may hold more possible targets).
   void deferIndirectCalls(bool Defer) { DeferIndirectCalls = Defer; }
@@ -214,6 +221,7 @@ private:
   llvm::FunctionAnalysisManager &FAM;
   llvm::FunctionPassManager *Cleanup;
   const UserRegistrations *Registrations;
+  std::unique_ptr<CalleeReturnShadows> UnshadowedReturnsOracle;
   TapeBuilder Tape;
   std::map<ReverseSignature, ReversePair> Pairs;
   std::map<ReverseSignature, uint64_t> FixedTapeSizes;

@@ -46,7 +46,8 @@ TangentBuilder::TangentBuilder(ForwardModeGenerator &Gen,
     : Gen(Gen), Sig(Sig), Prep(Prepared), Out(Tangent),
       Activity(Prepared, analysisActivities(Sig),
                Sig.ReturnTangent && carriesPointers(Prepared.getReturnType()),
-               Sig.ContextShadows, Sig.UnshadowedFields, Sig.ReturnTangent) {}
+               Sig.ContextShadows, Sig.UnshadowedFields, Sig.ReturnTangent,
+               Gen.unshadowedReturns()) {}
 
 bool TangentBuilder::waitsForTargets(const Value *V) const {
   const auto *Call = dyn_cast<CallBase>(V);

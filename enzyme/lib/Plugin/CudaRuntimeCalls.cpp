@@ -21,6 +21,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Plugin/Cuda3DCalls.h"
+#include "Plugin/DeclaredParameters.h"
 #include "Plugin/LaunchDerivatives.h"
 #include "Plugin/StubParameters.h"
 
@@ -33,7 +34,6 @@
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Analysis/ValueTracking.h"
-#include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
@@ -157,37 +157,6 @@ static const Value *storageOf(const Value *P) {
   return Base;
 }
 
-/// The parameter types that the mangled name of the C++ function \p F
-/// lists ("double const*", "float*", "int"); false for a name that does not
-/// demangle to a function.
-static bool declaredParameterTypes(const Function &F,
-                                   SmallVectorImpl<std::string> &Types) {
-  ItaniumPartialDemangler Demangler;
-  if (Demangler.partialDemangle(F.getName().str().c_str()))
-    return false;
-  size_t Size = 0;
-  char *Params = Demangler.getFunctionParameters(nullptr, &Size);
-  if (!Params)
-    return false;
-  // "(double const*, float*, int)": split at the top-level commas.
-  StringRef List = StringRef(Params).trim().drop_front().drop_back();
-  unsigned Depth = 0, Start = 0;
-  for (unsigned I = 0; I <= List.size(); ++I) {
-    if (I == List.size() || (List[I] == ',' && !Depth)) {
-      StringRef T = List.slice(Start, I).trim();
-      if (!T.empty() && T != "void")
-        Types.push_back(T.str());
-      Start = I + 1;
-    } else if (List[I] == '<' || List[I] == '(') {
-      ++Depth;
-    } else if ((List[I] == '>' || List[I] == ')') && Depth) {
-      --Depth;
-    }
-  }
-  std::free(Params);
-  return true;
-}
-
 /// float or double, where the declared parameter type \p T points to one.
 static Type *pointedFloatType(StringRef T, LLVMContext &Ctx) {
   T.consume_back(" __restrict");
@@ -209,37 +178,16 @@ static Type *declaredElementType(const Function &Stub, unsigned Index) {
 }
 
 /// The element type that \p F's C++ declaration gives the parameter that
-/// \p Ptr is (directly, or as its variable at -O0), when it points to float
-/// or double; null otherwise, or where the IR's parameters do not match the
-/// declared ones one to one (after the sret and `this` pointers).
+/// \p Ptr is (directly, or at -O0 through the variables and casts that
+/// pass it on: forwardedSource), when it points to float or double; null
+/// otherwise, or where the IR's parameters cannot be matched to the
+/// declared ones (declaredTypeOfArgument).
 static Type *parameterDeclaredType(const Value *Ptr, const Function &F) {
-  const Value *Base = getUnderlyingObject(Ptr);
-  if (const auto *Load = dyn_cast<LoadInst>(Base)) {
-    // At -O0 a parameter lives in a variable the entry block stores it to.
-    const Value *Variable = getUnderlyingObject(Load->getPointerOperand());
-    Base = nullptr;
-    for (const User *U : Variable->users())
-      if (const auto *Store = dyn_cast<StoreInst>(U);
-          Store && Store->getPointerOperand() == Variable) {
-        if (Base)
-          return nullptr;
-        Base = Store->getValueOperand();
-      }
-  }
-  const auto *Param = dyn_cast_or_null<Argument>(Base);
+  const auto *Param = dyn_cast<Argument>(forwardedSource(Ptr));
   if (!Param || Param->getParent() != &F)
     return nullptr;
-  SmallVector<std::string, 8> Types;
-  if (!declaredParameterTypes(F, Types))
-    return nullptr;
-  unsigned Hidden = F.arg_size() - Types.size(), Index = Param->getArgNo();
-  unsigned Sret = F.arg_size() && F.hasParamAttribute(0, Attribute::StructRet);
-  // The IR's extra parameters: sret, then `this` (a method), or none.
-  if (Hidden < Sret || Hidden > Sret + 1 || Index < Hidden)
-    return nullptr;
-  if (Hidden > Sret && !F.getName().starts_with("_ZN"))
-    return nullptr;
-  return pointedFloatType(Types[Index - Hidden], F.getContext());
+  std::optional<std::string> Declared = declaredTypeOfArgument(*Param);
+  return Declared ? pointedFloatType(*Declared, F.getContext()) : nullptr;
 }
 
 /// The element type that a kernel launched in \p F declares for the memory

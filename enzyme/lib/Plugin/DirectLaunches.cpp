@@ -44,6 +44,7 @@
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Transforms/Utils/Cloning.h"
+#include "llvm/Transforms/Utils/Local.h"
 
 using namespace llvm;
 
@@ -262,10 +263,12 @@ static bool isLambda(const Function &F) {
 
 /// In \p Copy, the template cudaLaunchKernelEx specialised for \p Stub: the
 /// call of its lambda, whose arguments after the closure are the kernel's
-/// arguments converted to its parameter types.
+/// arguments converted to its parameter types. An invoke of it (arguments
+/// with destructors, as CUB's kernel_arg at -O0) becomes a call: the launch
+/// in its place does not throw.
 static CallInst *lambdaCall(Function &Copy, const Function &Stub) {
   for (Instruction &I : instructions(Copy)) {
-    auto *Call = dyn_cast<CallInst>(&I);
+    auto *Call = dyn_cast<CallBase>(&I);
     Function *Callee = Call ? Call->getCalledFunction() : nullptr;
     if (!Callee || Call->arg_size() != Stub.arg_size() + 1 ||
         !isRuntimeTemplate(*Callee, "cudaLaunchKernelEx") || !isLambda(*Callee))
@@ -274,8 +277,11 @@ static CallInst *lambdaCall(Function &Copy, const Function &Stub) {
       return Call->getArgOperand(Param.getArgNo() + 1)->getType() ==
              Param.getType();
     });
-    if (Matches)
-      return Call;
+    if (!Matches)
+      continue;
+    if (auto *Invoke = dyn_cast<InvokeInst>(Call))
+      return changeToCall(Invoke);
+    return cast<CallInst>(Call);
   }
   return nullptr;
 }

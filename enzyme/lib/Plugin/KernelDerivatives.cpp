@@ -32,6 +32,7 @@
 #include "Modes/ReverseModeGenerator.h"
 #include "Modes/SharedAdjoints.h"
 
+#include "llvm/ADT/SetVector.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/IntrinsicsNVPTX.h"
@@ -482,7 +483,14 @@ void DerivativeKernelBuilder::createReverseKernel() {
   } else {
     Tape = B.CreateLoad(Ptr, threadTapeSlot(B, Tapes), "tape");
   }
-  zeroSharedShadows(B, sharedShadowsUsedBy(*Pair->Reverse));
+  // The reverse pass may also reach a shadow through an address the
+  // augmented pass recorded (a pointer into shared memory that unoptimised
+  // code passes down to callees, as CUB's agents keep their TempStorage).
+  SetVector<GlobalVariable *> Undefined;
+  for (Function *Half : {Pair->Augmented, Pair->Reverse})
+    for (GlobalVariable *Shadow : sharedShadowsUsedBy(*Half))
+      Undefined.insert(Shadow);
+  zeroSharedShadows(B, Undefined.getArrayRef());
   SmallVector<Value *, 8> Args = pairArguments(*F, PairArgs);
   // A struct's shadow comes from the host with its pointers' shadows; the
   // thread adds the adjoints of its floats into its own copy, from zero.

@@ -720,11 +720,23 @@ static void add_adjoints(enum contents what, void *into, const void *moved,
       ((double *)into)[i] += ((const double *)moved)[i];
 }
 
+/* Where the copy whose reverse runs now is ("file:line:column"), or null:
+ * the engine sets it around the reverse of each copy that nothing types. */
+__thread const char *__enzyme_rt_cuda_copy_at;
+
+void __enzyme_rt_cuda_copy_site(const char *where) {
+  __enzyme_rt_cuda_copy_at = where;
+}
+
 static void fail_untyped(const char *call) {
   struct message m;
   m.length = 0;
   append(&m, "enzyme: in the derivative of ");
   append(&m, call);
+  if (__enzyme_rt_cuda_copy_at) {
+    append(&m, " at ");
+    append(&m, __enzyme_rt_cuda_copy_at);
+  }
   append(&m, ": nothing in the program says whether the memory it copies "
              "holds float, double, integer or pointer values, so the "
              "adjoints cannot be moved back; access the memory with its "

@@ -26,6 +26,7 @@
 #include "Plugin/StubParameters.h"
 
 #include "Analysis/MemoryTypes.h"
+#include "Core/Diagnostics.h"
 #include "Core/GpuTarget.h"
 #include "Core/KernelLaunches.h"
 #include "Core/RuntimeLibrary.h"
@@ -401,6 +402,45 @@ static Function *forwardReturningResult(Module &M, Function &Rule) {
   return F;
 }
 
+/// A function of its own for the untyped copy \p Call (of \p Callee, one of
+/// the runtime's copies that nothing types), so that its reverse can say
+/// where it is: it calls \p Callee.
+static Function *untypedCopySite(Module &M, CallBase &Call, Function &Callee) {
+  auto *Site =
+      Function::Create(Callee.getFunctionType(), GlobalValue::InternalLinkage,
+                       Callee.getName() + ".untyped.site", M);
+  Site->addFnAttr(Attribute::NoInline);
+  IRBuilder<> B(BasicBlock::Create(M.getContext(), "entry", Site));
+  SmallVector<Value *, 8> Args;
+  for (Argument &A : Site->args())
+    Args.push_back(&A);
+  Value *Result = B.CreateCall(&Callee, Args);
+  B.CreateRet(Result);
+  Call.setCalledFunction(Site);
+  return Site;
+}
+
+/// The run-time's reverse of an untyped copy, \p Reverse, run with
+/// "file:line:column" of the copy \p Loc set for its message (an untyped
+/// copy whose adjoints would have to move stops the program there).
+static Function *reverseAtSite(Module &M, Function &Reverse,
+                               const DebugLoc &Loc) {
+  auto *F =
+      Function::Create(Reverse.getFunctionType(), GlobalValue::InternalLinkage,
+                       Reverse.getName() + ".at.site", M);
+  IRBuilder<> B(BasicBlock::Create(M.getContext(), "entry", F));
+  Function *SetSite = getRuntimeFunction(M, "__enzyme_rt_cuda_copy_site");
+  B.CreateCall(SetSite, {B.CreateGlobalString(describeLocation(Loc),
+                                              "enzyme.cuda.copy.at")});
+  SmallVector<Value *, 8> Args;
+  for (Argument &A : F->args())
+    Args.push_back(&A);
+  B.CreateCall(&Reverse, Args);
+  B.CreateCall(SetSite, {ConstantPointerNull::get(B.getPtrTy())});
+  B.CreateRetVoid();
+  return F;
+}
+
 void prepareCudaRuntimeCalls(Module &M, ArrayRef<Function *> Reached) {
   if (isGpuModule(M) || !canLinkRuntime(M))
     return;
@@ -428,6 +468,9 @@ void prepareCudaRuntimeCalls(Module &M, ArrayRef<Function *> Reached) {
   SmallPtrSet<const Function *, 8> RegisteredForward =
       registeredFunctions(M, RequestFamily::Forward);
   SetVector<Function *> Differentiated;
+  // Untyped copies with a source location: (their own function, the
+  // runtime's, where).
+  SmallVector<std::tuple<Function *, Function *, DebugLoc>, 2> Sites;
   for (auto [Call, Caller] : zip(Calls, Callers)) {
     Function *Callee = Call->getCalledFunction();
     if (Registered.count(Callee) || RegisteredForward.count(Callee))
@@ -445,29 +488,43 @@ void prepareCudaRuntimeCalls(Module &M, ArrayRef<Function *> Reached) {
     const CopyCall *Kind = find_if(CopyCalls, [&](const CopyCall &K) {
       return Callee->getName() == K.Name && NumArgs == K.NumArgs;
     });
-    if (Kind != std::end(CopyCalls))
-      if (StringRef Contents = copiedContents(*Call, *Kind, *Caller);
-          !Contents.empty()) {
-        Function *Copy =
-            getRuntimeFunction(M, (Kind->TypedPrefix + Contents).str());
-        if (Copy->getFunctionType() == Call->getFunctionType()) {
-          Call->setCalledFunction(Copy);
-          Callee = Copy;
-        }
+    if (Kind != std::end(CopyCalls)) {
+      StringRef Contents = copiedContents(*Call, *Kind, *Caller);
+      Function *Copy =
+          Contents.empty()
+              ? nullptr
+              : getRuntimeFunction(M, (Kind->TypedPrefix + Contents).str());
+      if (Copy && Copy->getFunctionType() == Call->getFunctionType()) {
+        Call->setCalledFunction(Copy);
+        Callee = Copy;
+      } else if (Contents.empty() && Call->getDebugLoc()) {
+        Sites.emplace_back(untypedCopySite(M, *Call, *Callee), Callee,
+                           Call->getDebugLoc());
+        continue;
       }
+    }
     Differentiated.insert(Callee);
   }
-  for (Function *F : Differentiated) {
-    StringRef Prefix = gradientPrefixOf(F->getName());
-    if (!Registered.count(F))
-      addRegistration(M, "register_gradient", *F,
-                      {getRuntimeFunction(M, (Prefix + "_augment").str()),
-                       getRuntimeFunction(M, (Prefix + "_reverse").str())});
-    if (!RegisteredForward.count(F))
+  auto Register = [&](Function &F, StringRef Prefix, Function *Reverse) {
+    if (!Registered.count(&F))
       addRegistration(
-          M, "register_derivative", *F,
+          M, "register_gradient", F,
+          {getRuntimeFunction(M, (Prefix + "_augment").str()), Reverse});
+    if (!RegisteredForward.count(&F))
+      addRegistration(
+          M, "register_derivative", F,
           {forwardReturningResult(
               M, *getRuntimeFunction(M, (Prefix + "_forward").str()))});
+  };
+  for (Function *F : Differentiated) {
+    StringRef Prefix = gradientPrefixOf(F->getName());
+    Register(*F, Prefix, getRuntimeFunction(M, (Prefix + "_reverse").str()));
+  }
+  for (auto &[Site, Callee, Loc] : Sites) {
+    StringRef Prefix = gradientPrefixOf(Callee->getName());
+    Register(*Site, Prefix,
+             reverseAtSite(
+                 M, *getRuntimeFunction(M, (Prefix + "_reverse").str()), Loc));
   }
 }
 

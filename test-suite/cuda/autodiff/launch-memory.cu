@@ -12,12 +12,13 @@
 // RUN: %clangxx_enzyme -fenzyme -fcuda-emulate -O2 %s -o %t.O2 && %t.O2 | FileCheck %s
 // RUN: %if gpu %{ %clangxx_enzyme -fenzyme -O2 %s -o %t.gpu && %t.gpu | FileCheck %s %}
 // A copy that nothing types stops the reverse pass with a message instead
-// of moving adjoints of a guessed type.
+// of moving adjoints of a guessed type, at the copy's line (before, the
+// message named no place).
 // RUN: %clangxx_enzyme -fenzyme -fcuda-emulate -O2 -DUNTYPED %s -o %t.untyped
 // RUN: not --crash %t.untyped 2>&1 | FileCheck %s --check-prefix=UNTYPED
 // CHECK-NOT: FAIL
 // CHECK: all checks passed
-// UNTYPED: enzyme: in the derivative of cudaMemcpy: nothing in the program says whether the memory it copies holds float, double, integer or pointer values
+// UNTYPED: enzyme: in the derivative of cudaMemcpy at {{.*}}launch-memory.cu:[[#@LINE+62]]:3: nothing in the program says whether the memory it copies holds float, double, integer or pointer values
 #include "../Inputs/check.h"
 
 __global__ void square(const double *X, double *Y, int N) {

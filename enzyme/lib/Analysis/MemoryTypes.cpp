@@ -867,6 +867,39 @@ static void forEachTBAAStructField(const Instruction &Copy,
   }
 }
 
+/// Gives \p Layout's offsets that no access types, or that only an integer
+/// access of the same size does, the pointer or float that \p Declared (the
+/// declared types of the objects copied) puts there.
+static void
+fillFromDeclaredScalars(CopyLayout &Layout,
+                        ArrayRef<std::pair<int64_t, Type *>> Declared,
+                        const DataLayout &DL) {
+  for (auto [At, DeclaredTy] : Declared) {
+    int64_t Size = DL.getTypeStoreSize(DeclaredTy);
+    bool Typed = false, Overlaps = false;
+    SmallVector<Type **, 2> Integers;
+    for (auto &[Offset, Ty] : Layout.Slots) {
+      int64_t SlotSize = DL.getTypeStoreSize(Ty);
+      if (Offset + SlotSize <= At || At + Size <= Offset)
+        continue;
+      if (Offset == At && SlotSize == Size && Ty->isIntegerTy())
+        Integers.push_back(&Ty);
+      else if (Offset == At && SlotSize == Size)
+        Typed = true;
+      else
+        Overlaps = true;
+    }
+    if (Typed || Overlaps)
+      continue;
+    for (Type **Ty : Integers)
+      *Ty = DeclaredTy;
+    if (Integers.empty())
+      Layout.Slots.emplace_back(At, DeclaredTy);
+    Layout.HasPointers |= DeclaredTy->isPointerTy();
+    Layout.HasFloats |= DeclaredTy->isFloatingPointTy();
+  }
+}
+
 CopyLayout analyzeCopyLayout(Value *Dst, Value *Src, Function &F,
                              const Function *Original,
                              std::optional<uint64_t> Length,
@@ -935,30 +968,7 @@ CopyLayout analyzeCopyLayout(Value *Dst, Value *Src, Function &F,
         if (Ty->isPointerTy() || Ty->isFloatingPointTy())
           Declared.emplace_back(Offset, Ty);
       });
-    for (auto [At, DeclaredTy] : Declared) {
-      int64_t Size = DL.getTypeStoreSize(DeclaredTy);
-      bool Typed = false, Overlaps = false;
-      SmallVector<Type **, 2> Integers;
-      for (auto &[Offset, Ty] : Layout.Slots) {
-        int64_t SlotSize = DL.getTypeStoreSize(Ty);
-        if (Offset + SlotSize <= At || At + Size <= Offset)
-          continue;
-        if (Offset == At && SlotSize == Size && Ty->isIntegerTy())
-          Integers.push_back(&Ty);
-        else if (Offset == At && SlotSize == Size)
-          Typed = true;
-        else
-          Overlaps = true;
-      }
-      if (Typed || Overlaps)
-        continue;
-      for (Type **Ty : Integers)
-        *Ty = DeclaredTy;
-      if (Integers.empty())
-        Layout.Slots.emplace_back(At, DeclaredTy);
-      Layout.HasPointers |= DeclaredTy->isPointerTy();
-      Layout.HasFloats |= DeclaredTy->isFloatingPointTy();
-    }
+    fillFromDeclaredScalars(Layout, Declared, DL);
     return Layout;
   }
   // No access says (or only integer accesses do, which may be pointers or

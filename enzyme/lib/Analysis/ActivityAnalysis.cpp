@@ -723,6 +723,16 @@ std::string describeCopyWithoutShadow(MemTransferInst &Copy, Function &F,
   return copyMayMoveFloats(Copy, Layout, Length) ? Why : "";
 }
 
+std::string describeUnshadowedPointerStored() {
+  return "cannot differentiate storing a pointer to memory without "
+         "derivatives (an enzyme_const argument, a global, memory an "
+         "inactive function returns) into memory that also holds pointers "
+         "with derivatives: code that loads it would take its shadow, and "
+         "device code has no run-time to give it a zeroed stand-in (host code "
+         "does). Pass that memory with enzyme_dup and a zeroed shadow, or "
+         "keep such pointers in a variable of their own";
+}
+
 std::string describeUnshadowedChoice(const Value &Choice) {
   std::string Name = Choice.hasName() ? ("'" + Choice.getName() + "'").str()
                                       : std::string("memory without "

@@ -76,6 +76,11 @@ std::string describeAtomicWithDerivative(const llvm::Instruction &I,
 /// derivatives and \p Choice, which has none.
 std::string describeUnshadowedChoice(const llvm::Value &Choice);
 
+/// The error for storing a pointer to memory without derivatives into
+/// memory whose readers take the shadows of the pointers they load, where
+/// no scratch shadow can stand in (device code).
+std::string describeUnshadowedPointerStored();
+
 /// The error for a function \p F whose caller needs the shadow of the
 /// pointer it returns, which has none.
 std::string returnedWithoutShadow(const llvm::Function &F);

@@ -461,7 +461,7 @@ void FunctionDifferentiator::zeroUndefinedShadowAt(StoreInst &Store) {
               });
 }
 
-void FunctionDifferentiator::augmentStore(StoreInst &Store) {
+bool FunctionDifferentiator::augmentStore(StoreInst &Store) {
   Value *Ptr = Store.getPointerOperand();
   Value *Val = Store.getValueOperand();
   if (UntypedCopies.count(&Store)) {
@@ -475,7 +475,7 @@ void FunctionDifferentiator::augmentStore(StoreInst &Store) {
                   checkUntypedCopyShadows(B, Lane[0], Lane[1], Bytes, *Sig.Fn,
                                           AugStore->getDebugLoc());
                 });
-    return;
+    return true;
   }
   zeroUndefinedShadowAt(Store);
   IntegerStoreRole::Kind Role = integerStoreRole(Store).What;
@@ -483,7 +483,12 @@ void FunctionDifferentiator::augmentStore(StoreInst &Store) {
                           Role == IntegerStoreRole::ScratchShadows;
   if (!(carriesPointers(Val->getType()) || PointerAsInteger) ||
       !Activity.isShadowed(Ptr))
-    return;
+    return true;
+  // Where no scratch shadow can stand in for a pointer without one, its
+  // readers would take a null shadow.
+  if (!PointerAsInteger && Activity.needsScratchShadowIn(Val, Ptr) &&
+      !takesScratchShadow(Val))
+    return fail(&Store, describeUnshadowedPointerStored());
   if (Val->getType()->isAggregateType()) {
     // Only the pointer fields: the shadows of the others (floats' adjoints)
     // must stay as they are.
@@ -505,7 +510,7 @@ void FunctionDifferentiator::augmentStore(StoreInst &Store) {
                 S->setVolatile(AugStore->isVolatile());
               });
         });
-    return;
+    return true;
   }
   // Shadow memory mirrors the primal's pointer structure, so loads of
   // pointers on the shadow side find the shadows.
@@ -557,6 +562,7 @@ void FunctionDifferentiator::augmentStore(StoreInst &Store) {
                 S->setAlignment(AugStore->getAlign());
                 S->setVolatile(AugStore->isVolatile());
               });
+  return true;
 }
 
 void FunctionDifferentiator::addTapePushes() {
@@ -783,8 +789,8 @@ bool FunctionDifferentiator::buildAugmented() {
 
   for (BasicBlock *BB : RPO)
     for (Instruction &I : *BB)
-      if (auto *Store = dyn_cast<StoreInst>(&I))
-        augmentStore(*Store);
+      if (auto *Store = dyn_cast<StoreInst>(&I); Store && !augmentStore(*Store))
+        return false;
 
   // Which predecessor the forward pass came from, for the reverse branch.
   for (BasicBlock &BB : Prep) {

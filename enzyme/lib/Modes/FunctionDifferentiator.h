@@ -242,7 +242,7 @@ private:
   /// The augmented function's copy of \p V (constants are themselves).
   llvm::Value *augmentedValue(llvm::Value *V);
   llvm::Value *selectShadow(llvm::SelectInst &Select, llvm::IRBuilder<> &B);
-  void augmentStore(llvm::StoreInst &Store);
+  bool augmentStore(llvm::StoreInst &Store);
   /// A store to shared memory whose shadow starts as garbage zeroes the
   /// stored location's shadow.
   void zeroUndefinedShadowAt(llvm::StoreInst &Store);

@@ -121,7 +121,10 @@ bool TangentBuilder::differentiateStore(StoreInst &Store, IRBuilder<> &B) {
   if (!hasTangentInMemory(Val->getType()))
     return true;
   // Overwrites: an inactive value stores a zero tangent (a null shadow, or
-  // a scratch one where a pointer to memory without derivatives needs one).
+  // a scratch one where a pointer to memory without derivatives needs one;
+  // without a run-time to make one, readers would take a null shadow).
+  if (Activity.needsScratchShadowIn(Val, Ptr) && !takesScratchShadow(Val))
+    return fail(&Store, describeUnshadowedPointerStored());
   Value *Stored = Activity.needsScratchShadowIn(Val, Ptr)
                       ? tangentOrScratch(Val, B)
                       : tangent(Val);

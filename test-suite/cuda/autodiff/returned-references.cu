@@ -18,6 +18,12 @@
 // CHECK: all checks passed
 // STORE: returned-references.cu:[[#]]:{{[0-9]+}}: error: cannot differentiate
 // STORE-SAME: derivative
+// A variable that holds either such a reference or one with derivatives
+// cannot take the null shadow device code would give the first (no
+// run-time makes a zeroed stand-in there, as on the host): an error, where
+// before the reverse pass dereferenced the null shadow (a crash).
+// RUN: not %clangxx_enzyme -fenzyme -fcuda-emulate -O0 -DMIXED %s -o %t.mixed 2>&1 | FileCheck %s --check-prefix=MIXED
+// MIXED: error: cannot differentiate {{.*}}storing a pointer to memory without derivatives {{.*}} into memory that also holds pointers with derivatives
 #include "../Inputs/check.h"
 
 extern __device__ void __enzyme_autodiff(void *, ...);
@@ -59,6 +65,26 @@ __global__ void storeGradient(const double *X, double *DX, double *Y,
                               double *DY, Params *P) {
   __enzyme_autodiff((void *)stores, enzyme_dup, X, DX, enzyme_dup, Y, DY,
                     enzyme_const, P);
+}
+#endif
+
+#ifdef MIXED
+__device__ const double &pick(const double &C) { return C; }
+__device__ void scaleBy(const double *const &R, double *Y, double X) {
+  *Y = *R * X;
+}
+__device__ void mixed(const double *X, double *Y, const Params *P, int Flag) {
+  const double *R;
+  if (Flag)
+    R = &X[threadIdx.x];
+  else
+    R = &pick(P->Scale);
+  scaleBy(R, &Y[threadIdx.x], X[threadIdx.x]);
+}
+__global__ void mixedGradient(const double *X, double *DX, double *Y,
+                              double *DY, const Params *P, int Flag) {
+  __enzyme_autodiff((void *)mixed, enzyme_dup, X, DX, enzyme_dup, Y, DY,
+                    enzyme_const, P, enzyme_const, Flag);
 }
 #endif
 

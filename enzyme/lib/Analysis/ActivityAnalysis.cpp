@@ -1075,6 +1075,16 @@ ActivityAnalysis::unshadowedFieldsOf(const Value *Arg) const {
   return Fields;
 }
 
+SmallVector<Activity, 4> reverseArgumentActivities(const CallBase &Call,
+                                                   const ActivityAnalysis &AA) {
+  SmallVector<Activity, 4> Args;
+  for (const Value *Arg : Call.args())
+    Args.push_back(AA.passesShadow(Arg) ? Activity::Dup
+                   : AA.isActive(Arg)   ? Activity::Out
+                                        : Activity::Const);
+  return Args;
+}
+
 UnshadowedFieldOffsets
 unshadowedFieldsOfArguments(const CallBase &Call,
                             const ActivityAnalysis &Activity) {

@@ -318,6 +318,12 @@ private:
   mutable ParameterWrites CallWrites;
 };
 
+/// What each argument of \p Call carries into a reverse-mode callee: a
+/// shadow (Dup), an adjoint (Out) or nothing (Const).
+llvm::SmallVector<Activity, 4>
+reverseArgumentActivities(const llvm::CallBase &Call,
+                          const ActivityAnalysis &AA);
+
 /// The UnshadowedFieldOffsets of \p Call's callee: for each argument
 /// passed with its shadow, Activity.unshadowedFieldsOf; empty when none has
 /// such fields.

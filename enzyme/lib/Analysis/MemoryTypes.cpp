@@ -78,9 +78,7 @@ Type *inferFloatElementType(Value *Dst, Value *Src, const Instruction *Access) {
 /// (into callees that receive the memory, out to callers that pass it).
 static constexpr unsigned MaxAccessSearchDepth = 2;
 
-/// The stack slot \p V is loaded from, when one store fills it (unoptimised
-/// code keeps every variable, pointer arguments included, in such a slot).
-static const AllocaInst *singleStoreSlot(const Value *Slot) {
+const AllocaInst *singleStoreSlot(const Value *Slot) {
   auto *Alloca = dyn_cast<AllocaInst>(Slot);
   if (!Alloca)
     return nullptr;

@@ -25,6 +25,7 @@
 #include <utility>
 
 namespace llvm {
+class AllocaInst;
 class CallBase;
 class DataLayout;
 class Function;
@@ -44,6 +45,11 @@ bool isUnion(const llvm::Type *Ty);
 /// \p Ty is a union or holds one (in a struct's fields or an array's
 /// elements).
 bool holdsUnion(const llvm::Type *Ty);
+
+/// \p Slot, when it is a local that one store fills and that is otherwise
+/// only loaded (unoptimised code keeps every variable, pointer arguments
+/// included, in such a slot); nullptr otherwise.
+const llvm::AllocaInst *singleStoreSlot(const llvm::Value *Slot);
 
 /// Where the pointer \p V comes from in unoptimised code: its object,
 /// followed back through stack slots that one store fills and through

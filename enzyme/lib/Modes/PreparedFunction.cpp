@@ -138,10 +138,8 @@ static bool mayBeWrittenThrough(const Value &Ptr) {
       // loads are the address.
       if (const auto *Store = dyn_cast<StoreInst>(Usr);
           Store && U.getOperandNo() == 0) {
-        const auto *Slot = dyn_cast<AllocaInst>(Store->getPointerOperand());
-        if (Slot && all_of(Slot->users(), [&](const User *SlotUser) {
-              return SlotUser == Store || isa<LoadInst>(SlotUser);
-            })) {
+        if (const AllocaInst *Slot =
+                singleStoreSlot(Store->getPointerOperand())) {
           for (const User *SlotUser : Slot->users())
             if (isa<LoadInst>(SlotUser))
               Follow(SlotUser);

@@ -170,14 +170,7 @@ bool FunctionDifferentiator::hasMultiplePredecessors(BasicBlock *BB) const {
 ReverseSignature FunctionDifferentiator::calleeSignature(CallBase &Call) const {
   ReverseSignature Callee;
   Callee.Fn = Call.getCalledFunction();
-  for (Value *Arg : Call.args()) {
-    if (Activity.passesShadow(Arg))
-      Callee.Args.push_back(Activity::Dup);
-    else if (Activity.isActive(Arg))
-      Callee.Args.push_back(Activity::Out);
-    else
-      Callee.Args.push_back(Activity::Const);
-  }
+  Callee.Args = reverseArgumentActivities(Call, Activity);
   Callee.UnshadowedFields = unshadowedFieldsOfArguments(Call, Activity);
   // Stores into shared memory zero its shadow, in callees too.
   for (auto [I, Arg] : enumerate(Call.args()))

@@ -29,13 +29,9 @@ bool UnshadowedReturns::returnsOnlyUnshadowed(const CallBase &Call,
       isNamedByRegistration(*Callee, "__enzyme_register_") ||
       !Callee->getReturnType()->isFirstClassType())
     return false;
-  // What the callee's signature would be (FunctionDifferentiator's
-  // calleeSignature).
-  std::vector<Activity> Args;
-  for (const Value *Arg : Call.args())
-    Args.push_back(Caller.passesShadow(Arg) ? Activity::Dup
-                   : Caller.isActive(Arg)   ? Activity::Out
-                                            : Activity::Const);
+  // What the callee's signature would be.
+  SmallVector<Activity, 4> Activities = reverseArgumentActivities(Call, Caller);
+  std::vector<Activity> Args(Activities.begin(), Activities.end());
   UnshadowedFieldOffsets Fields = unshadowedFieldsOfArguments(Call, Caller);
   std::vector<std::vector<uint64_t>> FieldKey;
   for (const auto &F : Fields)

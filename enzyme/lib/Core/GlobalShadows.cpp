@@ -7,6 +7,7 @@
 #include "Core/GlobalShadows.h"
 #include "Core/GlobalUsers.h"
 #include "Core/GpuTarget.h"
+#include "Core/KernelLaunches.h"
 #include "Core/ReusableFunctions.h"
 
 #include "Analysis/ActivityAnalysis.h"
@@ -61,9 +62,14 @@ static constexpr GlobalUserMarks ShadowedGlobalUsers = {
     "enzyme_shadowed_globals", "enzyme.shadowed_globals"};
 
 void markShadowedGlobalUsers(Module &M) {
+  // A kernel may read or write the `__device__` variables whose shadows the
+  // program declares, whatever its arguments; the host sees its stub only.
   markGlobalUsers(
       M, ShadowedGlobalUsers, /*Enabled=*/true,
-      [](const GlobalVariable &GV) { return globalShadowOf(GV) != nullptr; });
+      [](const GlobalVariable &GV) { return globalShadowOf(GV) != nullptr; },
+      [](const Function &F) {
+        return kernelNameOfStub(F.getName()).has_value();
+      });
 }
 
 bool mayTouchShadowedGlobals(const CallBase &Call) {

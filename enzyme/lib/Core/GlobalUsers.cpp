@@ -30,7 +30,8 @@ static bool mentionsTracked(const Value *V,
 }
 
 void markGlobalUsers(Module &M, const GlobalUserMarks &Marks, bool Enabled,
-                     function_ref<bool(const GlobalVariable &)> Tracked) {
+                     function_ref<bool(const GlobalVariable &)> Tracked,
+                     function_ref<bool(const Function &)> Reaches) {
   for (Function &F : M)
     F.removeFnAttr(Marks.Attr);
   if (NamedMDNode *Flag = M.getNamedMetadata(Marks.ModuleFlag))
@@ -47,15 +48,16 @@ void markGlobalUsers(Module &M, const GlobalUserMarks &Marks, bool Enabled,
     for (Function &F : M) {
       if (F.isDeclaration() || F.hasFnAttribute(Marks.Attr))
         continue;
-      bool Touches = any_of(instructions(F), [&](const Instruction &I) {
-        if (const auto *Call = dyn_cast<CallBase>(&I))
-          if (const Function *Callee = Call->getCalledFunction();
-              Callee && Callee->hasFnAttribute(Marks.Attr))
-            return true;
-        return any_of(I.operands(), [&](const Use &U) {
-          return mentionsTracked(U.get(), Tracked);
-        });
-      });
+      bool Touches = (Reaches && Reaches(F)) ||
+                     any_of(instructions(F), [&](const Instruction &I) {
+                       if (const auto *Call = dyn_cast<CallBase>(&I))
+                         if (const Function *Callee = Call->getCalledFunction();
+                             Callee && Callee->hasFnAttribute(Marks.Attr))
+                           return true;
+                       return any_of(I.operands(), [&](const Use &U) {
+                         return mentionsTracked(U.get(), Tracked);
+                       });
+                     });
       if (Touches) {
         F.addFnAttr(Marks.Attr);
         Changed = true;

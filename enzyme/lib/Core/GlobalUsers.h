@@ -22,6 +22,7 @@
 
 namespace llvm {
 class CallBase;
+class Function;
 class GlobalVariable;
 class Module;
 } // namespace llvm
@@ -37,12 +38,15 @@ struct GlobalUserMarks {
 };
 
 /// Marks with \p Marks the functions of \p M that mention a global for
-/// which \p Tracked holds (in a constant expression too), directly or through
-/// the functions they call; clears earlier marks first. With \p Enabled
-/// false, or no such global, only clears.
+/// which \p Tracked holds (in a constant expression too), or for which
+/// \p Reaches holds (a kernel's host stub: the kernel's body is in the
+/// device compilation), directly or through the functions they call; clears
+/// earlier marks first. With \p Enabled false, or no such global, only
+/// clears.
 void markGlobalUsers(
     llvm::Module &M, const GlobalUserMarks &Marks, bool Enabled,
-    llvm::function_ref<bool(const llvm::GlobalVariable &)> Tracked);
+    llvm::function_ref<bool(const llvm::GlobalVariable &)> Tracked,
+    llvm::function_ref<bool(const llvm::Function &)> Reaches = nullptr);
 
 /// \p Call may reach a global marked with \p Marks: its callee is a user, or
 /// it calls through a pointer in a module that has such globals.

@@ -31,6 +31,10 @@ inline constexpr const char *InlinedAfterAD = "enzyme-inline-after-ad";
 /// NVPTX's address space of shared memory (`__shared__`).
 inline constexpr unsigned SharedAddressSpace = 3;
 
+/// NVPTX's address space of constant memory (`__constant__`), which kernels
+/// only read.
+inline constexpr unsigned ConstantAddressSpace = 4;
+
 inline bool isGpuTarget(const llvm::Triple &T) {
   return T.isNVPTX() || T.isAMDGPU() || T.isSPIR() || T.isSPIRV();
 }

@@ -9,6 +9,7 @@
 #include "Core/ContextShadows.h"
 #include "Core/Diagnostics.h"
 #include "Core/GlobalShadows.h"
+#include "Core/GpuTarget.h"
 #include "Core/KokkosRuntime.h"
 #include "Rules/MathRules.h"
 
@@ -415,6 +416,15 @@ void UserRegistrations::readShadowGlobal(GlobalVariable &GV) {
     reportError(GV, "'" + GV.getName() + "': the shadow '" + Shadow->getName() +
                         "' of '" + Target->getName() +
                         "' must be a writable global of the same type");
+    return;
+  }
+  // Kernels add their adjoints into the shadow.
+  if (isCudaModule(*GV.getParent()) &&
+      Shadow->getAddressSpace() == ConstantAddressSpace) {
+    reportError(GV, "the shadow '" + Shadow->getName() + "' of '" +
+                        Target->getName() +
+                        "' is __constant__, which kernels cannot add their "
+                        "derivatives into; declare it __device__");
     return;
   }
   setGlobalShadow(*Target, *Shadow);

@@ -40,8 +40,11 @@
  *                                   host handle the engine passes.
  *
  * The copies of each element type are functions of their own, which the
- * engine calls in place of cudaMemcpy. These functions are differentiated
- * only through their registrations, never looked into.
+ * engine calls in place of cudaMemcpy; a copy of values of several kinds
+ * (a struct of device pointers and doubles) is told the layout of its
+ * records, and the bytes of a copy that nothing types must carry no
+ * derivative (their shadows zero), or the program stops. These functions
+ * are differentiated only through their registrations, never looked into.
  *
  * Forward mode (__enzyme_register_derivative's ABI, each call's `_forward`
  * function, which returns the call's result): an allocation gets a zeroed
@@ -745,6 +748,86 @@ static void fail_untyped(const char *call) {
   write_and_abort(&m);
 }
 
+/* The layout of the copy whose augment or reverse runs now, where the
+ * engine found one for a copy of values of several kinds (a struct of
+ * device pointers and scalars): each row of the copy holds records of
+ * __enzyme_rt_cuda_copy_stride bytes, each record the fields listed. Bytes
+ * that no field covers, and every byte of a copy without a layout, are of
+ * no kind the engine knows: their shadows must be zero, or the program
+ * stops (fail_untyped). The engine sets it around the run-time's augment
+ * and reverse of each such copy. */
+struct copy_field {
+  size_t offset, size, contents;
+};
+__thread const struct copy_field *__enzyme_rt_cuda_copy_fields;
+__thread size_t __enzyme_rt_cuda_copy_field_count;
+__thread size_t __enzyme_rt_cuda_copy_stride;
+
+void __enzyme_rt_cuda_copy_record(const struct copy_field *fields, size_t count,
+                                  size_t stride) {
+  __enzyme_rt_cuda_copy_fields = fields;
+  __enzyme_rt_cuda_copy_field_count = count;
+  __enzyme_rt_cuda_copy_stride = stride;
+}
+
+/* A field's first byte is marked so, beside its contents. */
+enum { field_start = 0x80 };
+
+/* The contents of each of the bytes of R (rows, slices packed), as the
+ * layout says; untyped where it says nothing. */
+static unsigned char *byte_contents(const char *call, struct region r) {
+  size_t n = region_bytes(r), rows = r.height * r.depth;
+  unsigned char *kinds = malloc(n ? n : 1);
+  if (!kinds)
+    fail_in(call, "out of host memory", 0);
+  for (size_t i = 0; i < n; ++i)
+    kinds[i] = untyped;
+  size_t stride = __enzyme_rt_cuda_copy_stride;
+  if (!__enzyme_rt_cuda_copy_fields || !stride)
+    return kinds;
+  for (size_t row = 0; row < rows; ++row)
+    for (size_t record = 0; record + stride <= r.width; record += stride)
+      for (size_t f = 0; f < __enzyme_rt_cuda_copy_field_count; ++f) {
+        const struct copy_field *field = &__enzyme_rt_cuda_copy_fields[f];
+        if (field->offset + field->size > stride || !field->size)
+          continue;
+        unsigned char *at = kinds + row * r.width + record + field->offset;
+        for (size_t i = 0; i < field->size; ++i)
+          at[i] = (unsigned char)field->contents;
+        at[0] |= field_start;
+      }
+  return kinds;
+}
+
+/* *INTO += *MOVED for one field of WHAT, at any alignment (the rows of a
+ * 2D copy pack records of any size). */
+static void add_field(enum contents what, char *into, const char *moved) {
+  if (what == floats) {
+    float a, b;
+    __builtin_memcpy(&a, into, sizeof a);
+    __builtin_memcpy(&b, moved, sizeof b);
+    a += b;
+    __builtin_memcpy(into, &a, sizeof a);
+    return;
+  }
+  double a, b;
+  __builtin_memcpy(&a, into, sizeof a);
+  __builtin_memcpy(&b, moved, sizeof b);
+  a += b;
+  __builtin_memcpy(into, &a, sizeof a);
+}
+
+/* The layout has fields of floating-point values. */
+static int record_moves_adjoints(void) {
+  for (size_t f = 0;
+       __enzyme_rt_cuda_copy_fields && f < __enzyme_rt_cuda_copy_field_count;
+       ++f)
+    if (__enzyme_rt_cuda_copy_fields[f].contents == floats ||
+        __enzyme_rt_cuda_copy_fields[f].contents == doubles)
+      return 1;
+  return 0;
+}
+
 /* Values that carry derivatives, copied by CALL into a __device__ variable
  * DST without a shadow, would lose them: the program stops. */
 static void check_destination_shadow(const char *call, enum contents what,
@@ -767,6 +850,76 @@ static void check_destination_shadow(const char *call, enum contents what,
           0);
 }
 
+/* After the forward copy of CALL from SRC to DST of values of several
+ * kinds (or of none the engine knows): the shadows of the pointers go
+ * along (null ones where the source has no shadow); the shadows of bytes
+ * of unknown kind must be zero at both ends. */
+static void augment_record(const char *call, struct region dst,
+                           const void *ddst, struct region src,
+                           const void *dsrc) {
+  if (record_moves_adjoints())
+    check_destination_shadow(call, doubles, dst, ddst, dsrc);
+  if (!ddst && !dsrc)
+    return;
+  wait_for_device(call);
+  size_t n = region_bytes(dst);
+  unsigned char *kinds = byte_contents(call, dst);
+  char *to = ddst ? read_adjoints(call, at(dst, ddst)) : 0;
+  char *from = dsrc ? read_adjoints(call, at(src, dsrc)) : 0;
+  int changed = 0;
+  for (size_t i = 0; i < n; ++i) {
+    unsigned contents = kinds[i] & ~field_start;
+    if (contents == untyped && ((to && to[i]) || (from && from[i])))
+      fail_untyped(call);
+    if (contents == pointers && to) {
+      char shadow = from ? from[i] : 0;
+      changed |= to[i] != shadow;
+      to[i] = shadow;
+    }
+  }
+  if (changed)
+    write_adjoints(call, at(dst, ddst), to);
+  free(kinds);
+  free(to);
+  free(from);
+}
+
+/* The reverse of a copy of values of several kinds: the adjoints of the
+ * floating-point fields of DDST are added to DSRC's and cleared; the
+ * shadows of bytes of unknown kind must be zero. */
+static void reverse_record(const char *call, struct region ddst,
+                           struct region dsrc) {
+  if (!ddst.address)
+    return;
+  wait_for_device(call);
+  size_t n = region_bytes(ddst);
+  unsigned char *kinds = byte_contents(call, ddst);
+  char *moved = read_adjoints(call, ddst);
+  for (size_t i = 0; i < n; ++i)
+    if (kinds[i] == untyped && moved[i])
+      fail_untyped(call);
+  if (record_moves_adjoints()) {
+    char *into = dsrc.address ? read_adjoints(call, dsrc) : 0;
+    for (size_t i = 0; i < n; ++i) {
+      enum contents what = (enum contents)(kinds[i] & ~field_start);
+      if (!(kinds[i] & field_start) || (what != floats && what != doubles))
+        continue;
+      size_t size = what == floats ? sizeof(float) : sizeof(double);
+      if (into)
+        add_field(what, into + i, moved + i);
+      for (size_t k = 0; k < size; ++k)
+        moved[i + k] = 0;
+    }
+    if (into) {
+      write_adjoints(call, dsrc, into);
+      free(into);
+    }
+    write_adjoints(call, ddst, moved);
+  }
+  free(kinds);
+  free(moved);
+}
+
 /* After the forward copy of CALL from SRC to DST: shadow memory mirrors
  * the pointers it holds, so a copy of pointers copies their shadows (DSRC
  * to DDST, the same regions at the shadows' addresses) too. */
@@ -775,6 +928,10 @@ static void augment_shadows(const char *call, enum contents what,
                             struct region src, const void *dsrc, int kind,
                             int async, void *stream) {
   int error;
+  if (what == untyped) {
+    augment_record(call, dst, ddst, src, dsrc);
+    return;
+  }
   check_destination_shadow(call, what, dst, ddst, dsrc);
   if (what == pointers && ddst && dsrc &&
       (error = copy_region(at(dst, ddst), at(src, dsrc), kind, async, stream)))
@@ -798,8 +955,7 @@ static void reverse_copy(const char *call, enum contents what,
   if (what == integers || what == pointers)
     return;
   if (what == untyped) {
-    if (ddst.address || dsrc.address)
-      fail_untyped(call);
+    reverse_record(call, ddst, dsrc);
     return;
   }
   if (!ddst.address)

@@ -227,13 +227,16 @@ static void forEachAnnotatedElement(const CallBase &Call, Type *Ty, int64_t At,
 /// (`__enzyme_double(p, bytes)`), in program order; follows \p Base into
 /// the callees it is passed to and, when it is an argument of \p F (or of
 /// \p Original, of which \p F is a copy), out to the callers that pass it.
+/// A callee's argument is not followed out to the callee's callers
+/// (\p InCallee): they pass other objects.
 static void forEachAccessOf(const Value *Base, int64_t Begin, int64_t End,
                             Function &F, const Function *Original,
                             ArrayRef<Instruction *> Skip, unsigned Depth,
                             AccessIndex &Index,
                             function_ref<void(int64_t, Instruction &)> Visit,
                             function_ref<void(int64_t, Type *)> Annotated,
-                            const Function *Self = nullptr) {
+                            const Function *Self = nullptr,
+                            bool InCallee = false) {
   // The function the search started in is not searched again through a
   // caller: its accesses, the ones being classified among them, were seen.
   if (!Self)
@@ -260,7 +263,7 @@ static void forEachAccessOf(const Value *Base, int64_t Begin, int64_t End,
         break;
       forEachAccessOf(Callee->getArg(A.ArgNo), Begin - A.Offset, End - A.Offset,
                       *Callee, nullptr, {}, Depth - 1, Index, Visit, Annotated,
-                      Self);
+                      Self, /*InCallee=*/true);
       break;
     }
     case AccessIndex::Access::LoadOrStore: {
@@ -279,7 +282,7 @@ static void forEachAccessOf(const Value *Base, int64_t Begin, int64_t End,
     if (auto *A = dyn_cast<Argument>(V); A && A->getParent() == &F)
       Arg = A;
   const Function *Called = Original ? Original : &F;
-  if (!Depth || !Arg)
+  if (!Depth || !Arg || InCallee)
     return;
   for (const User *U : Called->users()) {
     auto *Call = dyn_cast<CallBase>(U);
@@ -982,10 +985,114 @@ CopyLayout analyzeCopyLayout(Value *Dst, Value *Src, Function &F,
   // A copy that walks an array element by element (a vector relocating its
   // elements into a new block): the element type that the arrays are
   // indexed with elsewhere.
-  for (Value *End : {Dst, Src})
-    if (Type *Element = arrayElementTypeOf(End, DL, Original))
-      forEachElementScalar(Element, 0, Extent, DL, Add);
+  if (Type *Element = copiedElementType(Dst, Src, Original))
+    forEachElementScalar(Element, 0, Extent, DL, Add);
   return Layout;
+}
+
+/// The value \p V is a copy of, at the same address: through the stack
+/// slots and the calls that return an argument unchanged of unoptimised
+/// code, but through no offset (an array member's address is not its
+/// struct's).
+static const Value *sameAddressSource(const Value *V) {
+  for (unsigned Step = 0; Step < 16; ++Step) {
+    const Value *Next = V->stripPointerCasts();
+    const auto *Load = dyn_cast<LoadInst>(Next);
+    if (const AllocaInst *Slot =
+            Load ? singleStoreSlot(Load->getPointerOperand()) : nullptr) {
+      for (const User *U : Slot->users())
+        if (const auto *Store = dyn_cast<StoreInst>(U))
+          Next = Store->getValueOperand();
+    } else if (const Value *Through = passedThrough(Next, 0)) {
+      Next = Through;
+    }
+    if (Next == V)
+      break;
+    V = Next;
+  }
+  return V;
+}
+
+/// The data layout of the function \p V is in, when it is an instruction or
+/// an argument.
+static const DataLayout *dataLayoutAt(const Value *V) {
+  if (const auto *I = dyn_cast<Instruction>(V))
+    return &I->getDataLayout();
+  if (const auto *Arg = dyn_cast<Argument>(V))
+    return &Arg->getParent()->getDataLayout();
+  return nullptr;
+}
+
+Type *copiedElementType(Value *Dst, Value *Src, const Function *Original) {
+  Type *Element = nullptr;
+  for (Value *End : {Dst, Src}) {
+    const DataLayout *DL = dataLayoutAt(End);
+    if (!DL)
+      continue;
+    // Unoptimised code indexes another load of the slot that holds the
+    // pointer, or the argument it was passed as.
+    for (const Value *Equal : valuesEqualTo(sameAddressSource(End))) {
+      Type *Indexed = arrayElementTypeOf(Equal, *DL, Original);
+      if (!Indexed)
+        continue;
+      if (Element && Element != Indexed)
+        return nullptr;
+      Element = Indexed;
+    }
+  }
+  return Element;
+}
+
+/// The size of the local or global \p V is the start of (through slots,
+/// pass-through calls and, \p Depth deep, the callers of its function),
+/// when every way agrees.
+static std::optional<uint64_t>
+objectSizeAt(const Value *V, const DataLayout &DL, unsigned Depth) {
+  int64_t Offset = 0;
+  const Value *Base =
+      GetPointerBaseWithConstantOffset(sameAddressSource(V), Offset, DL);
+  if (Offset)
+    return std::nullopt;
+  if (const auto *AI = dyn_cast<AllocaInst>(Base))
+    return AI->isArrayAllocation()
+               ? std::nullopt
+               : std::optional<uint64_t>(
+                     DL.getTypeAllocSize(AI->getAllocatedType()));
+  if (const auto *GV = dyn_cast<GlobalVariable>(Base))
+    return GV->getValueType()->isSized()
+               ? std::optional<uint64_t>(
+                     DL.getTypeAllocSize(GV->getValueType()))
+               : std::nullopt;
+  const auto *Arg = dyn_cast<Argument>(Base);
+  if (!Arg || !Depth)
+    return std::nullopt;
+  std::optional<uint64_t> Size;
+  for (const User *U : Arg->getParent()->users()) {
+    const auto *Call = dyn_cast<CallBase>(U);
+    if (!Call || Call->getCalledOperand() != Arg->getParent() ||
+        Arg->getArgNo() >= Call->arg_size())
+      return std::nullopt;
+    std::optional<uint64_t> Passed =
+        objectSizeAt(Call->getArgOperand(Arg->getArgNo()), DL, Depth - 1);
+    if (!Passed || (Size && *Size != *Passed))
+      return std::nullopt;
+    Size = Passed;
+  }
+  return Size;
+}
+
+std::optional<uint64_t> copiedObjectSize(Value *Dst, Value *Src) {
+  std::optional<uint64_t> Size;
+  for (Value *End : {Dst, Src}) {
+    const DataLayout *DL = dataLayoutAt(End);
+    std::optional<uint64_t> Object =
+        DL ? objectSizeAt(End, *DL, MaxArrayCallerDepth) : std::nullopt;
+    if (Object && Size && *Object != *Size)
+      return std::nullopt;
+    if (Object)
+      Size = Object;
+  }
+  return Size;
 }
 
 /// Clang's pointer-type TBAA names: "p<depth> <pointee>".

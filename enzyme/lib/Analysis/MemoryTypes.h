@@ -113,6 +113,21 @@ CopyLayout analyzeCopyLayout(llvm::Value *Dst, llvm::Value *Src,
                              const llvm::Instruction *Copy = nullptr,
                              AccessIndex *Index = nullptr);
 
+/// The type of the elements that the program indexes the ends of a copy
+/// from \p Src to \p Dst with elsewhere (`getelementptr T, ptr %a, i64 %i`,
+/// in the function, through the stack slots and pass-through calls of
+/// unoptimised code, and in the callers of \p Original), when the indexings
+/// agree; nullptr otherwise.
+llvm::Type *copiedElementType(llvm::Value *Dst, llvm::Value *Src,
+                              const llvm::Function *Original = nullptr);
+
+/// The size of the object (a local or a global, not an array of them) that
+/// an end of a copy from \p Src to \p Dst starts, through the stack slots
+/// and pass-through calls of unoptimised code and the callers that pass it,
+/// when all agree: a copy moves at most that many bytes. std::nullopt when
+/// no end says, or the ends disagree.
+std::optional<uint64_t> copiedObjectSize(llvm::Value *Dst, llvm::Value *Src);
+
 /// The copy \p Copy, of \p Length bytes (std::nullopt: unknown) laid out as
 /// \p Layout shows, may move floating-point values: something types its
 /// bytes as floats, or nothing says they are integers and addresses.

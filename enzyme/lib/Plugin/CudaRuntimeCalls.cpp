@@ -14,12 +14,15 @@
 /// A cudaMemcpy must move adjoints of the type the
 /// memory holds, so each call
 /// becomes a call of the copy for that type, as the memory's accesses in the
-/// program show it (Analysis/MemoryTypes.h); a copy that nothing types keeps
-/// cudaMemcpy, whose reverse pass stops the program where it would have to
-/// guess.
+/// program show it (Analysis/MemoryTypes.h). A copy of values of several
+/// kinds (a struct of device pointers and scalars) keeps cudaMemcpy, whose
+/// derivative is given the layout of its records (CopyRecords.h); where
+/// nothing types some bytes, the derivative stops the program if their
+/// shadows hold anything, rather than guess.
 ///
 //===----------------------------------------------------------------------===//
 
+#include "Plugin/CopyRecords.h"
 #include "Plugin/Cuda3DCalls.h"
 #include "Plugin/DeclaredParameters.h"
 #include "Plugin/LaunchDerivatives.h"
@@ -315,10 +318,13 @@ static Type *globalScalarType(const Value *P) {
 
 /// What a copy in \p F from \p Src to \p Dst (\p Length bytes, when
 /// known) copies: the suffix of the run-time's copy for it ("floats",
-/// "doubles", "integers", "pointers"), or empty when nothing types it.
+/// "doubles", "integers", "pointers"), or empty when no one kind does;
+/// then \p Record, when given, is set to the layout of the values of
+/// several kinds it copies, where the accesses and declared types say.
 static StringRef copiedContents(Value *Dst, Value *Src,
                                 std::optional<uint64_t> Length,
-                                Instruction &Copy, Function &F) {
+                                Instruction &Copy, Function &F,
+                                std::optional<CopyRecord> *Record) {
   for (Value *Symbol : {Dst, Src})
     if (Type *T = globalScalarType(Symbol))
       return T->isFloatTy()     ? "floats"
@@ -326,7 +332,10 @@ static StringRef copiedContents(Value *Dst, Value *Src,
              : T->isIntegerTy() ? "integers"
                                 : "";
   CopyLayout Layout = analyzeCopyLayout(Dst, Src, F, &F, Length, &Copy);
-  Type *FloatTy = inferFloatElementType(Dst, Src, &Copy);
+  // A float member beside the pointers of a struct does not make the copy
+  // one of floats.
+  Type *FloatTy =
+      Layout.HasPointers ? nullptr : inferFloatElementType(Dst, Src, &Copy);
   if (!FloatTy && !Layout.HasPointers)
     FloatTy = uniformFloatType(Layout);
   if (!FloatTy && !Layout.HasPointers && !Layout.HasFloats)
@@ -344,21 +353,27 @@ static StringRef copiedContents(Value *Dst, Value *Src,
     return "pointers";
   if (copiesOnlyIntegers(Layout, Length, F.getDataLayout()))
     return "integers";
+  if (Record)
+    *Record = copyRecordOf(Layout, Length, copiedElementType(Dst, Src, &F),
+                           copiedObjectSize(Dst, Src), F.getDataLayout());
   return "";
 }
 
 /// What \p Copy, a call of \p Kind in \p F, copies (copiedContents). A 3D
 /// copy is typed by the pointers the program puts in its
-/// cudaMemcpy3DParms; where it may put several, they must agree.
+/// cudaMemcpy3DParms; where it may put several, they must agree (and
+/// none gives a \p Record).
 static StringRef copiedContents(CallBase &Copy, const CopyCall &Kind,
-                                Function &F) {
+                                Function &F,
+                                std::optional<CopyRecord> &Record) {
   if (!Kind.InParms) {
     std::optional<uint64_t> Length;
     if (Kind.Length)
       if (auto *C = dyn_cast<ConstantInt>(Copy.getArgOperand(*Kind.Length)))
         Length = C->getZExtValue();
     return copiedContents(Copy.getArgOperand(Kind.Dst),
-                          Copy.getArgOperand(Kind.Src), Length, Copy, F);
+                          Copy.getArgOperand(Kind.Src), Length, Copy, F,
+                          &Record);
   }
   SmallVector<Value *, 4> Dsts = pointersIn3DParms(Copy, true),
                           Srcs = pointersIn3DParms(Copy, false);
@@ -369,7 +384,8 @@ static StringRef copiedContents(CallBase &Copy, const CopyCall &Kind,
   std::optional<StringRef> Agreed;
   for (Value *Dst : Dsts)
     for (Value *Src : Srcs) {
-      StringRef Contents = copiedContents(Dst, Src, std::nullopt, Copy, F);
+      StringRef Contents =
+          copiedContents(Dst, Src, std::nullopt, Copy, F, nullptr);
       if (Agreed && *Agreed != Contents)
         return "";
       Agreed = Contents;
@@ -403,8 +419,8 @@ static Function *forwardReturningResult(Module &M, Function &Rule) {
 }
 
 /// A function of its own for the untyped copy \p Call (of \p Callee, one of
-/// the runtime's copies that nothing types), so that its reverse can say
-/// where it is: it calls \p Callee.
+/// the runtime's copies that no one kind types), so that its derivative can
+/// say where it is and what it copies: it calls \p Callee.
 static Function *untypedCopySite(Module &M, CallBase &Call, Function &Callee) {
   auto *Site =
       Function::Create(Callee.getFunctionType(), GlobalValue::InternalLinkage,
@@ -420,24 +436,52 @@ static Function *untypedCopySite(Module &M, CallBase &Call, Function &Callee) {
   return Site;
 }
 
-/// The run-time's reverse of an untyped copy, \p Reverse, run with
-/// "file:line:column" of the copy \p Loc set for its message (an untyped
-/// copy whose adjoints would have to move stops the program there).
-static Function *reverseAtSite(Module &M, Function &Reverse,
-                               const DebugLoc &Loc) {
+/// What the run-time's augment or reverse of an untyped copy needs to know
+/// about the copy: where it is, for its messages, and the layout of what
+/// it copies, when known.
+struct CopyContext {
+  DebugLoc Loc;
+  std::optional<CopyRecord> Record;
+  /// The record's fields in the module, once emitted.
+  GlobalVariable *Fields = nullptr;
+};
+
+/// \p Rule, the run-time's augment or reverse of an untyped copy, run with
+/// \p Context set (runtime/CudaMemory.c: `__enzyme_rt_cuda_copy_site`,
+/// `__enzyme_rt_cuda_copy_record`), or \p Rule itself where there is none.
+static Function *inCopyContext(Module &M, Function &Rule,
+                               CopyContext &Context) {
+  if (!Context.Loc && !Context.Record)
+    return &Rule;
   auto *F =
-      Function::Create(Reverse.getFunctionType(), GlobalValue::InternalLinkage,
-                       Reverse.getName() + ".at.site", M);
+      Function::Create(Rule.getFunctionType(), GlobalValue::InternalLinkage,
+                       Rule.getName() + ".in.context", M);
   IRBuilder<> B(BasicBlock::Create(M.getContext(), "entry", F));
   Function *SetSite = getRuntimeFunction(M, "__enzyme_rt_cuda_copy_site");
-  B.CreateCall(SetSite, {B.CreateGlobalString(describeLocation(Loc),
-                                              "enzyme.cuda.copy.at")});
+  Function *SetRecord = getRuntimeFunction(M, "__enzyme_rt_cuda_copy_record");
+  Value *Null = ConstantPointerNull::get(B.getPtrTy());
+  Value *Zero = B.getInt64(0);
+  if (Context.Loc)
+    B.CreateCall(SetSite, {B.CreateGlobalString(describeLocation(Context.Loc),
+                                                "enzyme.cuda.copy.at")});
+  if (Context.Record && !Context.Fields)
+    Context.Fields = emitCopyRecord(M, *Context.Record);
+  if (Context.Record)
+    B.CreateCall(SetRecord,
+                 {Context.Fields, B.getInt64(Context.Record->Fields.size()),
+                  B.getInt64(Context.Record->Stride)});
   SmallVector<Value *, 8> Args;
   for (Argument &A : F->args())
     Args.push_back(&A);
-  B.CreateCall(&Reverse, Args);
-  B.CreateCall(SetSite, {ConstantPointerNull::get(B.getPtrTy())});
-  B.CreateRetVoid();
+  Value *Result = B.CreateCall(&Rule, Args);
+  if (Context.Loc)
+    B.CreateCall(SetSite, {Null});
+  if (Context.Record)
+    B.CreateCall(SetRecord, {Null, Zero, Zero});
+  if (F->getReturnType()->isVoidTy())
+    B.CreateRetVoid();
+  else
+    B.CreateRet(Result);
   return F;
 }
 
@@ -468,9 +512,9 @@ void prepareCudaRuntimeCalls(Module &M, ArrayRef<Function *> Reached) {
   SmallPtrSet<const Function *, 8> RegisteredForward =
       registeredFunctions(M, RequestFamily::Forward);
   SetVector<Function *> Differentiated;
-  // Untyped copies with a source location: (their own function, the
-  // runtime's, where).
-  SmallVector<std::tuple<Function *, Function *, DebugLoc>, 2> Sites;
+  // Untyped copies with a source location or a layout: (their own
+  // function, the runtime's, what its derivative needs to know).
+  SmallVector<std::tuple<Function *, Function *, CopyContext>, 2> Sites;
   for (auto [Call, Caller] : zip(Calls, Callers)) {
     Function *Callee = Call->getCalledFunction();
     if (Registered.count(Callee) || RegisteredForward.count(Callee))
@@ -489,7 +533,9 @@ void prepareCudaRuntimeCalls(Module &M, ArrayRef<Function *> Reached) {
       return Callee->getName() == K.Name && NumArgs == K.NumArgs;
     });
     if (Kind != std::end(CopyCalls)) {
-      StringRef Contents = copiedContents(*Call, *Kind, *Caller);
+      CopyContext Context{Call->getDebugLoc(), std::nullopt, nullptr};
+      StringRef Contents =
+          copiedContents(*Call, *Kind, *Caller, Context.Record);
       Function *Copy =
           Contents.empty()
               ? nullptr
@@ -497,34 +543,36 @@ void prepareCudaRuntimeCalls(Module &M, ArrayRef<Function *> Reached) {
       if (Copy && Copy->getFunctionType() == Call->getFunctionType()) {
         Call->setCalledFunction(Copy);
         Callee = Copy;
-      } else if (Contents.empty() && Call->getDebugLoc()) {
+      } else if (Contents.empty() && (Context.Loc || Context.Record)) {
         Sites.emplace_back(untypedCopySite(M, *Call, *Callee), Callee,
-                           Call->getDebugLoc());
+                           std::move(Context));
         continue;
       }
     }
     Differentiated.insert(Callee);
   }
-  auto Register = [&](Function &F, StringRef Prefix, Function *Reverse) {
+  auto Register = [&](Function &F, StringRef Prefix, Function *Augment,
+                      Function *Reverse) {
     if (!Registered.count(&F))
-      addRegistration(
-          M, "register_gradient", F,
-          {getRuntimeFunction(M, (Prefix + "_augment").str()), Reverse});
+      addRegistration(M, "register_gradient", F, {Augment, Reverse});
     if (!RegisteredForward.count(&F))
       addRegistration(
           M, "register_derivative", F,
           {forwardReturningResult(
               M, *getRuntimeFunction(M, (Prefix + "_forward").str()))});
   };
+  auto Rule = [&](StringRef Prefix, StringRef Suffix) {
+    return getRuntimeFunction(M, (Prefix + Suffix).str());
+  };
   for (Function *F : Differentiated) {
     StringRef Prefix = gradientPrefixOf(F->getName());
-    Register(*F, Prefix, getRuntimeFunction(M, (Prefix + "_reverse").str()));
+    Register(*F, Prefix, Rule(Prefix, "_augment"), Rule(Prefix, "_reverse"));
   }
-  for (auto &[Site, Callee, Loc] : Sites) {
+  for (auto &[Site, Callee, Context] : Sites) {
     StringRef Prefix = gradientPrefixOf(Callee->getName());
     Register(*Site, Prefix,
-             reverseAtSite(
-                 M, *getRuntimeFunction(M, (Prefix + "_reverse").str()), Loc));
+             inCopyContext(M, *Rule(Prefix, "_augment"), Context),
+             inCopyContext(M, *Rule(Prefix, "_reverse"), Context));
   }
 }
 

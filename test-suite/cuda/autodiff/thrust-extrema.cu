@@ -8,12 +8,18 @@
 // ("a call that moves derivatives is passed a pointer to memory at an
 // address computed from an integer"). They are arithmetic on the block's
 // address, whose shadow the engine computes the same way.
+// At -O0 the (value, index) tuple that Thrust copies back to the host with
+// cudaMemcpyAsync was untyped (the derivative stopped: "nothing in the
+// program says ..."): the copy's pointer reaches it through variables and
+// raw_pointer_cast, and only the `getelementptr` of the tuple type on
+// another load of the same variable says what it points to.
 // The gradient of the loss goes to the argmax and the argmin only, with
 // the analytic values there; the tangent is its dot product with the
 // direction; a float max_element as well.
 // REQUIRES: cuda-emulation
 // RUN: %clangxx_enzyme -fenzyme -fcuda-emulate -O2 %s -o %t.O2 && %t.O2 | FileCheck %s
 // RUN: %clangxx_enzyme -fenzyme -fcuda-emulate -O1 %s -o %t.O1 && %t.O1 | FileCheck %s
+// RUN: %clangxx_enzyme -fenzyme -fcuda-emulate -O0 %s -o %t.O0 && %t.O0 | FileCheck %s
 // RUN: %if gpu %{ %clangxx_enzyme -fenzyme -O2 %s -o %t.gpu && %t.gpu | FileCheck %s %}
 // CHECK-NOT: FAIL
 // CHECK: all checks passed

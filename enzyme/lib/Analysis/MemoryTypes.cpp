@@ -1030,8 +1030,18 @@ Type *copiedElementType(Value *Dst, Value *Src, const Function *Original) {
     if (!DL)
       continue;
     // Unoptimised code indexes another load of the slot that holds the
-    // pointer, or the argument it was passed as.
-    for (const Value *Equal : valuesEqualTo(sameAddressSource(End))) {
+    // pointer, or the argument it was passed as; or the end is an element
+    // it indexed (`__result - __n` of std::copy_backward).
+    const Value *Source = sameAddressSource(End);
+    if (const auto *GEP = dyn_cast<GetElementPtrInst>(Source);
+        GEP && GEP->getNumIndices() == 1 && !GEP->hasAllConstantIndices() &&
+        GEP->getSourceElementType()->isSized() &&
+        !GEP->getSourceElementType()->isIntegerTy(8)) {
+      if (Element && Element != GEP->getSourceElementType())
+        return nullptr;
+      Element = GEP->getSourceElementType();
+    }
+    for (const Value *Equal : valuesEqualTo(Source)) {
       Type *Indexed = arrayElementTypeOf(Equal, *DL, Original);
       if (!Indexed)
         continue;

@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Modes/FunctionDifferentiator.h"
+#include "Modes/RecordCopies.h"
 
 #include "Analysis/KnownFunctions.h"
 #include "Analysis/MemoryTypes.h"
@@ -319,24 +320,40 @@ bool FunctionDifferentiator::augmentMemoryTransfer(MemTransferInst &Mem) {
   Value *Dst = augmentedShadow(Mem.getDest());
   Value *Src = augmentedShadow(Mem.getSource());
   auto *Length = dyn_cast<ConstantInt>(Mem.getLength());
-  if (Layout.HasFloats && !Length)
-    return fail(&Mem, "cannot differentiate a copy of memory holding both "
-                      "pointers and floating-point values whose size is not "
-                      "a compile-time constant");
+  if (Layout.HasFloats && !Length) {
+    // Element by element, as the plan laid them out.
+    Function *Copy =
+        getRecordShadowCopy(*Prep.getParent(), ElementRecords.at(&Mem));
+    Value *Bytes = B.CreateZExtOrTrunc(AugMem->getLength(), B.getInt64Ty());
+    forEachLane(B, Sig.Width, {Dst, Src},
+                [&](ArrayRef<Value *> Lane, unsigned) {
+                  B.CreateCall(Copy, {Lane[0], Lane[1], Bytes});
+                });
+    return true;
+  }
   forEachLane(B, Sig.Width, {Dst, Src}, [&](ArrayRef<Value *> Lane, unsigned) {
     if (!Layout.HasFloats) {
-      B.CreateMemCpy(Lane[0], MaybeAlign(), Lane[1], MaybeAlign(),
-                     AugMem->getLength());
+      // A memmove's ranges may overlap (a vector's erase).
+      if (isa<MemMoveInst>(Mem))
+        B.CreateMemMove(Lane[0], MaybeAlign(), Lane[1], MaybeAlign(),
+                        AugMem->getLength());
+      else
+        B.CreateMemCpy(Lane[0], MaybeAlign(), Lane[1], MaybeAlign(),
+                       AugMem->getLength());
       return;
     }
+    // All loads before the stores, as a copy of overlapping ranges reads.
+    SmallVector<std::pair<Value *, Value *>, 4> Moved;
     for (auto [Offset, Ty] :
          Layout.slotsWithin(Length->getZExtValue(),
                             [](Type *T) { return T->isPointerTy(); })) {
       Value *From =
           B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Lane[1], Offset);
       Value *To = B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Lane[0], Offset);
-      B.CreateStore(B.CreateLoad(Ty, From), To);
+      Moved.emplace_back(B.CreateLoad(Ty, From), To);
     }
+    for (auto [Loaded, To] : Moved)
+      B.CreateStore(Loaded, To);
   });
   return true;
 }

@@ -29,6 +29,7 @@
 #include "Analysis/AccessIndex.h"
 #include "Analysis/ActivityAnalysis.h"
 #include "Analysis/BranchJoins.h"
+#include "Analysis/CopyRecords.h"
 #include "Analysis/MemoryTypes.h"
 #include "Analysis/ParallelLoopReads.h"
 #include "Analysis/ReversibleLoops.h"
@@ -377,6 +378,9 @@ private:
   /// passes use them.
   llvm::DenseMap<const llvm::StoreInst *, IntegerStoreRole> IntegerStoreRoles;
   llvm::DenseMap<const llvm::MemTransferInst *, CopyLayout> CopyLayouts;
+  /// Copies of a length known at run time only of elements that hold
+  /// pointers beside floats: the layout of each element (RecordCopies.h).
+  llvm::DenseMap<const llvm::MemTransferInst *, CopyRecord> ElementRecords;
   /// Copies (memory transfers, integer stores) whose contents nothing
   /// types: the augmented function stops the program if one runs
   /// (UntypedCopyGuards.h).

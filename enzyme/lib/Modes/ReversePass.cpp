@@ -20,6 +20,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Modes/FunctionDifferentiator.h"
+#include "Modes/RecordCopies.h"
 #include "Modes/UntypedCopyGuards.h"
 
 #include "Analysis/KnownFunctions.h"
@@ -220,38 +221,17 @@ static void moveElementAdjoint(IRBuilder<> &B, Type *Ty, Value *DstShadow,
 /// `void enzyme.memcpy.adjoint.T(ptr dst', ptr src', i64 bytes)`: moves the
 /// adjoint of copied floating-point elements back from the destination to
 /// the source and clears the destination's (`...adjoint.atomic.T` adds to
-/// the source's atomically).
+/// the source's atomically), in the order overlapping ranges need
+/// (RecordCopies.h).
 static Function *getMemcpyAdjoint(Module &M, Type *ElemTy, bool Atomic) {
   std::string Name =
       Atomic ? "enzyme.memcpy.adjoint.atomic." : "enzyme.memcpy.adjoint.";
   raw_string_ostream(Name) << *ElemTy;
-  LLVMContext &Ctx = M.getContext();
-  Type *Ptr = PointerType::getUnqual(Ctx), *I64 = Type::getInt64Ty(Ctx);
-  auto *FT = FunctionType::get(Type::getVoidTy(Ctx), {Ptr, Ptr, I64}, false);
-  if (Function *F = findReusableFunction(M, Name, FT))
-    return F;
-  auto *F = Function::Create(FT, GlobalValue::InternalLinkage, Name, M);
-  F->addFnAttr(Attribute::NoUnwind);
-  auto *Entry = BasicBlock::Create(Ctx, "entry", F);
-  auto *Loop = BasicBlock::Create(Ctx, "loop", F);
-  auto *Exit = BasicBlock::Create(Ctx, "exit", F);
-  IRBuilder<> B(Entry);
-  uint64_t ElemSize = M.getDataLayout().getTypeAllocSize(ElemTy);
-  Value *Count = B.CreateUDiv(F->getArg(2), B.getInt64(ElemSize));
-  B.CreateCondBr(B.CreateICmpEQ(Count, B.getInt64(0)), Exit, Loop);
-  B.SetInsertPoint(Loop);
-  PHINode *I = B.CreatePHI(I64, 2);
-  I->addIncoming(B.getInt64(0), Entry);
-  moveElementAdjoint(B, ElemTy, B.CreateGEP(ElemTy, F->getArg(0), I),
-                     B.CreateGEP(ElemTy, F->getArg(1), I), Atomic);
-  // An atomic addition to device memory branches on the address space: the
-  // back edge leaves from the block the body ends in.
-  Value *Next = B.CreateAdd(I, B.getInt64(1));
-  I->addIncoming(Next, B.GetInsertBlock());
-  B.CreateCondBr(B.CreateICmpULT(Next, Count), Loop, Exit);
-  B.SetInsertPoint(Exit);
-  B.CreateRetVoid();
-  return F;
+  return getElementLoop(M, Name, M.getDataLayout().getTypeAllocSize(ElemTy),
+                        /*AsWritten=*/false,
+                        [&](IRBuilder<> &B, Value *Dst, Value *Src) {
+                          moveElementAdjoint(B, ElemTy, Dst, Src, Atomic);
+                        });
 }
 
 void FunctionDifferentiator::reverseMemoryTransfer(CallBase &Call,
@@ -291,14 +271,27 @@ void FunctionDifferentiator::reverseMemoryTransfer(CallBase &Call,
             {Lane[0], Lane[1], Len});
       return;
     }
-    // Mixed contents (checked constant-sized in the forward pass): move the
-    // adjoints of the floating-point fields only.
+    // Mixed contents: move the adjoints of the floating-point fields only,
+    // element by element where the length is known at run time only.
+    if (auto It = ElementRecords.find(&Mem); It != ElementRecords.end()) {
+      B.CreateCall(getRecordAdjointMove(*Prep.getParent(), It->second, Atomic),
+                   {Lane[0], Lane[1], Len});
+      return;
+    }
+    // Otherwise all read and cleared before any is added (the ranges of a
+    // memmove may overlap).
     uint64_t Length = cast<ConstantInt>(Mem.getLength())->getZExtValue();
+    SmallVector<std::tuple<Type *, Value *, Value *>, 4> Moved;
     for (auto [Offset, Ty] : Layout.slotsWithin(
-             Length, [](Type *T) { return T->isFloatingPointTy(); }))
-      moveElementAdjoint(
-          B, Ty, B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Lane[0], Offset),
-          B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Lane[1], Offset), Atomic);
+             Length, [](Type *T) { return T->isFloatingPointTy(); })) {
+      Value *To = B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Lane[1], Offset);
+      Value *From =
+          B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Lane[0], Offset);
+      Moved.emplace_back(Ty, To, B.CreateLoad(Ty, From));
+      B.CreateStore(Constant::getNullValue(Ty), From);
+    }
+    for (auto [Ty, To, Adjoint] : Moved)
+      accumulateAdjoint(B, Ty, To, Adjoint, MaybeAlign(), Atomic);
   });
 }
 

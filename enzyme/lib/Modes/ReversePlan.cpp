@@ -911,6 +911,23 @@ bool FunctionDifferentiator::plan() {
             !copiesOnlyIntegers(Layout, Length, Prep.getDataLayout()) &&
             !checkUntypedCopyAtRunTime(*Mem, Length))
           return false;
+        // Pointers beside floats, a length known at run time only: element
+        // by element, as the type the program indexes the elements with
+        // lays them out.
+        if (Layout.HasPointers && Layout.HasFloats && !Length) {
+          std::optional<CopyRecord> Record = copyRecordOf(
+              Layout, std::nullopt,
+              copiedElementType(Mem->getDest(), Mem->getSource(), Sig.Fn),
+              std::nullopt, Prep.getDataLayout());
+          if (!Record ||
+              !recordHoldsMovedValues(*Record, Layout, Prep.getDataLayout()))
+            return fail(Mem, "cannot differentiate a copy of memory holding "
+                             "both pointers and floating-point values whose "
+                             "size is not a compile-time constant and whose "
+                             "elements' type the program does not index the "
+                             "memory with");
+          ElementRecords[Mem] = std::move(*Record);
+        }
         CopyLayouts[Mem] = std::move(Layout);
       }
       if (auto *Store = dyn_cast<StoreInst>(&I)) {

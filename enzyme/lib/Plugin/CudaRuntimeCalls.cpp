@@ -22,12 +22,12 @@
 ///
 //===----------------------------------------------------------------------===//
 
-#include "Plugin/CopyRecords.h"
 #include "Plugin/Cuda3DCalls.h"
 #include "Plugin/DeclaredParameters.h"
 #include "Plugin/LaunchDerivatives.h"
 #include "Plugin/StubParameters.h"
 
+#include "Analysis/CopyRecords.h"
 #include "Analysis/MemoryTypes.h"
 #include "Core/Diagnostics.h"
 #include "Core/GpuTarget.h"
@@ -434,6 +434,26 @@ static Function *untypedCopySite(Module &M, CallBase &Call, Function &Callee) {
   B.CreateRet(Result);
   Call.setCalledFunction(Site);
   return Site;
+}
+
+/// \p Record's fields as a constant array in \p M, in the run-time's
+/// `struct copy_field` layout.
+static GlobalVariable *emitCopyRecord(Module &M, const CopyRecord &Record) {
+  LLVMContext &Ctx = M.getContext();
+  Type *Word = Type::getInt64Ty(Ctx);
+  auto *FieldTy = StructType::get(Ctx, {Word, Word, Word});
+  SmallVector<Constant *, 8> Fields;
+  for (const CopyRecord::Field &F : Record.Fields)
+    Fields.push_back(ConstantStruct::get(
+        FieldTy,
+        {ConstantInt::get(Word, F.Offset), ConstantInt::get(Word, F.Size),
+         ConstantInt::get(Word, uint64_t(F.What))}));
+  auto *Ty = ArrayType::get(FieldTy, Fields.size());
+  auto *GV = new GlobalVariable(
+      M, Ty, /*isConstant=*/true, GlobalValue::PrivateLinkage,
+      ConstantArray::get(Ty, Fields), "enzyme.cuda.copy.record");
+  GV->setUnnamedAddr(GlobalValue::UnnamedAddr::Global);
+  return GV;
 }
 
 /// What the run-time's augment or reverse of an untyped copy needs to know

@@ -5,24 +5,27 @@
 //===----------------------------------------------------------------------===//
 ///
 /// \file
-/// A cudaMemcpy of a struct that holds device pointers beside scalars (the
-/// parameters of a kernel, copied to device memory once) moves values of
-/// several kinds: the reverse pass must move the adjoints of its floats back
-/// and leave its pointers and integers alone, and the augmented pass must
-/// copy the shadows of its pointers along. No one run-time copy of one kind
-/// does both, so the engine describes the bytes to the run-time: records of
-/// a stride, each with fields at offsets (runtime/CudaMemory.c, `struct
-/// copy_field`). Bytes that no field covers stay of unknown kind, which the
-/// run-time checks as it checks a copy that nothing types.
+/// A copy of structs that hold device pointers or addresses beside
+/// floating-point values and integers (the parameters of a kernel copied to
+/// device memory; a std::vector of such structs moving its elements) moves
+/// values of several kinds: the reverse pass must move the adjoints of its
+/// floats back and leave its pointers and integers alone, and the augmented
+/// pass must copy the shadows of its pointers along. A copy record says
+/// which: the copy is records of a stride, each with fields of one kind at
+/// offsets. The CUDA run-time reads it for cudaMemcpy (runtime/CudaMemory.c,
+/// `struct copy_field`; bytes that no field covers are of unknown kind,
+/// which it checks as it checks a copy that nothing types); host code loops
+/// over the records of a memcpy whose length is known at run time only
+/// (Modes/RecordCopies.h).
 ///
 //===----------------------------------------------------------------------===//
 
-#ifndef ENZYME_PLUGIN_COPYRECORDS_H
-#define ENZYME_PLUGIN_COPYRECORDS_H
+#ifndef ENZYME_ANALYSIS_COPYRECORDS_H
+#define ENZYME_ANALYSIS_COPYRECORDS_H
 
 #include "Analysis/MemoryTypes.h"
 
-#include "llvm/IR/GlobalVariable.h"
+#include "llvm/IR/LLVMContext.h"
 
 #include <optional>
 
@@ -41,6 +44,9 @@ struct CopyRecord {
     uint64_t Offset, Size;
     Contents What;
   };
+  /// The type of the values of a field of \p What (Integers: none).
+  static llvm::Type *typeOf(Contents What, llvm::LLVMContext &Ctx);
+
   /// Each row of the copy is records of this many bytes.
   uint64_t Stride = 0;
   llvm::SmallVector<Field, 8> Fields;
@@ -59,10 +65,11 @@ std::optional<CopyRecord> copyRecordOf(const CopyLayout &Layout,
                                        std::optional<uint64_t> ObjectSize,
                                        const llvm::DataLayout &DL);
 
-/// \p Record's fields as a constant array in \p M, in the run-time's
-/// `struct copy_field` layout.
-llvm::GlobalVariable *emitCopyRecord(llvm::Module &M, const CopyRecord &Record);
+/// Every pointer and floating-point value that \p Layout places is a field
+/// of \p Record, at its offset within its record.
+bool recordHoldsMovedValues(const CopyRecord &Record, const CopyLayout &Layout,
+                            const llvm::DataLayout &DL);
 
 } // namespace enzyme
 
-#endif // ENZYME_PLUGIN_COPYRECORDS_H
+#endif // ENZYME_ANALYSIS_COPYRECORDS_H

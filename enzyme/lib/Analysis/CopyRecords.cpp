@@ -4,12 +4,11 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Plugin/CopyRecords.h"
+#include "Analysis/CopyRecords.h"
 
 #include "llvm/ADT/STLExtras.h"
-#include "llvm/IR/Constants.h"
+#include "llvm/IR/DataLayout.h"
 #include "llvm/IR/DerivedTypes.h"
-#include "llvm/IR/Module.h"
 
 using namespace llvm;
 
@@ -93,22 +92,36 @@ std::optional<CopyRecord> copyRecordOf(const CopyLayout &Layout,
   return Kept;
 }
 
-GlobalVariable *emitCopyRecord(Module &M, const CopyRecord &Record) {
-  LLVMContext &Ctx = M.getContext();
-  Type *Word = Type::getInt64Ty(Ctx);
-  auto *FieldTy = StructType::get(Ctx, {Word, Word, Word});
-  SmallVector<Constant *, 8> Fields;
-  for (const CopyRecord::Field &F : Record.Fields)
-    Fields.push_back(ConstantStruct::get(
-        FieldTy,
-        {ConstantInt::get(Word, F.Offset), ConstantInt::get(Word, F.Size),
-         ConstantInt::get(Word, uint64_t(F.What))}));
-  auto *Ty = ArrayType::get(FieldTy, Fields.size());
-  auto *GV = new GlobalVariable(
-      M, Ty, /*isConstant=*/true, GlobalValue::PrivateLinkage,
-      ConstantArray::get(Ty, Fields), "enzyme.cuda.copy.record");
-  GV->setUnnamedAddr(GlobalValue::UnnamedAddr::Global);
-  return GV;
+bool recordHoldsMovedValues(const CopyRecord &Record, const CopyLayout &Layout,
+                            const DataLayout &DL) {
+  return all_of(Layout.Slots, [&](const std::pair<int64_t, Type *> &Slot) {
+    int64_t Offset = Slot.first;
+    Type *Ty = Slot.second;
+    std::optional<CopyRecord::Contents> What = contentsOf(Ty);
+    if (What == CopyRecord::Integers)
+      return true;
+    if (!What || Offset < 0)
+      return false;
+    uint64_t Within = uint64_t(Offset) % Record.Stride;
+    return any_of(Record.Fields, [&](const CopyRecord::Field &F) {
+      return F.Offset == Within && F.What == *What &&
+             F.Size == DL.getTypeStoreSize(Ty);
+    });
+  });
+}
+
+Type *CopyRecord::typeOf(Contents What, LLVMContext &Ctx) {
+  switch (What) {
+  case Floats:
+    return Type::getFloatTy(Ctx);
+  case Doubles:
+    return Type::getDoubleTy(Ctx);
+  case Pointers:
+    return PointerType::getUnqual(Ctx);
+  case Integers:
+    return nullptr;
+  }
+  return nullptr;
 }
 
 } // namespace enzyme

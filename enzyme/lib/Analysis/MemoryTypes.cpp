@@ -158,11 +158,16 @@ static SmallPtrSet<const Value *, 4> valuesEqualTo(const Value *V,
   return Equal;
 }
 
-const Value *forwardedSource(const Value *V) {
+/// \p V followed back through the stack slots that one store fills and the
+/// calls that return an argument unchanged (of unoptimised code), with
+/// \p Strip applied at each step.
+static const Value *
+followStoredCopies(const Value *V,
+                   function_ref<const Value *(const Value *)> Strip) {
   // A bound on the chain: unoptimised Thrust passes a pointer through a
   // handful of slots and casts.
   for (unsigned Step = 0; Step < 16; ++Step) {
-    V = getUnderlyingObject(V);
+    V = Strip(V);
     const auto *Load = dyn_cast<LoadInst>(V);
     if (const AllocaInst *Slot =
             Load ? singleStoreSlot(Load->getPointerOperand()) : nullptr) {
@@ -177,6 +182,11 @@ const Value *forwardedSource(const Value *V) {
     V = Through;
   }
   return V;
+}
+
+const Value *forwardedSource(const Value *V) {
+  return followStoredCopies(
+      V, [](const Value *V) { return getUnderlyingObject(V); });
 }
 
 Type *annotatedType(const CallBase &Call) {
@@ -995,22 +1005,8 @@ CopyLayout analyzeCopyLayout(Value *Dst, Value *Src, Function &F,
 /// code, but through no offset (an array member's address is not its
 /// struct's).
 static const Value *sameAddressSource(const Value *V) {
-  for (unsigned Step = 0; Step < 16; ++Step) {
-    const Value *Next = V->stripPointerCasts();
-    const auto *Load = dyn_cast<LoadInst>(Next);
-    if (const AllocaInst *Slot =
-            Load ? singleStoreSlot(Load->getPointerOperand()) : nullptr) {
-      for (const User *U : Slot->users())
-        if (const auto *Store = dyn_cast<StoreInst>(U))
-          Next = Store->getValueOperand();
-    } else if (const Value *Through = passedThrough(Next, 0)) {
-      Next = Through;
-    }
-    if (Next == V)
-      break;
-    V = Next;
-  }
-  return V;
+  return followStoredCopies(
+      V, [](const Value *V) { return V->stripPointerCasts(); });
 }
 
 /// The data layout of the function \p V is in, when it is an instruction or

@@ -29,7 +29,10 @@ fit in one translation unit. Each is one of
            fmin/fmax), neighbour reads (x[i - 1], x[i + 1] with bounds),
            by-value scalar parameters (their adjoints are summed over the
            threads), in place; sometimes through a __device__ helper
-           (__noinline__ or not) and a loop of 2-4 trips;
+           (__noinline__ or not) and a loop of 2-4 trips; now and then
+           with its parameters (pointers, n, scalars, in a random order)
+           in a struct that the host fills, copies to device memory with
+           cudaMemcpy and frees right after the launch;
 - tile:    a __shared__ tile of the block with a halo, staged before a
            __syncthreads, then neighbour reads from the tile;
 - reduce:  a block's tree sum in shared memory, __syncthreads in its loop,
@@ -214,12 +217,46 @@ class Generator(GeneratorBase):
                     self.features.add("neighbours")
         return atoms
 
+    def open_kernel(self, w, name, ins, outs, scalars, via_struct):
+        """Opens kernel `name` over the parameters params_text lists, or,
+        with via_struct, over a pointer to a struct of them in device memory
+        (fields in a random order), which it reads into locals of the same
+        names."""
+        if not via_struct:
+            w.open("__global__ void %s(%s)" % (name, self.params_text(ins, outs, scalars)))
+            return
+        fields = self.params_text(ins, outs, scalars).split(", ")
+        self.struct_order = list(range(len(fields)))
+        self.r.shuffle(self.struct_order)
+        self.kernels.append("  struct %s_p {\n%s  };\n" % (
+            name, "".join("    %s;\n" % fields[k] for k in self.struct_order)))
+        w.open("__global__ void %s(const %s_p *P)" % (name, name))
+        for f in fields:
+            w("%s = P->%s;" % (f, f.split()[-1].lstrip("*")))
+
+    def struct_arguments(self, hw, name, args):
+        """Host code that fills kernel `name`'s parameter struct with `args`
+        (in params_text's order) and copies it to device memory: the
+        launch's one argument."""
+        hp, dp = self.fresh("hp"), self.fresh("dp")
+        hw("%s_n::%s_p %s = {%s};" % (self.p, name, hp,
+                                       ", ".join(args[k] for k in self.struct_order)))
+        hw("%s_n::%s_p *%s;" % (self.p, name, dp))
+        hw("cudaMalloc(&%s, sizeof %s);" % (dp, hp))
+        hw("cudaMemcpy(%s, &%s, sizeof %s, cudaMemcpyHostToDevice);" % (dp, hp, hp))
+        return [dp]
+
     def kernel_map(self, hw, bufs, host_scalars):
         elems = [b for b in bufs if b.kind == "elem"]
         ins = self.r.sample(elems, min(len(elems), self.r.randrange(1, 3)))
         self.last_ins = ins
         in_place = self.chance(0.25)
         scalars = self.scalars(host_scalars)
+        # The parameters in a struct copied to device memory: pointers,
+        # the length and scalars side by side (CopyRecords.h).
+        via_struct = self.chance(0.2)
+        if via_struct:
+            self.features.add("params-struct")
         name = self.fresh("k")
         w = Writer(1)
         if in_place:
@@ -227,15 +264,13 @@ class Generator(GeneratorBase):
             target = ins[0]
             others = ins[1:]
             ins_names = ["u%d" % k for k in range(len(others))]
-            w.open("__global__ void %s(%s)" % (name, self.params_text(
-                ins_names, [(self.T, "y")], scalars)))
+            self.open_kernel(w, name, ins_names, [(self.T, "y")], scalars, via_struct)
             atoms = ["y[i]"] + self.loads(ins_names) + [s for s, _ in scalars]
             args = [b.name for b in others] + [target.name]
             out = target
         else:
             ins_names = ["u%d" % k for k in range(len(ins))]
-            w.open("__global__ void %s(%s)" % (name, self.params_text(
-                ins_names, [(self.T, "y")], scalars)))
+            self.open_kernel(w, name, ins_names, [(self.T, "y")], scalars, via_struct)
             atoms = self.loads(ins_names) + [s for s, _ in scalars]
             out = Buf(self.fresh("d"), self.n, self.T, "elem")
             args = [b.name for b in ins] + [out.name]
@@ -277,8 +312,12 @@ class Generator(GeneratorBase):
             self.kernels.append(w.text())
             g, b = self.fresh("grid"), self.fresh("block")
             hw("dim3 %s((n + %d) / %d), %s(%d, %d);" % (g, bx * by - 1, bx * by, b, bx, by))
-            hw("%s_n::%s<<<%s, %s>>>(%s);" % (self.p, name, g, b, ", ".join(
-                args + ["n"] + [a for _, a in scalars])))
+            launch_args = args + ["n"] + [a for _, a in scalars]
+            if via_struct:
+                launch_args = self.struct_arguments(hw, name, launch_args)
+            hw("%s_n::%s<<<%s, %s>>>(%s);" % (self.p, name, g, b, ", ".join(launch_args)))
+            if via_struct:
+                hw("cudaFree(%s);" % launch_args[0])
             return out
         else:
             block = self.r.choice(BLOCKS)
@@ -290,7 +329,13 @@ class Generator(GeneratorBase):
             w.close()
         w.close()
         self.kernels.append(w.text())
-        self.launch(hw, name, grid, block, args + ["n"] + [a for _, a in scalars])
+        launch_args = args + ["n"] + [a for _, a in scalars]
+        if via_struct:
+            launch_args = self.struct_arguments(hw, name, launch_args)
+        self.launch(hw, name, grid, block, launch_args)
+        if via_struct:
+            # Freed at once: the derivative keeps it for the reverse pass.
+            hw("cudaFree(%s);" % launch_args[0])
         return out
 
     def helper(self, value, atoms):

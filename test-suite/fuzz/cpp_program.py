@@ -14,7 +14,8 @@ What a body combines, each part chosen at random per program and per block:
   built from expressions, accumulated in loops;
 - `std::vector<double>` built with `push_back`/`emplace_back` inside the
   function (sometimes after `reserve`), or copied from an input range,
-  indexed, `resize`d (grown with a value or shrunk), written to;
+  indexed, `resize`d (grown with a value or shrunk), an element erased or
+  inserted in the middle (the rest shifted by a memmove), written to;
 - `std::array<double, N>` filled by a loop or an initialiser list;
 - function templates: `lerp<T>` (with double and with Vec3), a template over
   a callable (`sum_map<F>`), over a container (`sum_sq<C>`, range-for) and
@@ -327,6 +328,17 @@ class Generator(GeneratorBase):
                 fill = self.expr(sc, 1) if self.chance(0.5) else self.const()
                 w("%s.resize(%d, %s);" % (v, length + extra, fill))
                 length += extra
+        if self.chance(0.3):
+            # Shifts the elements after the place (a memmove of
+            # overlapping ranges), down or up.
+            self.features.add("vector-erase-insert")
+            if length > 1 and self.chance(0.5):
+                w("%s.erase(%s.begin() + %d);" % (v, v, self.r.randrange(length)))
+                length -= 1
+            else:
+                w("%s.insert(%s.begin() + %d, %s);" % (v, v, self.r.randrange(length + 1),
+                                                       self.expr(sc, 1)))
+                length += 1
         arr = Arr(v, length, True, "vector")
         if self.chance(0.5):
             w("%s[%s] = %s;" % (v, self.r.randrange(length), self.expr(sc, 2)))

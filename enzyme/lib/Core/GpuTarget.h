@@ -28,6 +28,9 @@ namespace enzyme {
 /// inlined into their callers once AD is done.
 inline constexpr const char *InlinedAfterAD = "enzyme-inline-after-ad";
 
+/// NVPTX's address space of global memory (`cudaMalloc`'s, `__device__`).
+inline constexpr unsigned GlobalAddressSpace = 1;
+
 /// NVPTX's address space of shared memory (`__shared__`).
 inline constexpr unsigned SharedAddressSpace = 3;
 

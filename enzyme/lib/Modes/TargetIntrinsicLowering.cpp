@@ -6,9 +6,12 @@
 
 #include "Modes/TargetIntrinsicLowering.h"
 
+#include "Core/GpuTarget.h"
+
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/IntrinsicsNVPTX.h"
 #include "llvm/IR/IntrinsicsX86.h"
 
 using namespace llvm;
@@ -73,6 +76,31 @@ void lowerTargetVectorIntrinsics(Function &F) {
     case Intrinsic::x86_avx_min_ps_256:
       Lowered = B.CreateSelect(B.CreateFCmpOLT(A, Bv), A, Bv);
       break;
+    // NVPTX's loads through the read-only cache (`__ldg`) and of values
+    // uniform across a warp: loads of global memory that the kernel does
+    // not write, as LLVM 20 upgrades them (the backend still selects
+    // ld.global.nc for them).
+    case Intrinsic::nvvm_ldg_global_i:
+    case Intrinsic::nvvm_ldg_global_f:
+    case Intrinsic::nvvm_ldg_global_p:
+    case Intrinsic::nvvm_ldu_global_i:
+    case Intrinsic::nvvm_ldu_global_f:
+    case Intrinsic::nvvm_ldu_global_p: {
+      Value *Global = A;
+      if (A->getType()->getPointerAddressSpace() != GlobalAddressSpace)
+        Global = B.CreateAddrSpaceCast(
+            A, PointerType::get(B.getContext(), GlobalAddressSpace));
+      auto *Alignment = dyn_cast<ConstantInt>(Bv);
+      LoadInst *Load = B.CreateAlignedLoad(
+          II->getType(), Global,
+          Alignment && isPowerOf2_64(Alignment->getZExtValue())
+              ? MaybeAlign(Alignment->getZExtValue())
+              : MaybeAlign());
+      Load->setMetadata(LLVMContext::MD_invariant_load,
+                        MDNode::get(B.getContext(), {}));
+      Lowered = Load;
+      break;
+    }
     default:
       break;
     }

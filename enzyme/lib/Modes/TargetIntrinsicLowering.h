@@ -11,7 +11,9 @@
 /// subtractions (Eigen's reductions with -march=native) and x86's min/max.
 /// The prepared copy of a function gets their generic equivalent
 /// (shufflevector and fadd/fsub, fcmp and select), which both generators
-/// differentiate with their ordinary rules.
+/// differentiate with their ordinary rules. So do NVPTX's loads through the
+/// read-only cache (`__ldg`, `llvm.nvvm.ldg.global.*`) and `ldu`: invariant
+/// loads of global memory.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -24,7 +26,7 @@ class Function;
 
 namespace enzyme {
 
-/// Rewrites the x86 intrinsics above in \p F as generic IR.
+/// Rewrites the x86 and NVPTX intrinsics above in \p F as generic IR.
 void lowerTargetVectorIntrinsics(llvm::Function &F);
 
 } // namespace enzyme

@@ -161,13 +161,25 @@ static const Value *storageOf(const Value *P) {
   return Base;
 }
 
-/// float or double, where the declared parameter type \p T points to one.
+/// float or double, where the declared parameter type \p T points to one,
+/// or to a struct of them only: CUDA's vector types (`float2`, `double4`;
+/// `cuComplex` and `cuDoubleComplex` are `float2` and `double2`) and complex
+/// numbers.
 static Type *pointedFloatType(StringRef T, LLVMContext &Ctx) {
   T.consume_back(" __restrict");
-  if (T == "float*" || T == "float const*")
-    return Type::getFloatTy(Ctx);
-  if (T == "double*" || T == "double const*")
-    return Type::getDoubleTy(Ctx);
+  if (!T.consume_back("*"))
+    return nullptr;
+  T.consume_back(" const");
+  for (auto [Scalar, Ty] :
+       {std::pair(StringRef("float"), Type::getFloatTy(Ctx)),
+        std::pair(StringRef("double"), Type::getDoubleTy(Ctx))}) {
+    StringRef Rest = T;
+    if (Rest == Scalar ||
+        (Rest.consume_front(Scalar) && Rest.size() == 1 &&
+         Rest.front() >= '1' && Rest.front() <= '4') ||
+        T.ends_with(("complex<" + Scalar + ">").str()))
+      return Ty;
+  }
   return nullptr;
 }
 

@@ -13,6 +13,7 @@
 #include "llvm/ADT/MapVector.h"
 
 #include "llvm/ADT/StringSet.h"
+#include "llvm/ADT/StringSwitch.h"
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/IRBuilder.h"
@@ -58,7 +59,51 @@ StringRef libmNameOfDeviceFunction(StringRef Name) {
     return "";
   // The approximate forms (-ffast-math) have the derivative of the exact.
   Name.consume_front("fast_");
-  return Name;
+  // Arithmetic in a rounding mode (`__fmul_rz`, `__dadd_rn`) has the
+  // derivative of the operation.
+  static constexpr StringLiteral Rounded[] = {
+      "fadd", "dadd", "fsub", "dsub",  "fmul",  "dmul", "fdiv",
+      "ddiv", "frcp", "drcp", "fsqrt", "dsqrt", "fmaf", "fma"};
+  for (StringRef Mode : {"_rn", "_rz", "_ru", "_rd"})
+    if (Name.ends_with(Mode) && is_contained(Rounded, Name.drop_back(3))) {
+      Name = Name.drop_back(3);
+      break;
+    }
+  // CUDA's functions that libm does not have: rules of their own, named so
+  // that no function of a program can be taken for them.
+  return StringSwitch<StringRef>(Name)
+      .Case("fadd", "enzyme.addf")
+      .Case("dadd", "enzyme.add")
+      .Case("fsub", "enzyme.subf")
+      .Case("dsub", "enzyme.sub")
+      .Case("fmul", "enzyme.mulf")
+      .Case("dmul", "enzyme.mul")
+      .Cases("fdiv", "fdividef", "enzyme.divf")
+      .Case("ddiv", "enzyme.div")
+      .Case("frcp", "enzyme.rcpf")
+      .Case("drcp", "enzyme.rcp")
+      .Case("fsqrt", "sqrtf")
+      .Case("dsqrt", "sqrt")
+      .Case("saturatef", "enzyme.saturatef")
+      .Case("rsqrtf", "enzyme.rsqrtf")
+      .Case("rsqrt", "enzyme.rsqrt")
+      .Case("rcbrtf", "enzyme.rcbrtf")
+      .Case("rcbrt", "enzyme.rcbrt")
+      .Case("rhypotf", "enzyme.rhypotf")
+      .Case("rhypot", "enzyme.rhypot")
+      .Case("sinpif", "enzyme.sinpif")
+      .Case("sinpi", "enzyme.sinpi")
+      .Case("cospif", "enzyme.cospif")
+      .Case("cospi", "enzyme.cospi")
+      .Case("normcdff", "enzyme.normcdff")
+      .Case("normcdf", "enzyme.normcdf")
+      .Case("normcdfinvf", "enzyme.normcdfinvf")
+      .Case("normcdfinv", "enzyme.normcdfinv")
+      .Case("erfinvf", "enzyme.erfinvf")
+      .Case("erfinv", "enzyme.erfinv")
+      .Case("erfcinvf", "enzyme.erfcinvf")
+      .Case("erfcinv", "enzyme.erfcinv")
+      .Default(Name);
 }
 
 void linkDeviceMathLibrary(Module &M) {

@@ -74,6 +74,10 @@ MathRule holomorphic(StringRef Name, std::vector<Complex> Derivatives) {
 constexpr double Ln2 = numbers::ln2;
 constexpr double Ln10 = numbers::ln10;
 constexpr double TwoOverSqrtPi = 2.0 * numbers::inv_sqrtpi;
+constexpr double Pi = numbers::pi;
+constexpr double InvSqrt2Pi = numbers::inv_sqrtpi / numbers::sqrt2;
+constexpr double Sqrt2Pi = numbers::sqrt2 / numbers::inv_sqrtpi;
+constexpr double SqrtPiOver2 = 0.5 / numbers::inv_sqrtpi;
 
 /// The table: name of the double form, then ∂f/∂xᵢ per argument.
 std::vector<MathRule> buildTable() {
@@ -136,6 +140,25 @@ std::vector<MathRule> buildTable() {
       // preparation adds that store (Modes/LibraryRewrites.h), which gives
       // the written value its derivative, 0.
       {"modf", {One, std::nullopt}},
+      // CUDA's device functions that libm does not have (named as
+      // DeviceMathLibrary.h's libmNameOfDeviceFunction maps them): the
+      // arithmetic of its rounding-mode intrinsics (`__fmul_rz`),
+      // `__fdividef`, `__saturatef`, and libdevice's own functions.
+      {"enzyme.add", {One, One}},
+      {"enzyme.sub", {One, -One}},
+      {"enzyme.mul", {Y, X}},
+      {"enzyme.div", {1.0 / Y, -(R / Y)}},
+      {"enzyme.rcp", {-(R * R)}},
+      {"enzyme.saturate", {less(Zero, X) * less(X, One)}},
+      {"enzyme.rsqrt", {-0.5 * (R * R * R)}},
+      {"enzyme.rcbrt", {-R / (3.0 * X)}},
+      {"enzyme.rhypot", {-(X * (R * R * R)), -(Y * (R * R * R))}},
+      {"enzyme.sinpi", {Pi * fn("cospi", X)}},
+      {"enzyme.cospi", {-(Pi * fn("sinpi", X))}},
+      {"enzyme.normcdf", {InvSqrt2Pi * fn("exp", -0.5 * (X * X))}},
+      {"enzyme.normcdfinv", {Sqrt2Pi * fn("exp", 0.5 * (R * R))}},
+      {"enzyme.erfinv", {SqrtPiOver2 * fn("exp", R * R)}},
+      {"enzyme.erfcinv", {-(SqrtPiOver2 * fn("exp", R * R))}},
       // C99 complex functions of z = x + iy (libstdc++'s std::complex
       // functions call them): R^2 -> R ones first.
       {"cabs", {X / R, Y / R}, {}, /*ComplexArgs=*/true},

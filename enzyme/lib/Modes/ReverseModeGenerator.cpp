@@ -6,6 +6,7 @@
 
 #include "Modes/ReverseModeGenerator.h"
 #include "Core/Diagnostics.h"
+#include "Core/GpuTarget.h"
 #include "Core/Lanes.h"
 #include "Core/OpenMPRuntime.h"
 #include "Core/RuntimeLibrary.h"
@@ -93,6 +94,23 @@ Function *ReverseModeGenerator::prepare(Function &F) {
 }
 
 void ReverseModeGenerator::discard(Function *F) { discardFunction(F, FAM); }
+
+bool ReverseModeGenerator::reachesThreadBarrier(const Function &F) {
+  // A function on the current path counts as not reaching one: a cycle adds
+  // no barrier of its own.
+  if (auto It = ReachesBarrier.find(&F); It != ReachesBarrier.end())
+    return It->second;
+  ReachesBarrier[&F] = false;
+  bool Reaches = any_of(instructions(F), [&](const Instruction &I) {
+    if (isThreadBarrier(I))
+      return true;
+    const auto *Call = dyn_cast<CallBase>(&I);
+    const Function *Callee = Call ? Call->getCalledFunction() : nullptr;
+    return Callee && !Callee->isDeclaration() && reachesThreadBarrier(*Callee);
+  });
+  ReachesBarrier[&F] = Reaches;
+  return Reaches;
+}
 
 void ReverseModeGenerator::cleanup(Function &F, const ReverseSignature &Sig) {
   Tape.markDisjointFromTape(F);

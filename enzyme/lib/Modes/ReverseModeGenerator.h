@@ -216,6 +216,10 @@ private:
   /// A simplified private copy of \p F: promoted to SSA, one return block.
   llvm::Function *prepare(llvm::Function &F);
   void discard(llvm::Function *F);
+  /// \p F, or a function it calls, waits at a barrier of its block or warp
+  /// (unoptimised cooperative groups' `block.sync()` calls
+  /// `__syncthreads` in a function of its own).
+  bool reachesThreadBarrier(const llvm::Function &F);
 
   llvm::Module &M;
   llvm::FunctionAnalysisManager &FAM;
@@ -246,6 +250,8 @@ private:
   /// Everything generated since the outermost getOrCreate started.
   std::vector<llvm::Function *> Pending;
   std::vector<ReverseSignature> PendingSignatures;
+  /// reachesThreadBarrier's answers.
+  llvm::DenseMap<const llvm::Function *, bool> ReachesBarrier;
 };
 
 } // namespace enzyme

@@ -252,8 +252,16 @@ FunctionDifferentiator::classifyCall(CallBase &Call) const {
   // Or through a global whose shadow the user declared.
   if (!ShadowedArgument && !ResultCarries &&
       !Activity.mayTouchShadowedGlobals(Call) &&
-      !Activity.mayStoreActiveArgument(Call))
+      !Activity.mayStoreActiveArgument(Call)) {
+    // Except a callee that waits at a barrier of the block or warp: the
+    // other threads' reverse passes wait at its mirror, so this thread's
+    // must reach it too (unoptimised cooperative groups' `block.sync()`).
+    if (const Function *Callee = Call.getCalledFunction();
+        Callee && !Callee->isDeclaration() && isGpuModule(*Call.getModule()) &&
+        Gen.reachesThreadBarrier(*Callee))
+      return CallKind::Differentiated;
     return CallKind::Inactive;
+  }
   // `asm volatile("" : : "r"(p) : "memory")` keeps p alive in benchmarks;
   // assembly computes nothing the engine could differentiate, but a float
   // it reads from memory with derivatives (a PTX load the engine does not

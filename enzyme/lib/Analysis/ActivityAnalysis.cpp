@@ -305,6 +305,25 @@ static bool returnsDifferentiatedResult(const ActivityAnalysis &AA,
   });
 }
 
+static const Value *
+findReturnedFloatBits(const ReturnInst &Ret,
+                      function_ref<bool(const Value *)> Counts);
+
+/// \p Call, given values with derivatives, calls a function that returns
+/// the bits of a float as an integer: what the call returns may carry a
+/// derivative that an integer cannot (the callee's copy reports it where it
+/// is differentiated; an optimised callee without memory effects is not).
+static bool returnsFloatBits(const ActivityAnalysis &AA, const CallBase &Call) {
+  const Function *Callee = Call.getCalledFunction();
+  if (!returnsDifferentiatedResult(AA, Call) || !Callee)
+    return false;
+  for (const BasicBlock &BB : *Callee)
+    if (const auto *Ret = dyn_cast<ReturnInst>(BB.getTerminator());
+        Ret && findReturnedFloatBits(*Ret, [](const Value *) { return true; }))
+      return true;
+  return false;
+}
+
 /// \p Store writes over a floating-point field of the declared type of the
 /// local it stores into: a struct of a float and an integer that the ABI
 /// packs into one integer, kept in memory (at -O0 with
@@ -412,6 +431,8 @@ bool ActivityAnalysis::carriesFloatBits(const Value &Bits) const {
   // memory with derivatives.
   if (Bits.getType()->isFPOrFPVectorTy())
     return isActive(&Bits);
+  if (const auto *Call = dyn_cast<CallBase>(&Bits))
+    return returnsFloatBits(*this, *Call);
   const auto *Load = dyn_cast<LoadInst>(&Bits);
   if (!Load || !isShadowed(Load->getPointerOperand()))
     return false;
@@ -446,6 +467,73 @@ ActivityAnalysis::floatBitsPassedAsInteger(const CallBase &Call,
       }
   }
   return std::nullopt;
+}
+
+/// The float whose bits \p Ret returns as an integer (alone, in a vector or
+/// in a struct): through aggregate and vector moves, joins, widening, shifts
+/// and masks, as a struct's fields are packed into the returned value, to a
+/// `bitcast` of a float for which \p Counts holds; nullptr if none.
+static const Value *
+findReturnedFloatBits(const ReturnInst &Ret,
+                      function_ref<bool(const Value *)> Counts) {
+  const Value *V = Ret.getReturnValue();
+  if (!V || V->getType()->isFPOrFPVectorTy() || V->getType()->isPointerTy())
+    return nullptr;
+  SmallPtrSet<const Value *, 8> Seen;
+  SmallVector<const Value *, 8> Work{V};
+  while (!Work.empty() && Seen.size() < 64) {
+    const auto *I = dyn_cast<Instruction>(Work.pop_back_val());
+    if (!I || !Seen.insert(I).second)
+      continue;
+    if (const auto *Cast = dyn_cast<BitCastInst>(I)) {
+      const Value *From = Cast->getOperand(0);
+      if (!From->getType()->isFPOrFPVectorTy())
+        Work.push_back(From);
+      else if (Counts(From))
+        return From;
+      continue;
+    }
+    switch (I->getOpcode()) {
+    case Instruction::InsertValue:
+    case Instruction::InsertElement:
+      // A float field keeps its type; only integer fields hide floats.
+      Work.push_back(I->getOperand(0));
+      if (!I->getOperand(1)->getType()->isFPOrFPVectorTy())
+        Work.push_back(I->getOperand(1));
+      break;
+    case Instruction::Select:
+      Work.append({I->getOperand(1), I->getOperand(2)});
+      break;
+    case Instruction::PHI:
+    case Instruction::ZExt:
+    case Instruction::Trunc:
+    case Instruction::Shl:
+    case Instruction::LShr:
+    case Instruction::And:
+    case Instruction::Or:
+    case Instruction::Freeze:
+      for (const Value *Op : I->operands())
+        Work.push_back(Op);
+      break;
+    default:
+      break;
+    }
+  }
+  return nullptr;
+}
+
+const Value *
+ActivityAnalysis::floatBitsReturnedAsInteger(const ReturnInst &Ret) const {
+  return findReturnedFloatBits(
+      Ret, [&](const Value *Float) { return isActive(Float); });
+}
+
+std::string describeFloatBitsReturnedAsInteger(const Function &F) {
+  return "cannot differentiate '" + displayName(F.getName()) +
+         "': it returns the bits of a floating-point value with a derivative "
+         "as an integer (alone, or in a struct returned by value), and its "
+         "callers would get them without their derivative; return the float "
+         "itself, or give the function a custom derivative";
 }
 
 const Value *ActivityAnalysis::lostPointerBits(const Instruction &I) const {
@@ -587,6 +675,14 @@ std::string describeFloatBitsPassedAsInteger(const CallBase &Call,
            "to integers), which the callee would receive without its "
            "derivative; pass the float itself, or give " +
            (F ? Callee : std::string("the callee")) + " a custom derivative";
+  if (const auto *Returning = dyn_cast<CallBase>(&Source)) {
+    const Function *From = Returning->getCalledFunction();
+    return What + "(the bits of a float that '" +
+           displayName(From ? From->getName() : "?") +
+           "' returns as an integer), which the callee would receive without "
+           "its derivative; return and pass the float itself, or give " +
+           (F ? Callee : std::string("the callee")) + " a custom derivative";
+  }
   What += "(a struct that mixes floats and integers, passed by value, which "
           "the ABI packs into one integer register), and ";
   if (F && hasCustomDerivative(*F))

@@ -43,6 +43,7 @@ class DataLayout;
 class Function;
 class Instruction;
 class LoadInst;
+class ReturnInst;
 class MemTransferInst;
 class Type;
 class Value;
@@ -100,6 +101,8 @@ std::string describeLostPointerBits(const llvm::Value &Source);
 /// that moving them as integers lost (ActivityAnalysis::lostFloatBits).
 std::string describeLostFloatBits(const llvm::Value &Source);
 /// The error for ActivityAnalysis::floatBitsPassedAsInteger.
+/// The message for floatBitsReturnedAsInteger, of function \p F.
+std::string describeFloatBitsReturnedAsInteger(const llvm::Function &F);
 std::string describeFloatBitsPassedAsInteger(const llvm::CallBase &Call,
                                              unsigned ArgNo,
                                              const llvm::Value &Source);
@@ -237,6 +240,14 @@ public:
   std::optional<unsigned>
   floatBitsPassedAsInteger(const llvm::CallBase &Call,
                            const llvm::Value *&Source) const;
+
+  /// For \p Ret returning an integer (alone, in a vector or in a struct)
+  /// made of the bits of an active float (`bitcast float to i32`, moved
+  /// whole or assembled): that float; nullptr otherwise. The caller would
+  /// get the bits without their derivative (a struct of an integer that
+  /// holds a float's bits, such as CUDA's `__half`, returned by value).
+  const llvm::Value *
+  floatBitsReturnedAsInteger(const llvm::ReturnInst &Ret) const;
 
   /// For \p I storing into memory with derivatives an integer (vector) that
   /// only moves the bits of loads from such memory (integer shuffles, phis,

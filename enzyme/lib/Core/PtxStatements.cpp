@@ -44,8 +44,13 @@ private:
   bool statement(StringRef Text);
   bool declare(StringRef Text);
   bool move(const Opcode &Op, ArrayRef<StringRef> Operands);
+  bool movePair(ArrayRef<StringRef> Operands);
   bool shuffle(const Opcode &Op, ArrayRef<StringRef> Operands);
   bool cachedLoad(const Opcode &Op, ArrayRef<StringRef> Operands);
+  bool convert(const Opcode &Op, ArrayRef<StringRef> Operands);
+  bool compare(const Opcode &Op, ArrayRef<StringRef> Operands);
+  bool approximate(const Opcode &Op, ArrayRef<StringRef> Operands);
+  bool bitwise(const Opcode &Op, ArrayRef<StringRef> Operands);
   bool arithmetic(const Opcode &Op, ArrayRef<StringRef> Operands);
   Value *result();
 
@@ -113,6 +118,15 @@ Type *PtxTranslator::typeNamed(StringRef Name) {
     return B.getFloatTy();
   if (Name == "f64")
     return B.getDoubleTy();
+  // Half precision, and its pairs in a 32-bit register (`__half2`).
+  if (Name == "f16")
+    return B.getHalfTy();
+  if (Name == "bf16")
+    return B.getBFloatTy();
+  if (Name == "f16x2")
+    return FixedVectorType::get(B.getHalfTy(), 2);
+  if (Name == "bf16x2")
+    return FixedVectorType::get(B.getBFloatTy(), 2);
   unsigned Bits;
   if (Name.size() > 1 && StringRef("bsu").contains(Name[0]) &&
       !Name.drop_front().getAsInteger(10, Bits) &&
@@ -127,9 +141,12 @@ Value *PtxTranslator::coerce(Value *V, Type *Ty) {
   Type *From = V->getType();
   if (From == Ty)
     return V;
-  if (From->isIntegerTy(1) || Ty->isIntegerTy(1) ||
-      !(From->isIntegerTy() || From->isFloatingPointTy()) ||
-      !(Ty->isIntegerTy() || Ty->isFloatingPointTy()) ||
+  auto IsBits = [](Type *T) {
+    return (T->isIntOrIntVectorTy() && !T->isIntOrIntVectorTy(1)) ||
+           T->isFPOrFPVectorTy();
+  };
+  if (From->isIntegerTy(1) || Ty->isIntegerTy(1) || !IsBits(From) ||
+      !IsBits(Ty) ||
       From->getPrimitiveSizeInBits() != Ty->getPrimitiveSizeInBits())
     return nullptr;
   return B.CreateBitCast(V, Ty);
@@ -150,10 +167,21 @@ Value *PtxTranslator::immediate(StringRef Text, Type *Ty) {
     return coerce(ConstantFP::get(B.getContext(), APFloat(APFloat::IEEEsingle(),
                                                           APInt(32, Bits))),
                   Ty);
+  // Integers, with PTX's `U` suffix of unsigned ones. CUDA's headers write
+  // the warp's size as the name PTX gives it.
+  if (Text == "WARP_SZ")
+    Text = "32";
+  if (Text.ends_with("U") || Text.ends_with("u"))
+    Text = Text.drop_back();
   int64_t Value;
-  if (!Ty->isIntegerTy() || Text.getAsInteger(0, Value))
+  if (!Ty->isIntegerTy() || Ty->getIntegerBitWidth() > 64 ||
+      Text.getAsInteger(0, Value))
     return nullptr;
-  return ConstantInt::get(Ty, Value, /*IsSigned=*/true);
+  APInt Int(64, Value, /*isSigned=*/true);
+  unsigned Width = Ty->getIntegerBitWidth();
+  if (Width < 64 && !Int.isSignedIntN(Width) && !Int.isIntN(Width))
+    return nullptr;
+  return ConstantInt::get(B.getContext(), Int.trunc(Width));
 }
 
 /// The value of \p Operand (an operand, a register or an immediate), as
@@ -218,6 +246,10 @@ bool PtxTranslator::move(const Opcode &Op, ArrayRef<StringRef> Operands) {
     return false;
   unsigned Bits = Op.Ty->getPrimitiveSizeInBits();
   Type *Whole = B.getIntNTy(Bits), *Half = B.getIntNTy(Bits / 2);
+  // A pair of 16-bit halves (`__half2`) is a vector of two: its halves move
+  // as lanes, which the engine reads as floats where they are floats.
+  if (Bits == 32 && (halvesOperand(Operands[0]) || halvesOperand(Operands[1])))
+    return movePair(Operands);
   if (auto Halves = halvesOperand(Operands[0])) {
     Value *S = Op.Ty->isIntegerTy(1) ? nullptr : read(Operands[1], Whole);
     return S && write(Halves->first, B.CreateTrunc(S, Half)) &&
@@ -238,6 +270,48 @@ bool PtxTranslator::move(const Opcode &Op, ArrayRef<StringRef> Operands) {
     S = immediate(Operands[1], Op.Ty);
   return S && S->getType()->getPrimitiveSizeInBits() == Bits &&
          write(Operands[0], S);
+}
+
+/// `mov.b32 {a, b}, s;` and `mov.b32 d, {a, b};` as lanes of a vector of
+/// two 16-bit values: halves where a named register or value is one, else
+/// integers.
+bool PtxTranslator::movePair(ArrayRef<StringRef> Operands) {
+  auto LaneType = [&](Type *Ty) {
+    return Ty && Ty->isFloatingPointTy() && Ty->getPrimitiveSizeInBits() == 16
+               ? Ty
+               : B.getInt16Ty();
+  };
+  if (auto Halves = halvesOperand(Operands[0])) {
+    Type *Lane = LaneType(Declared.lookup(Halves->first));
+    Value *S = read(Operands[1], FixedVectorType::get(Lane, 2));
+    return S && write(Halves->first, B.CreateExtractElement(S, uint64_t(0))) &&
+           write(Halves->second, B.CreateExtractElement(S, uint64_t(1)));
+  }
+  if (auto Halves = halvesOperand(Operands[1])) {
+    // A half that came in as its bits (`__halves2half2` of a conversion's
+    // result) joins as the half.
+    auto Lane16 = [&](StringRef Operand) -> Value * {
+      Value *V = read(Operand, nullptr);
+      if (auto *Cast = dyn_cast_or_null<BitCastInst>(V);
+          Cast && LaneType(Cast->getSrcTy()) == Cast->getSrcTy())
+        return Cast->getOperand(0);
+      return V ? V : immediate(Operand, B.getInt16Ty());
+    };
+    Value *Lo = Lane16(Halves->first), *Hi = Lane16(Halves->second);
+    if (!Lo || !Hi)
+      return false;
+    Type *Lane = LaneType(Lo->getType());
+    if (Lane->isIntegerTy())
+      Lane = LaneType(Hi->getType());
+    Lo = coerce(Lo, Lane);
+    Hi = Lo ? coerce(Hi, Lane) : nullptr;
+    if (!Hi)
+      return false;
+    Value *V = PoisonValue::get(FixedVectorType::get(Lane, 2));
+    V = B.CreateInsertElement(V, Lo, uint64_t(0));
+    return write(Operands[0], B.CreateInsertElement(V, Hi, uint64_t(1)));
+  }
+  return false;
 }
 
 /// `shfl.sync.MODE.b32 d[|p], a, b, c, m;`: NVVM's shuffle, the `.i32p` one
@@ -318,10 +392,182 @@ bool PtxTranslator::cachedLoad(const Opcode &Op, ArrayRef<StringRef> Operands) {
   return true;
 }
 
-/// `add`, `sub`, `mul`, `min`, `max`, `neg`, `fma`, `selp`.
+/// `cvt[.MODE].D.S d, a;` between floats, integers and the two (MODE: `rn`
+/// where a float is rounded, `rzi`, `rni`, `rmi`, `rpi` where a float
+/// becomes an integer, which saturates as PTX's does), and `cvt.rn.D.f32 d,
+/// a, b;`, which packs two floats into a pair of halves (a in the upper).
+bool PtxTranslator::convert(const Opcode &Op, ArrayRef<StringRef> Operands) {
+  ArrayRef<StringRef> Mods = Op.Modifiers;
+  Type *To = Mods.empty() ? nullptr : typeNamed(Mods.back());
+  if (!To || To->isIntegerTy(1) || Op.Ty->isIntegerTy(1) || Op.Ty->isVectorTy())
+    return false;
+  Mods = Mods.drop_back();
+  StringRef Mode = Mods.size() == 1 ? Mods[0] : "";
+  if (Mods.size() > 1 || (Mods.size() == 1 && Mode.empty()))
+    return false;
+  Type *From = Op.Ty;
+  bool SignedFrom = Op.TypeName.starts_with("s");
+  bool SignedTo = Op.Modifiers.back().starts_with("s");
+  if (auto *Pair = dyn_cast<FixedVectorType>(To)) {
+    Value *Hi = Operands.size() == 3 ? read(Operands[1], From) : nullptr;
+    Value *Lo = Hi ? read(Operands[2], From) : nullptr;
+    if (!Lo || Mode != "rn" || !From->isFloatTy())
+      return false;
+    Type *Element = Pair->getElementType();
+    Value *V = PoisonValue::get(Pair);
+    V = B.CreateInsertElement(V, B.CreateFPTrunc(Lo, Element), uint64_t(0));
+    V = B.CreateInsertElement(V, B.CreateFPTrunc(Hi, Element), uint64_t(1));
+    return write(Operands[0], V);
+  }
+  Value *S = Operands.size() == 2 ? read(Operands[1], From) : nullptr;
+  if (!S)
+    return false;
+  unsigned FromBits = From->getPrimitiveSizeInBits();
+  unsigned ToBits = To->getPrimitiveSizeInBits();
+  Value *R = nullptr;
+  if (From->isFloatingPointTy() && To->isFloatingPointTy()) {
+    if (FromBits < ToBits && Mode.empty())
+      R = B.CreateFPExt(S, To);
+    else if (FromBits > ToBits && Mode == "rn")
+      R = B.CreateFPTrunc(S, To);
+  } else if (From->isIntegerTy() && To->isFloatingPointTy()) {
+    if (Mode == "rn")
+      R = SignedFrom ? B.CreateSIToFP(S, To) : B.CreateUIToFP(S, To);
+  } else if (From->isFloatingPointTy()) {
+    Intrinsic::ID Round = StringSwitch<Intrinsic::ID>(Mode)
+                              .Case("rzi", Intrinsic::trunc)
+                              .Case("rni", Intrinsic::roundeven)
+                              .Case("rmi", Intrinsic::floor)
+                              .Case("rpi", Intrinsic::ceil)
+                              .Default(Intrinsic::not_intrinsic);
+    if (Round != Intrinsic::not_intrinsic) {
+      if (Round != Intrinsic::trunc)
+        S = B.CreateUnaryIntrinsic(Round, S);
+      R = B.CreateIntrinsic(SignedTo ? Intrinsic::fptosi_sat
+                                     : Intrinsic::fptoui_sat,
+                            {To, From}, {S});
+    }
+  } else if (Mode.empty()) {
+    R = B.CreateIntCast(S, To, SignedFrom);
+  }
+  return R && write(Operands[0], R);
+}
+
+/// `setp.CMP[.ftz].T p, a, b;` and `set.CMP[.ftz].D.T d, a, b;`, where d is
+/// 1.0 or 0.0 for a float D and all ones or zero for an integer D (each half
+/// of a pair on its own).
+bool PtxTranslator::compare(const Opcode &Op, ArrayRef<StringRef> Operands) {
+  bool Set = Op.Name == "set";
+  ArrayRef<StringRef> Mods = Op.Modifiers;
+  Type *To = Set && !Mods.empty() ? typeNamed(Mods.back()) : nullptr;
+  if (Set && (!To || To->isIntegerTy(1)))
+    return false;
+  if (Set)
+    Mods = Mods.drop_back();
+  if (Mods.empty() || Mods.size() > 2 ||
+      (Mods.size() == 2 && Mods[1] != "ftz") || Operands.size() != 3 ||
+      (!Set && Op.Ty->isVectorTy()) || Op.Ty->isIntegerTy(1))
+    return false;
+  bool Float = Op.Ty->isFPOrFPVectorTy();
+  bool Signed = Op.TypeName.starts_with("s");
+  using P = CmpInst::Predicate;
+  P Predicate = Float ? StringSwitch<P>(Mods[0])
+                            .Case("eq", P::FCMP_OEQ)
+                            .Case("ne", P::FCMP_ONE)
+                            .Case("lt", P::FCMP_OLT)
+                            .Case("le", P::FCMP_OLE)
+                            .Case("gt", P::FCMP_OGT)
+                            .Case("ge", P::FCMP_OGE)
+                            .Case("equ", P::FCMP_UEQ)
+                            .Case("neu", P::FCMP_UNE)
+                            .Case("ltu", P::FCMP_ULT)
+                            .Case("leu", P::FCMP_ULE)
+                            .Case("gtu", P::FCMP_UGT)
+                            .Case("geu", P::FCMP_UGE)
+                            .Case("num", P::FCMP_ORD)
+                            .Case("nan", P::FCMP_UNO)
+                            .Default(P::BAD_FCMP_PREDICATE)
+                      : StringSwitch<P>(Mods[0])
+                            .Case("eq", P::ICMP_EQ)
+                            .Case("ne", P::ICMP_NE)
+                            .Case("lt", Signed ? P::ICMP_SLT : P::ICMP_ULT)
+                            .Case("le", Signed ? P::ICMP_SLE : P::ICMP_ULE)
+                            .Case("gt", Signed ? P::ICMP_SGT : P::ICMP_UGT)
+                            .Case("ge", Signed ? P::ICMP_SGE : P::ICMP_UGE)
+                            .Case("lo", P::ICMP_ULT)
+                            .Case("ls", P::ICMP_ULE)
+                            .Case("hi", P::ICMP_UGT)
+                            .Case("hs", P::ICMP_UGE)
+                            .Default(P::BAD_ICMP_PREDICATE);
+  if (Predicate == P::BAD_FCMP_PREDICATE || Predicate == P::BAD_ICMP_PREDICATE)
+    return false;
+  Value *L = read(Operands[1], Op.Ty);
+  Value *R = L ? read(Operands[2], Op.Ty) : nullptr;
+  if (!R)
+    return false;
+  Value *C =
+      Float ? B.CreateFCmp(Predicate, L, R) : B.CreateICmp(Predicate, L, R);
+  if (!Set)
+    return write(Operands[0], C);
+  // A pair of results for a pair of operands; one otherwise.
+  auto *Lanes = dyn_cast<FixedVectorType>(C->getType());
+  auto *Pair = dyn_cast<FixedVectorType>(To);
+  if (bool(Lanes) != bool(Pair) ||
+      (Pair && Pair->getNumElements() != Lanes->getNumElements()))
+    return false;
+  Type *Element = Pair ? Pair->getElementType() : To;
+  Value *True = Element->isFloatingPointTy() ? ConstantFP::get(To, 1.0)
+                                             : Constant::getAllOnesValue(To);
+  return write(Operands[0],
+               B.CreateSelect(C, True, Constant::getNullValue(To)));
+}
+
+/// `rcp`, `sqrt` (`.rn` or `.approx`, and `.ftz`) and `rsqrt.approx[.ftz]`
+/// of a float: computed correctly rounded, whose derivative is the
+/// approximation's.
+bool PtxTranslator::approximate(const Opcode &Op,
+                                ArrayRef<StringRef> Operands) {
+  ArrayRef<StringRef> Mods = Op.Modifiers;
+  if (!Mods.empty() && Mods.back() == "ftz")
+    Mods = Mods.drop_back();
+  bool Rsqrt = Op.Name == "rsqrt";
+  if (Mods.size() != 1 ||
+      !(Mods[0] == "approx" || (!Rsqrt && Mods[0] == "rn")) ||
+      !(Op.Ty->isFloatTy() || Op.Ty->isDoubleTy()) || Operands.size() != 2)
+    return false;
+  Value *S = read(Operands[1], Op.Ty);
+  if (!S)
+    return false;
+  Value *One = ConstantFP::get(Op.Ty, 1.0);
+  Value *R = Op.Name == "rcp" ? B.CreateFDiv(One, S)
+                              : B.CreateUnaryIntrinsic(Intrinsic::sqrt, S);
+  if (Rsqrt)
+    R = B.CreateFDiv(One, R);
+  return write(Operands[0], R);
+}
+
+/// `and`, `or`, `xor` and `not` of bits or predicates.
+bool PtxTranslator::bitwise(const Opcode &Op, ArrayRef<StringRef> Operands) {
+  bool Not = Op.Name == "not";
+  if (!Op.Modifiers.empty() || !Op.Ty->isIntegerTy() ||
+      !(Op.TypeName.starts_with("b") || Op.TypeName == "pred") ||
+      Operands.size() != (Not ? 2u : 3u))
+    return false;
+  Value *L = read(Operands[1], Op.Ty);
+  Value *R = L && !Not ? read(Operands[2], Op.Ty) : nullptr;
+  if (!L || (!Not && !R))
+    return false;
+  Value *V = Not                ? B.CreateNot(L)
+             : Op.Name == "and" ? B.CreateAnd(L, R)
+             : Op.Name == "or"  ? B.CreateOr(L, R)
+                                : B.CreateXor(L, R);
+  return write(Operands[0], V);
+}
+
+/// `add`, `sub`, `mul`, `div`, `min`, `max`, `neg`, `abs`, `fma`, `selp`.
 bool PtxTranslator::arithmetic(const Opcode &Op, ArrayRef<StringRef> Operands) {
   Type *Ty = Op.Ty;
-  bool Float = Ty->isFloatingPointTy();
+  bool Float = Ty->isFPOrFPVectorTy();
   bool Signed = Op.TypeName.starts_with("s");
   if (Ty->isIntegerTy(1))
     return false;
@@ -332,7 +578,8 @@ bool PtxTranslator::arithmetic(const Opcode &Op, ArrayRef<StringRef> Operands) {
   bool Low = Mods.size() == 1 && Mods[0] == "lo";
   unsigned Sources = StringSwitch<unsigned>(Op.Name)
                          .Cases("add", "sub", "mul", "min", "max", 2)
-                         .Case("neg", 1)
+                         .Case("div", 2)
+                         .Cases("neg", "abs", 1)
                          .Cases("fma", "selp", 3)
                          .Default(0);
   bool Typed = Float || !Op.TypeName.starts_with("b");
@@ -343,6 +590,11 @@ bool PtxTranslator::arithmetic(const Opcode &Op, ArrayRef<StringRef> Operands) {
     ModsFit = Low;
   else if (Float && (Op.Name == "add" || Op.Name == "sub" || Op.Name == "mul"))
     ModsFit = Mods.empty() || Rounded;
+  else if (Op.Name == "div")
+    // A float quotient correctly rounded, or approximate (computed exactly
+    // here: the derivative is the quotient's).
+    ModsFit = Float && (Rounded || Mods == ArrayRef<StringRef>{"approx"} ||
+                        Mods == ArrayRef<StringRef>{"full"});
   if (!Sources || Operands.size() != Sources + 1 || !ModsFit ||
       (Op.Name != "selp" && !Typed))
     return false;
@@ -361,8 +613,13 @@ bool PtxTranslator::arithmetic(const Opcode &Op, ArrayRef<StringRef> Operands) {
     R = Float ? B.CreateFSub(S[0], S[1]) : B.CreateSub(S[0], S[1]);
   else if (Op.Name == "mul")
     R = Float ? B.CreateFMul(S[0], S[1]) : B.CreateMul(S[0], S[1]);
+  else if (Op.Name == "div")
+    R = B.CreateFDiv(S[0], S[1]);
   else if (Op.Name == "neg")
     R = Float ? B.CreateFNeg(S[0]) : B.CreateNeg(S[0]);
+  else if (Op.Name == "abs")
+    R = Float ? B.CreateUnaryIntrinsic(Intrinsic::fabs, S[0])
+              : B.CreateBinaryIntrinsic(Intrinsic::abs, S[0], B.getFalse());
   else if (Op.Name == "fma")
     R = B.CreateIntrinsic(Intrinsic::fma, {Ty}, S);
   else if (Op.Name == "selp")
@@ -382,7 +639,7 @@ bool PtxTranslator::statement(StringRef Text) {
   Text = Text.trim();
   if (Text.empty())
     return true;
-  if (Text.starts_with(".reg "))
+  if (Text.starts_with(".reg ") || Text.starts_with(".reg."))
     return declare(Text);
   Guard = nullptr;
   if (Text.consume_front("@")) {
@@ -411,6 +668,15 @@ bool PtxTranslator::statement(StringRef Text) {
     return shuffle(Op, Operands);
   if (Op.Name == "ld")
     return cachedLoad(Op, Operands);
+  if (Op.Name == "cvt")
+    return convert(Op, Operands);
+  if (Op.Name == "setp" || Op.Name == "set")
+    return compare(Op, Operands);
+  if (Op.Name == "rcp" || Op.Name == "sqrt" || Op.Name == "rsqrt")
+    return approximate(Op, Operands);
+  if (Op.Name == "and" || Op.Name == "or" || Op.Name == "xor" ||
+      Op.Name == "not")
+    return bitwise(Op, Operands);
   return arithmetic(Op, Operands);
 }
 

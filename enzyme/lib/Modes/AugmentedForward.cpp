@@ -776,6 +776,9 @@ bool FunctionDifferentiator::buildAugmented() {
         return fail(&I, describeLostPointerBits(*Source));
       if (const Value *Source = Activity.untypedBitsStored(I, Sig.Fn))
         return fail(&I, describeUntypedBitsStored(*Source));
+      if (auto *Ret = dyn_cast<ReturnInst>(&I);
+          Ret && Activity.floatBitsReturnedAsInteger(*Ret))
+        return fail(&I, describeFloatBitsReturnedAsInteger(*Sig.Fn));
       if (!Activity.isShadowed(&I))
         continue;
       if (!checkChoiceOfShadows(I))

@@ -362,7 +362,10 @@ static bool moveLanesOnce(Function &F) {
 }
 
 bool moveVectorLanesAsFloats(Function &F) {
-  bool Changed = false;
+  // A vector built of integers and read as floats through an integer of
+  // its width (CUDA's `__halves2half2` of a half's bits, in `mov.b32`
+  // statements read as IR) is read through one cast once the chain folds.
+  bool Changed = foldBitcastChains(F);
   // Each sweep reaches one more insertelement back along a chain; packets
   // have a few lanes.
   for (unsigned Sweep = 0; Sweep < 16 && moveLanesOnce(F); ++Sweep)

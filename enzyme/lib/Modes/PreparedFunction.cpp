@@ -18,6 +18,7 @@
 #include "Modes/ExceptionGuards.h"
 #include "Modes/FloatBitWebs.h"
 #include "Modes/FloatSignMasks.h"
+#include "Modes/HalfPrecisionHelpers.h"
 #include "Modes/LibraryRewrites.h"
 #include "Modes/PackedFloatLanes.h"
 #include "Modes/TaggedPointerWebs.h"
@@ -282,6 +283,9 @@ Function *prepareForDifferentiation(Function &F, FunctionAnalysisManager &FAM,
   // Forks become region functions, reductions critical sections
   // (OpenMPRuntime.h).
   lowerOpenMPRuntimeCalls(*P);
+  // CUDA's half-precision helpers, as optimised code has them
+  // (HalfPrecisionHelpers.h), before their assembly is read.
+  inlineHalfPrecisionHelpers(*P);
   // Optimisation barriers and single x86 instructions written as assembly
   // (InlineAsmLowering.h).
   lowerKnownInlineAsm(*P);

@@ -385,6 +385,8 @@ bool TangentBuilder::run(DifferentiationFailure &F) {
       if (isa<PHINode>(I))
         continue;
       if (auto *Ret = dyn_cast<ReturnInst>(&I)) {
+        if (Activity.floatBitsReturnedAsInteger(*Ret))
+          return fail(&I, describeFloatBitsReturnedAsInteger(*Sig.Fn));
         buildReturn(*Ret);
         continue;
       }

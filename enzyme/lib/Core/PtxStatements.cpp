@@ -51,6 +51,8 @@ private:
   bool compare(const Opcode &Op, ArrayRef<StringRef> Operands);
   bool approximate(const Opcode &Op, ArrayRef<StringRef> Operands);
   bool bitwise(const Opcode &Op, ArrayRef<StringRef> Operands);
+  bool atomic(const Opcode &Op, ArrayRef<StringRef> Operands);
+  bool fence(StringRef Text);
   bool arithmetic(const Opcode &Op, ArrayRef<StringRef> Operands);
   Value *result();
 
@@ -68,6 +70,8 @@ private:
   StringMap<Value *> Written;
   /// The statement's guard (`@p`, `@!p`, already negated), or nullptr.
   Value *Guard = nullptr;
+  /// The last fence built, which stands for a statement without outputs.
+  Instruction *Barrier = nullptr;
 };
 
 } // namespace
@@ -564,6 +568,84 @@ bool PtxTranslator::bitwise(const Opcode &Op, ArrayRef<StringRef> Operands) {
   return write(Operands[0], V);
 }
 
+/// `atom[.SEM][.SCOPE][.global].OP[.noftz].T d, [a], b;` (OP: add, exch,
+/// min, max, and, or, xor), as libcu++'s `cuda::atomic_ref` and
+/// cuda_fp16.h's `atomicAdd` write them: an atomicrmw at system scope (the
+/// strongest, whatever scope the statement names) with the statement's
+/// order.
+bool PtxTranslator::atomic(const Opcode &Op, ArrayRef<StringRef> Operands) {
+  AtomicOrdering Order = AtomicOrdering::Monotonic;
+  StringRef Operation;
+  for (StringRef M : Op.Modifiers) {
+    std::optional<AtomicOrdering> Named =
+        StringSwitch<std::optional<AtomicOrdering>>(M)
+            .Case("relaxed", AtomicOrdering::Monotonic)
+            .Case("acquire", AtomicOrdering::Acquire)
+            .Case("release", AtomicOrdering::Release)
+            .Case("acq_rel", AtomicOrdering::AcquireRelease)
+            .Default(std::nullopt);
+    if (Named)
+      Order = *Named;
+    else if (M == "cta" || M == "cluster" || M == "gpu" || M == "sys" ||
+             M == "global" || M == "noftz")
+      continue;
+    else if (Operation.empty())
+      Operation = M;
+    else
+      return false;
+  }
+  bool Float = Op.Ty->isFloatingPointTy();
+  bool Signed = Op.TypeName.starts_with("s");
+  using K = AtomicRMWInst::BinOp;
+  K Kind = StringSwitch<K>(Operation)
+               .Case("add", Float ? K::FAdd : K::Add)
+               .Case("exch", K::Xchg)
+               .Case("min", Signed ? K::Min : K::UMin)
+               .Case("max", Signed ? K::Max : K::UMax)
+               .Case("and", K::And)
+               .Case("or", K::Or)
+               .Case("xor", K::Xor)
+               .Default(K::BAD_BINOP);
+  StringRef Address = Operands.size() == 3 ? Operands[1] : "";
+  if (Guard || Kind == K::BAD_BINOP || Op.Ty->isVectorTy() ||
+      Op.Ty->isIntegerTy(1) || (Float && Kind != K::FAdd && Kind != K::Xchg) ||
+      !Address.consume_front("[") || !Address.consume_back("]"))
+    return false;
+  Value *Ptr = read(Address.trim(), nullptr);
+  if (Ptr && Ptr->getType()->isIntegerTy(64))
+    Ptr = B.CreateIntToPtr(Ptr, B.getPtrTy());
+  Value *V =
+      Ptr && Ptr->getType()->isPointerTy() ? read(Operands[2], Op.Ty) : nullptr;
+  return V && write(Operands[0],
+                    B.CreateAtomicRMW(Kind, Ptr, V, MaybeAlign(), Order));
+}
+
+/// `fence.sc[.SCOPE];`, `fence.acq_rel[.SCOPE];` and `membar.SCOPE;`, as
+/// libcu++ orders its atomics: NVVM's `membar` of the scope (the NVPTX
+/// backend of LLVM 19 selects no IR fence), `gl` for a GPU or cluster,
+/// `sys` where none is named.
+bool PtxTranslator::fence(StringRef Text) {
+  SmallVector<StringRef, 3> Parts;
+  Text.split(Parts, '.');
+  bool Fence = Parts[0] == "fence" && Parts.size() >= 2 &&
+               (Parts[1] == "sc" || Parts[1] == "acq_rel");
+  bool Membar = Parts[0] == "membar";
+  StringRef Scope = Fence && Parts.size() == 3    ? Parts[2]
+                    : Membar && Parts.size() == 2 ? Parts[1]
+                                                  : "sys";
+  Intrinsic::ID ID =
+      StringSwitch<Intrinsic::ID>(Scope)
+          .Case("cta", Intrinsic::nvvm_membar_cta)
+          .Cases("cluster", "gpu", "gl", Intrinsic::nvvm_membar_gl)
+          .Case("sys", Intrinsic::nvvm_membar_sys)
+          .Default(Intrinsic::not_intrinsic);
+  if (Guard || !(Fence || Membar) || Parts.size() > (Fence ? 3u : 2u) ||
+      ID == Intrinsic::not_intrinsic)
+    return false;
+  Barrier = B.CreateIntrinsic(ID, {}, {});
+  return true;
+}
+
 /// `add`, `sub`, `mul`, `div`, `min`, `max`, `neg`, `abs`, `fma`, `selp`.
 bool PtxTranslator::arithmetic(const Opcode &Op, ArrayRef<StringRef> Operands) {
   Type *Ty = Op.Ty;
@@ -652,6 +734,9 @@ bool PtxTranslator::statement(StringRef Text) {
     Text = Rest.ltrim();
   }
   auto [OpText, OperandText] = Text.split(' ');
+  if (OperandText.trim().empty() &&
+      (OpText.starts_with("fence.") || OpText.starts_with("membar.")))
+    return fence(OpText);
   SmallVector<StringRef, 4> Parts;
   OpText.split(Parts, '.');
   Opcode Op;
@@ -674,6 +759,8 @@ bool PtxTranslator::statement(StringRef Text) {
     return compare(Op, Operands);
   if (Op.Name == "rcp" || Op.Name == "sqrt" || Op.Name == "rsqrt")
     return approximate(Op, Operands);
+  if (Op.Name == "atom")
+    return atomic(Op, Operands);
   if (Op.Name == "and" || Op.Name == "or" || Op.Name == "xor" ||
       Op.Name == "not")
     return bitwise(Op, Operands);
@@ -685,6 +772,9 @@ Value *PtxTranslator::result() {
   Type *RetTy = Call.getType();
   auto *ST = dyn_cast<StructType>(RetTy);
   unsigned Count = Ops.Outputs.size();
+  // A statement without outputs stands for the fence it is.
+  if (Count == 0)
+    return RetTy->isVoidTy() ? Barrier : nullptr;
   if (ST ? ST->getNumElements() != Count : Count != 1)
     return nullptr;
   Value *Result = PoisonValue::get(RetTy);
@@ -699,7 +789,7 @@ Value *PtxTranslator::result() {
 }
 
 Value *PtxTranslator::run(StringRef Text) {
-  if (Ops.Outputs.empty() ||
+  if ((Ops.Outputs.empty() && !Call.getType()->isVoidTy()) ||
       any_of(Ops.Outputs,
              [](const AsmOperands::Output &O) { return O.Indirect; }))
     return nullptr;

@@ -438,13 +438,14 @@ static bool eraseUnusedShuffles(Function &F) {
 /// phis and selects of such words and of constants (optimised code keeps
 /// the word CUB shuffles across a loop's iterations, as it does for the
 /// float of a (float, index) pair that Thrust's max_element reduces), with
-/// a float's bits on some path (not only constants).
-static bool isFloatWord(const Value *Word) {
+/// a float's bits on some path (not only constants). \p FloatTy is the
+/// float's type (float, or half for a half's 16 bits).
+static bool isFloatWord(const Value *Word, Type *FloatTy) {
   bool Bitcast = false;
   BitWalk Walk = walkBitSources(Word, [&](const Value &V) {
     if (const auto *Cast = dyn_cast<BitCastInst>(&V)) {
-      Bitcast |= Cast->getSrcTy()->isFloatTy();
-      return Cast->getSrcTy()->isFloatTy() ? BitStep::Leaf : BitStep::Stop;
+      Bitcast |= Cast->getSrcTy() == FloatTy;
+      return Cast->getSrcTy() == FloatTy ? BitStep::Leaf : BitStep::Stop;
     }
     if (isa<Constant>(V))
       return BitStep::Leaf;
@@ -455,9 +456,9 @@ static bool isFloatWord(const Value *Word) {
 }
 
 /// The float whose bits \p Word is (isFloatWord holds): phis and selects of
-/// words get phis and selects of the floats.
-static Value *floatOfWord(Value *Word, DenseMap<Value *, Value *> &Made) {
-  Type *FloatTy = Type::getFloatTy(Word->getContext());
+/// words get phis and selects of the floats, of type \p FloatTy.
+static Value *floatOfWord(Value *Word, Type *FloatTy,
+                          DenseMap<Value *, Value *> &Made) {
   if (auto *Cast = dyn_cast<BitCastInst>(Word))
     return Cast->getOperand(0);
   if (auto *C = dyn_cast<Constant>(Word))
@@ -465,8 +466,8 @@ static Value *floatOfWord(Value *Word, DenseMap<Value *, Value *> &Made) {
   if (Value *Float = Made.lookup(Word))
     return Float;
   if (auto *Select = dyn_cast<SelectInst>(Word)) {
-    Value *True = floatOfWord(Select->getTrueValue(), Made);
-    Value *False = floatOfWord(Select->getFalseValue(), Made);
+    Value *True = floatOfWord(Select->getTrueValue(), FloatTy, Made);
+    Value *False = floatOfWord(Select->getFalseValue(), FloatTy, Made);
     return Made[Word] = SelectInst::Create(Select->getCondition(), True, False,
                                            "word.float", Select->getIterator());
   }
@@ -475,7 +476,7 @@ static Value *floatOfWord(Value *Word, DenseMap<Value *, Value *> &Made) {
                                    "word.float", Phi->getParent()->begin());
   Made[Word] = Float;
   for (auto [Block, Incoming] : zip(Phi->blocks(), Phi->incoming_values()))
-    Float->addIncoming(floatOfWord(Incoming, Made), Block);
+    Float->addIncoming(floatOfWord(Incoming, FloatTy, Made), Block);
   return Float;
 }
 
@@ -489,7 +490,8 @@ static bool raiseFloatWordShuffles(Function &F) {
       if (bool Float;
           modeOfIntrinsic(Call->getCalledFunction()->getIntrinsicID(), Float) &&
           !Float) {
-        if (isFloatWord(Call->getArgOperand(1)))
+        if (isFloatWord(Call->getArgOperand(1),
+                        Type::getFloatTy(F.getContext())))
           Words.push_back(Call);
       }
   DenseMap<Value *, Value *> Floats;
@@ -498,7 +500,8 @@ static bool raiseFloatWordShuffles(Function &F) {
     bool Float;
     ShuffleMode Mode =
         *modeOfIntrinsic(Word->getCalledFunction()->getIntrinsicID(), Float);
-    Value *Shuffled = floatOfWord(Word->getArgOperand(1), Floats);
+    Value *Shuffled = floatOfWord(Word->getArgOperand(1),
+                                  Type::getFloatTy(F.getContext()), Floats);
     IRBuilder<> B(Word);
     CallInst *Shuffle =
         B.CreateIntrinsic(intrinsicFor(Mode, /*Float=*/true), {},
@@ -514,6 +517,106 @@ static bool raiseFloatWordShuffles(Function &F) {
     if (Operand) // Not deleted with another word's chain.
       RecursivelyDeleteTriviallyDeadInstructions(Operand);
   return !Words.empty();
+}
+
+/// The two halves whose bits the 32-bit word \p Word is: a pair of halves
+/// cast to an integer, or (unoptimised code, once SROA has run) a pair of
+/// 16-bit integers each inserted as a half's bits or a constant, at least
+/// one a half's: the pair alone where it is a vector of halves, else its
+/// two lanes' words and \p HalfType, the type of the halves they hold.
+/// False where it is neither.
+static bool halfLanes(Value *Word, SmallVectorImpl<Value *> &Lanes,
+                      Type *&HalfType) {
+  HalfType = nullptr;
+  auto *Cast = dyn_cast<BitCastInst>(Word);
+  auto *PairTy = Cast ? dyn_cast<FixedVectorType>(Cast->getSrcTy()) : nullptr;
+  if (!PairTy || PairTy->getNumElements() != 2 ||
+      PairTy->getScalarSizeInBits() != 16)
+    return false;
+  Value *Pair = Cast->getOperand(0);
+  if (PairTy->getElementType()->isFloatingPointTy()) {
+    Lanes.assign(1, Pair);
+    return true;
+  }
+  Lanes.assign(2, nullptr);
+  // Insertions of the halves' bits (through phis and selects, as a loop
+  // carries them) into a vector of integers.
+  while (auto *Insert = dyn_cast<InsertElementInst>(Pair)) {
+    auto *Index = dyn_cast<ConstantInt>(Insert->getOperand(2));
+    if (!Index || Index->getZExtValue() > 1)
+      return false;
+    Value *&Lane = Lanes[Index->getZExtValue()];
+    if (!Lane)
+      Lane = Insert->getOperand(1);
+    Pair = Insert->getOperand(0);
+  }
+  if (!isa<UndefValue>(Pair) || !Lanes[0] || !Lanes[1])
+    return false;
+  LLVMContext &Ctx = Word->getContext();
+  for (Type *HalfTy : {Type::getHalfTy(Ctx), Type::getBFloatTy(Ctx)}) {
+    auto IsHalf = [&](Value *Lane) { return isFloatWord(Lane, HalfTy); };
+    auto IsHalfOrConstant = [&](Value *Lane) {
+      return isa<Constant>(Lane) || IsHalf(Lane);
+    };
+    if (all_of(Lanes, IsHalfOrConstant) && any_of(Lanes, IsHalf)) {
+      HalfType = HalfTy;
+      return true;
+    }
+  }
+  return false;
+}
+
+/// A 32-bit shuffle of a pair of halves' bits (cuda_fp16.h's shuffles of a
+/// `__half2`, and of a `__half` as the pair of it twice) as two shuffles of
+/// the halves widened to floats, which the rules read; widening and
+/// narrowing back are exact.
+static bool raiseHalfPairShuffles(Function &F) {
+  SmallVector<CallInst *, 4> Pairs;
+  for (Instruction &I : instructions(F))
+    if (auto *Call = dyn_cast<CallInst>(&I); Call && Call->getCalledFunction())
+      if (bool Float;
+          modeOfIntrinsic(Call->getCalledFunction()->getIntrinsicID(), Float) &&
+          !Float) {
+        SmallVector<Value *, 2> Lanes;
+        Type *HalfTy;
+        if (halfLanes(Call->getArgOperand(1), Lanes, HalfTy))
+          Pairs.push_back(Call);
+      }
+  DenseMap<Value *, Value *> Halves;
+  for (CallInst *Pair : Pairs) {
+    bool Float;
+    ShuffleMode Mode =
+        *modeOfIntrinsic(Pair->getCalledFunction()->getIntrinsicID(), Float);
+    SmallVector<Value *, 2> Lanes;
+    Type *HalfTy;
+    halfLanes(Pair->getArgOperand(1), Lanes, HalfTy);
+    IRBuilder<> B(Pair);
+    if (Lanes.size() == 1) {
+      Value *Pair = Lanes[0];
+      Lanes.assign({B.CreateExtractElement(Pair, uint64_t(0)),
+                    B.CreateExtractElement(Pair, uint64_t(1))});
+    } else {
+      for (Value *&Lane : Lanes)
+        Lane = floatOfWord(Lane, HalfTy, Halves);
+    }
+    Value *Shuffled =
+        PoisonValue::get(FixedVectorType::get(Lanes[0]->getType(), 2));
+    for (uint64_t Lane : {0, 1}) {
+      Value *Half = Lanes[Lane];
+      CallInst *Shuffle = B.CreateIntrinsic(
+          intrinsicFor(Mode, /*Float=*/true), {},
+          {Pair->getArgOperand(0), B.CreateFPExt(Half, B.getFloatTy()),
+           Pair->getArgOperand(2), Pair->getArgOperand(3)});
+      Shuffle->setDebugLoc(Pair->getDebugLoc());
+      Shuffled = B.CreateInsertElement(
+          Shuffled, B.CreateFPTrunc(Shuffle, Half->getType()), Lane);
+    }
+    Pair->replaceAllUsesWith(B.CreateBitCast(Shuffled, B.getInt32Ty()));
+    Value *Operand = Pair->getArgOperand(1);
+    Pair->eraseFromParent();
+    RecursivelyDeleteTriviallyDeadInstructions(Operand);
+  }
+  return !Pairs.empty();
 }
 
 /// \p Lo and \p Hi are the low and high halves of one 64-bit value:
@@ -762,7 +865,8 @@ bool raiseDoubleShuffles(Function &F) {
       RecursivelyDeleteTriviallyDeadInstructions(Operand);
     }
   }
-  return raiseFloatWordShuffles(F) || Changed || !Found.empty();
+  bool HalfPairs = raiseHalfPairShuffles(F);
+  return raiseFloatWordShuffles(F) || HalfPairs || Changed || !Found.empty();
 }
 
 Value *emitWarpShuffle(IRBuilder<> &B, ShuffleMode Mode, Value *Mask, Value *V,

@@ -8,8 +8,10 @@
 // code returned each half from a call as a struct of an integer, whose
 // derivative was silently lost (a zero gradient). Now the statements are
 // read as the IR they compute (Core/PtxStatements.h: `cvt`, f16 and f16x2
-// arithmetic, `setp`, pairs as vectors) and the helpers are inlined first
-// at every level (Modes/HalfPrecisionHelpers.h). Reverse mode against
+// arithmetic, `setp`, pairs as vectors, `atom.add.noftz.f16`), the helpers
+// are inlined first at every level (Modes/HalfPrecisionHelpers.h), and a
+// shuffle of a half (of a pair of halves' bits) is two shuffles of floats
+// (Modes/WarpShuffles.h). Reverse mode against
 // central differences of the model in double (half rounding: a loose
 // tolerance), forward mode against reverse mode, -O0 and -O2.
 // REQUIRES: cuda-emulation
@@ -74,6 +76,23 @@ __global__ void build(const float *W, const __half *H, float *Y, int Pairs) {
   }
 }
 
+// Warp sums of squares in half precision (shuffles of a __half), added
+// atomically into half slots: slot k gets the sum over warp k of w_i^2.
+__global__ void slots(const __half *H, __half *Slots, int N) {
+  int I = blockIdx.x * blockDim.x + threadIdx.x;
+  __half V = I < N ? __hmul(H[I], H[I]) : __float2half(0.0f);
+  for (int Offset = 16; Offset > 0; Offset /= 2)
+    V = __hadd(V, __shfl_down_sync(0xffffffff, V, Offset));
+  if (threadIdx.x % 32 == 0)
+    atomicAdd(&Slots[I / 32], V);
+}
+
+__global__ void weighSlots(const __half *Slots, double *Out, int Count) {
+  int K = threadIdx.x;
+  if (K < Count)
+    atomicAdd(Out, (K + 1) * (double)__half2float(Slots[K]));
+}
+
 __global__ void total(const float *Y, double *Out, int N) {
   int I = blockIdx.x * blockDim.x + threadIdx.x;
   if (I < N)
@@ -82,14 +101,17 @@ __global__ void total(const float *Y, double *Out, int N) {
 
 double loss(const float *W, const float *X, int N) {
   float *DW, *DXF, *DY;
-  __half *DH, *DX;
+  __half *DH, *DX, *DS;
   double *DO;
+  int Warps = (N + 31) / 32;
   CUDA_CHECK(cudaMalloc(&DW, N * sizeof(float)));
   CUDA_CHECK(cudaMalloc(&DXF, N * sizeof(float)));
   CUDA_CHECK(cudaMalloc(&DY, N * sizeof(float)));
   CUDA_CHECK(cudaMalloc(&DH, N * sizeof(__half)));
   CUDA_CHECK(cudaMalloc(&DX, N * sizeof(__half)));
+  CUDA_CHECK(cudaMalloc(&DS, Warps * sizeof(__half)));
   CUDA_CHECK(cudaMalloc(&DO, sizeof(double)));
+  CUDA_CHECK(cudaMemset(DS, 0, Warps * sizeof(__half)));
   CUDA_CHECK(cudaMemcpy(DW, W, N * sizeof(float), cudaMemcpyHostToDevice));
   CUDA_CHECK(cudaMemcpy(DXF, X, N * sizeof(float), cudaMemcpyHostToDevice));
   CUDA_CHECK(cudaMemset(DO, 0, sizeof(double)));
@@ -100,10 +122,12 @@ double loss(const float *W, const float *X, int N) {
   pairs<<<Blocks, 64>>>((const __half2 *)DH, DY, N / 2);
   build<<<Blocks, 64>>>(DW, DH, DY, N / 2);
   total<<<Blocks, 64>>>(DY, DO, N);
+  slots<<<Blocks, 64>>>(DH, DS, N);
+  weighSlots<<<1, 32>>>(DS, DO, Warps);
   double R;
   CUDA_CHECK(cudaMemcpy(&R, DO, sizeof R, cudaMemcpyDeviceToHost));
   cudaFree(DW), cudaFree(DXF), cudaFree(DY), cudaFree(DH), cudaFree(DX);
-  cudaFree(DO);
+  cudaFree(DS), cudaFree(DO);
   return R;
 }
 
@@ -113,6 +137,7 @@ static double lossHost(const double *W, const float *X, int N) {
   for (int I = 0; I < N; ++I) {
     double A = W[I], B = X[I], P = A * B, D = P + A - B;
     L += std::fabs(P * P - D) + (A > B ? A : B) * (A + B);
+    L += (I / 32 + 1) * A * A;
   }
   for (int J = 0; J < N / 2; ++J) {
     double X0 = W[2 * J], X1 = W[2 * J + 1];

@@ -43,6 +43,7 @@ public:
 private:
   bool statement(StringRef Text);
   bool declare(StringRef Text);
+  void closeScope();
   bool move(const Opcode &Op, ArrayRef<StringRef> Operands);
   bool movePair(ArrayRef<StringRef> Operands);
   bool shuffle(const Opcode &Op, ArrayRef<StringRef> Operands);
@@ -72,6 +73,14 @@ private:
   Value *Guard = nullptr;
   /// The last fence built, which stands for a statement without outputs.
   Instruction *Barrier = nullptr;
+  /// For each open block (`{ ... }`), the registers it declared and what
+  /// their names meant outside it.
+  struct Shadowed {
+    std::string Name;
+    Type *OuterTy;
+    Value *OuterValue;
+  };
+  SmallVector<SmallVector<Shadowed, 4>, 4> Scopes;
 };
 
 } // namespace
@@ -236,11 +245,32 @@ bool PtxTranslator::declare(StringRef Text) {
   if (!Ty || !splitOperands(Names, Parts))
     return false;
   for (StringRef Name : Parts) {
-    if (operandNumber(Name) || Name.contains('<') ||
-        !Declared.try_emplace(Name, Ty).second)
+    // A block may declare a name an enclosing one has (cuda_fp16.h's
+    // fix-ups of special values, one block each), not twice.
+    if (operandNumber(Name) || Name.contains('<') || Scopes.empty() ||
+        any_of(Scopes.back(),
+               [&](const Shadowed &S) { return S.Name == Name; }))
       return false;
+    Scopes.back().push_back(
+        {Name.str(), Declared.lookup(Name), Written.lookup(Name)});
+    Declared[Name] = Ty;
+    Written.erase(Name);
   }
   return true;
+}
+
+void PtxTranslator::closeScope() {
+  for (const Shadowed &S : reverse(Scopes.back())) {
+    if (S.OuterTy)
+      Declared[S.Name] = S.OuterTy;
+    else
+      Declared.erase(S.Name);
+    if (S.OuterValue)
+      Written[S.Name] = S.OuterValue;
+    else
+      Written.erase(S.Name);
+  }
+  Scopes.pop_back();
 }
 
 /// `mov.T d, s;`, `mov.T {a, b}, s;` (the halves of s, low first) and
@@ -528,12 +558,34 @@ bool PtxTranslator::compare(const Opcode &Op, ArrayRef<StringRef> Operands) {
 
 /// `rcp`, `sqrt` (`.rn` or `.approx`, and `.ftz`) and `rsqrt.approx[.ftz]`
 /// of a float: computed correctly rounded, whose derivative is the
-/// approximation's.
+/// approximation's. `ex2`, `lg2`, `sin` and `cos` (`.approx[.ftz].f32`, as
+/// cuda_fp16.h's hexp, hlog, hsin and hcos compute): NVVM's approximations,
+/// which the rules read as exp2, log2, sin and cos.
 bool PtxTranslator::approximate(const Opcode &Op,
                                 ArrayRef<StringRef> Operands) {
   ArrayRef<StringRef> Mods = Op.Modifiers;
-  if (!Mods.empty() && Mods.back() == "ftz")
+  bool FlushToZero = !Mods.empty() && Mods.back() == "ftz";
+  if (FlushToZero)
     Mods = Mods.drop_back();
+  if (Op.Name == "ex2" || Op.Name == "lg2" || Op.Name == "sin" ||
+      Op.Name == "cos") {
+    using ID = Intrinsic::ID;
+    auto [Plain, Flushed] = StringSwitch<std::pair<ID, ID>>(Op.Name)
+                                .Case("ex2", {Intrinsic::nvvm_ex2_approx_f,
+                                              Intrinsic::nvvm_ex2_approx_ftz_f})
+                                .Case("lg2", {Intrinsic::nvvm_lg2_approx_f,
+                                              Intrinsic::nvvm_lg2_approx_ftz_f})
+                                .Case("sin", {Intrinsic::nvvm_sin_approx_f,
+                                              Intrinsic::nvvm_sin_approx_ftz_f})
+                                .Default({Intrinsic::nvvm_cos_approx_f,
+                                          Intrinsic::nvvm_cos_approx_ftz_f});
+    Value *S = Mods == ArrayRef<StringRef>{"approx"} && Op.Ty->isFloatTy() &&
+                       Operands.size() == 2
+                   ? read(Operands[1], Op.Ty)
+                   : nullptr;
+    return S && write(Operands[0], B.CreateIntrinsic(
+                                       FlushToZero ? Flushed : Plain, {}, {S}));
+  }
   bool Rsqrt = Op.Name == "rsqrt";
   if (Mods.size() != 1 ||
       !(Mods[0] == "approx" || (!Rsqrt && Mods[0] == "rn")) ||
@@ -757,7 +809,9 @@ bool PtxTranslator::statement(StringRef Text) {
     return convert(Op, Operands);
   if (Op.Name == "setp" || Op.Name == "set")
     return compare(Op, Operands);
-  if (Op.Name == "rcp" || Op.Name == "sqrt" || Op.Name == "rsqrt")
+  if (Op.Name == "rcp" || Op.Name == "sqrt" || Op.Name == "rsqrt" ||
+      Op.Name == "ex2" || Op.Name == "lg2" || Op.Name == "sin" ||
+      Op.Name == "cos")
     return approximate(Op, Operands);
   if (Op.Name == "atom")
     return atomic(Op, Operands);
@@ -798,17 +852,37 @@ Value *PtxTranslator::run(StringRef Text) {
   for (char &C : Spaced)
     if (isSpace(C))
       C = ' ';
-  Text = StringRef(Spaced).trim();
-  if (Text.consume_front("{") && !Text.consume_back("}"))
+  // Blocks nest, each a scope of the registers it declares; a brace where a
+  // statement would begin opens or closes one (others are operands').
+  // Statements outside any block are in an outermost one.
+  Scopes.emplace_back();
+  bool AtStatement = true;
+  size_t Start = 0;
+  for (size_t I = 0; I < Spaced.size(); ++I) {
+    char C = Spaced[I];
+    if (AtStatement && C == ' ')
+      continue;
+    if (AtStatement && C == '{') {
+      Scopes.emplace_back();
+      continue;
+    }
+    if (AtStatement && C == '}') {
+      if (Scopes.size() < 2)
+        return nullptr;
+      closeScope();
+      continue;
+    }
+    if (AtStatement)
+      Start = I, AtStatement = false;
+    if (C == ';') {
+      if (!statement(StringRef(Spaced).slice(Start, I)))
+        return nullptr;
+      AtStatement = true;
+    }
+  }
+  // Every statement ends with a semicolon, and every block closes.
+  if (!AtStatement || Scopes.size() != 1)
     return nullptr;
-  SmallVector<StringRef, 8> Statements;
-  Text.split(Statements, ';');
-  // Every statement ends with a semicolon.
-  if (!Statements.back().trim().empty())
-    return nullptr;
-  for (StringRef S : Statements)
-    if (!statement(S))
-      return nullptr;
   return result();
 }
 

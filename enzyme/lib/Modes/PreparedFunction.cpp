@@ -19,6 +19,7 @@
 #include "Modes/FloatBitWebs.h"
 #include "Modes/FloatSignMasks.h"
 #include "Modes/HalfPrecisionHelpers.h"
+#include "Modes/MagicRounding.h"
 #include "Modes/LibraryRewrites.h"
 #include "Modes/PackedFloatLanes.h"
 #include "Modes/TaggedPointerWebs.h"
@@ -320,6 +321,9 @@ Function *prepareForDifferentiation(Function &F, FunctionAnalysisManager &FAM,
     removeUnreachableBlocks(*P);
   }
   removeCopiesOfNothing(*P);
+  // Floats rounded by adding and subtracting a large constant
+  // (MagicRounding.h).
+  markMagicRounding(*P);
   markKokkosTilePoints(*P);
   hoistInvariantSharedLoads(*P);
   joinSplitHalves(*P);

@@ -11,6 +11,7 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/IntrinsicsNVPTX.h"
 
 #include "llvm/Support/MathExtras.h"
 
@@ -191,8 +192,14 @@ std::vector<MathRule> buildTable() {
 StringRef libmNameOfIntrinsic(Intrinsic::ID ID) {
   switch (ID) {
   case Intrinsic::sin:
+  // NVVM's approximations (inline PTX that CUDA's half-precision functions
+  // write, Core/PtxStatements.h) have the functions' derivatives.
+  case Intrinsic::nvvm_sin_approx_f:
+  case Intrinsic::nvvm_sin_approx_ftz_f:
     return "sin";
   case Intrinsic::cos:
+  case Intrinsic::nvvm_cos_approx_f:
+  case Intrinsic::nvvm_cos_approx_ftz_f:
     return "cos";
   case Intrinsic::tan:
     return "tan";
@@ -211,12 +218,16 @@ StringRef libmNameOfIntrinsic(Intrinsic::ID ID) {
   case Intrinsic::exp:
     return "exp";
   case Intrinsic::exp2:
+  case Intrinsic::nvvm_ex2_approx_f:
+  case Intrinsic::nvvm_ex2_approx_ftz_f:
     return "exp2";
   case Intrinsic::exp10:
     return "exp10";
   case Intrinsic::log:
     return "log";
   case Intrinsic::log2:
+  case Intrinsic::nvvm_lg2_approx_f:
+  case Intrinsic::nvvm_lg2_approx_ftz_f:
     return "log2";
   case Intrinsic::log10:
     return "log10";

@@ -467,6 +467,29 @@ bool DeviceCallLowering::lowerNvvmIntrinsic(CallInst &Call, Intrinsic::ID ID) {
   case Intrinsic::nvvm_redux_sync_xor:
     return Redux(EnzymeCudaEmuReduxXor);
 
+  case Intrinsic::nvvm_ex2_approx_f:
+  case Intrinsic::nvvm_ex2_approx_ftz_f:
+  case Intrinsic::nvvm_lg2_approx_f:
+  case Intrinsic::nvvm_lg2_approx_ftz_f:
+  case Intrinsic::nvvm_sin_approx_f:
+  case Intrinsic::nvvm_sin_approx_ftz_f:
+  case Intrinsic::nvvm_cos_approx_f:
+  case Intrinsic::nvvm_cos_approx_ftz_f: {
+    // The approximations (cuda_fp16.h's hexp, hlog, hsin, hcos) as the
+    // host computes the functions.
+    Intrinsic::ID Exact = ID == Intrinsic::nvvm_ex2_approx_f ||
+                                  ID == Intrinsic::nvvm_ex2_approx_ftz_f
+                              ? Intrinsic::exp2
+                          : ID == Intrinsic::nvvm_lg2_approx_f ||
+                                  ID == Intrinsic::nvvm_lg2_approx_ftz_f
+                              ? Intrinsic::log2
+                          : ID == Intrinsic::nvvm_sin_approx_f ||
+                                  ID == Intrinsic::nvvm_sin_approx_ftz_f
+                              ? Intrinsic::sin
+                              : Intrinsic::cos;
+    replace(Call, B.CreateUnaryIntrinsic(Exact, Call.getArgOperand(0)));
+    return true;
+  }
   case Intrinsic::nvvm_membar_cta:
   case Intrinsic::nvvm_membar_gl:
   case Intrinsic::nvvm_membar_sys:

@@ -21,21 +21,31 @@
 /// intrinsics for the shuffles (a shuffle with a predicate output is the
 /// `.i32p` intrinsic), so that both read it with their ordinary rules:
 ///
-/// - `.reg .T name, ...;` declarations (T: pred, b/u/s 16, 32, 64, f32,
-///   f64);
+/// - `.reg .T name, ...;` declarations (T: pred, b/u/s 16, 32, 64, f16,
+///   f16x2, bf16, bf16x2, f32, f64), in nested blocks `{ ... }` that are
+///   scopes (cuda_fp16.h declares the same names in each of its blocks);
 /// - `mov.T d, s;`, and `mov.T {a, b}, s;` / `mov.T d, {a, b};`, which
-///   take a value apart into its halves and join them;
+///   take a value apart into its halves and join them (16-bit halves as
+///   the lanes of a vector: a `__half2`);
 /// - `shfl.sync.MODE.b32 d[|p], a, b, c, m;` (MODE: up, down, bfly, idx);
-/// - `add`, `sub`, `mul` (`.lo` for integers), `min`, `max`, `neg`, `fma`
-///   with `.rn` where floats take a rounding mode, and `selp.T d, a, b, p;`;
+/// - `add`, `sub`, `mul` (`.lo` for integers), `div`, `min`, `max`, `neg`,
+///   `abs`, `fma` with `.rn` where floats take a rounding mode, and
+///   `selp.T d, a, b, p;`; `setp` and `set` comparisons; `cvt` between
+///   floats and integers; `rcp`, `sqrt`, `rsqrt` (computed exactly), `ex2`,
+///   `lg2`, `sin`, `cos` (`.approx`: NVVM's approximations); `and`, `or`,
+///   `xor`, `not` of bits;
 /// - loads with a cache operator, `ld.CACHE[.v2|.v4].uN d, [a];` (CACHE:
 ///   global.nc, ca, cg, cs, cv), as CUB loads its tiles: plain loads;
-/// - any of them guarded by `@p` or `@!p`.
+/// - `atom[.SEM][.SCOPE].OP.T d, [a], b;` (libcu++'s atomic_ref,
+///   cuda_fp16's atomicAdd): atomicrmw; `fence` and `membar`: NVVM's
+///   membar;
+/// - any of them guarded by `@p` or `@!p` (not atomics and fences).
 ///
-/// Operands are `$N`, declared registers, and immediates (integers, and
-/// floats as PTX writes them: `0d` and 16 hex digits, `0f` and 8). The
-/// statement's outputs must be values, not memory. Anything else is left
-/// alone: an error where it matters, as before.
+/// Operands are `$N`, declared registers, and immediates (integers, with
+/// PTX's `U` suffix, and floats as PTX writes them: `0d` and 16 hex digits,
+/// `0f` and 8). The statement's outputs must be values, not memory; a
+/// statement without outputs must be fences. Anything else is left alone:
+/// an error where it matters, as before.
 ///
 //===----------------------------------------------------------------------===//
 

@@ -469,10 +469,10 @@ ActivityAnalysis::floatBitsPassedAsInteger(const CallBase &Call,
   return std::nullopt;
 }
 
-/// The float whose bits \p Ret returns as an integer (alone, in a vector or
-/// in a struct): through aggregate and vector moves, joins, widening, shifts
-/// and masks, as a struct's fields are packed into the returned value, to a
-/// `bitcast` of a float for which \p Counts holds; nullptr if none.
+/// The float whose bits \p Ret returns as an integer of the float's width
+/// (alone, in a vector or in a struct): through aggregate and vector moves
+/// and joins to a `bitcast` of a float for which \p Counts holds; nullptr if
+/// none.
 static const Value *
 findReturnedFloatBits(const ReturnInst &Ret,
                       function_ref<bool(const Value *)> Counts) {
@@ -505,17 +505,15 @@ findReturnedFloatBits(const ReturnInst &Ret,
       Work.append({I->getOperand(1), I->getOperand(2)});
       break;
     case Instruction::PHI:
-    case Instruction::ZExt:
-    case Instruction::Trunc:
-    case Instruction::Shl:
-    case Instruction::LShr:
-    case Instruction::And:
-    case Instruction::Or:
     case Instruction::Freeze:
       for (const Value *Op : I->operands())
         Work.push_back(Op);
       break;
     default:
+      // Widening, shifts and masks assemble a float with other data into a
+      // wider integer (a struct of a float and an int, as x86-64 returns
+      // it): callers that read the float back get it as a float
+      // (Modes/PackedFloatLanes.h), and others do not need it.
       break;
     }
   }

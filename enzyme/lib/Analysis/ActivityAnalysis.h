@@ -242,10 +242,11 @@ public:
                            const llvm::Value *&Source) const;
 
   /// For \p Ret returning an integer (alone, in a vector or in a struct)
-  /// made of the bits of an active float (`bitcast float to i32`, moved
-  /// whole or assembled): that float; nullptr otherwise. The caller would
-  /// get the bits without their derivative (a struct of an integer that
-  /// holds a float's bits, such as CUDA's `__half`, returned by value).
+  /// that is the bits of an active float (`bitcast float to i32`, moved
+  /// whole): that float; nullptr otherwise. The caller would get the bits
+  /// without their derivative (a struct of an integer that holds a float's
+  /// bits, such as CUDA's `__half`, returned by value). A float packed with
+  /// other data into a wider integer is PackedFloatLanes.h's.
   const llvm::Value *
   floatBitsReturnedAsInteger(const llvm::ReturnInst &Ret) const;
 

@@ -103,6 +103,47 @@ static void restateModf(CallInst &Call) {
   B.CreateStore(Integral, Call.getArgOperand(1));
 }
 
+/// For `sincos(x, &s, &c)` (sincosf, and libdevice's `__nv_sincos`,
+/// `__nv_sincosf`, `__nv_fast_sincosf` and `__nv_sincospi[f]`, which CUDA's
+/// sincosf and __sincosf call): the functions of the sine and the cosine it
+/// computes; empty names for other calls.
+static std::pair<StringRef, StringRef> sinCosFunctions(const CallInst &Call) {
+  const Function *Callee = Call.getCalledFunction();
+  if (!Callee || !Callee->isDeclaration() || Call.arg_size() != 3 ||
+      !Call.getType()->isVoidTy() ||
+      !Call.getArgOperand(0)->getType()->isFloatingPointTy() ||
+      !Call.getArgOperand(1)->getType()->isPointerTy() ||
+      !Call.getArgOperand(2)->getType()->isPointerTy())
+    return {};
+  using Pair = std::pair<StringRef, StringRef>;
+  return StringSwitch<Pair>(Callee->getName())
+      .Case("sincos", {"sin", "cos"})
+      .Case("sincosf", {"sinf", "cosf"})
+      .Case("__nv_sincos", {"__nv_sin", "__nv_cos"})
+      .Case("__nv_sincosf", {"__nv_sinf", "__nv_cosf"})
+      .Case("__nv_fast_sincosf", {"__nv_fast_sinf", "__nv_fast_cosf"})
+      .Case("__nv_sincospi", {"__nv_sinpi", "__nv_cospi"})
+      .Case("__nv_sincospif", {"__nv_sinpif", "__nv_cospif"})
+      .Default({});
+}
+
+/// The sine and the cosine, computed by the functions of each and stored:
+/// stores the generators differentiate, and calls that have rules.
+static void restateSinCos(CallInst &Call, std::pair<StringRef, StringRef> Fns) {
+  Module &M = *Call.getModule();
+  Value *X = Call.getArgOperand(0);
+  FunctionType *FTy = FunctionType::get(X->getType(), {X->getType()}, false);
+  IRBuilder<> B(&Call);
+  for (auto [Name, Out] : {std::pair(Fns.first, Call.getArgOperand(1)),
+                           std::pair(Fns.second, Call.getArgOperand(2))}) {
+    CallInst *Part = B.CreateCall(M.getOrInsertFunction(Name, FTy), {X});
+    Part->setDebugLoc(Call.getDebugLoc());
+    Part->setCallingConv(Call.getCallingConv());
+    B.CreateStore(Part, Out);
+  }
+  Call.eraseFromParent();
+}
+
 /// The floating-point type that a call of libstdc++'s
 /// `std::istream::operator>>(T &)` reads, or of what it calls at -O1 and up
 /// (`_M_extract<T>`); null for other calls.
@@ -495,6 +536,7 @@ static Value *restateBitReinterpretation(CallInst &Call) {
 
 bool rewriteLibraryCalls(Function &F) {
   SmallVector<CallInst *, 2> Memaligns, Modfs;
+  SmallVector<std::pair<CallInst *, std::pair<StringRef, StringRef>>, 2> SinCos;
   SmallVector<std::pair<CallInst *, Type *>, 2> Extractions;
   SmallVector<ComplexCall, 2> Complex;
   SmallVector<std::pair<CallInst *, ListLink>, 2> ListLinks;
@@ -510,6 +552,8 @@ bool rewriteLibraryCalls(Function &F) {
         Memaligns.push_back(Call);
       else if (isModf(*Call))
         Modfs.push_back(Call);
+      else if (auto Fns = sinCosFunctions(*Call); !Fns.first.empty())
+        SinCos.push_back({Call, Fns});
       else if (Type *Ty = istreamExtractedType(*Call))
         Extractions.push_back({Call, Ty});
       else if (ListLink Kind = listLinkKind(*Call); Kind != ListLink::None)
@@ -523,6 +567,8 @@ bool rewriteLibraryCalls(Function &F) {
     rewritePosixMemalign(*Call);
   for (CallInst *Call : Modfs)
     restateModf(*Call);
+  for (auto [Call, Fns] : SinCos)
+    restateSinCos(*Call, Fns);
   for (auto [Call, Ty] : Extractions)
     restateIstreamExtraction(*Call, Ty);
   for (const ComplexCall &C : Complex)
@@ -532,8 +578,8 @@ bool rewriteLibraryCalls(Function &F) {
   for (auto [Call, Name] : TreeCalls)
     Call->setCalledFunction(getRuntimeFunction(*F.getParent(), Name));
   return Reinterpreted || !Memaligns.empty() || !Modfs.empty() ||
-         !Extractions.empty() || !Complex.empty() || !ListLinks.empty() ||
-         !TreeCalls.empty();
+         !SinCos.empty() || !Extractions.empty() || !Complex.empty() ||
+         !ListLinks.empty() || !TreeCalls.empty();
 }
 
 } // namespace enzyme

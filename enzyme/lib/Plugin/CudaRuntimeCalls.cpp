@@ -36,6 +36,7 @@
 #include "Core/UserRegistrations.h"
 
 #include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Constants.h"
@@ -161,15 +162,47 @@ static const Value *storageOf(const Value *P) {
   return Base;
 }
 
+/// The one floating-point type every scalar of \p Ty is (a struct or array
+/// of floats only), or null.
+static Type *uniformFloatType(Type *Ty) {
+  if (Ty->isFloatTy() || Ty->isDoubleTy())
+    return Ty;
+  if (auto *AT = dyn_cast<ArrayType>(Ty))
+    return uniformFloatType(AT->getElementType());
+  auto *ST = dyn_cast<StructType>(Ty);
+  if (!ST || ST->isOpaque() || ST->getNumElements() == 0)
+    return nullptr;
+  Type *Uniform = uniformFloatType(ST->getElementType(0));
+  for (Type *E : ST->elements())
+    if (uniformFloatType(E) != Uniform)
+      return nullptr;
+  return Uniform;
+}
+
 /// float or double, where the declared parameter type \p T points to one,
 /// or to a struct of them only: CUDA's vector types (`float2`, `double4`;
-/// `cuComplex` and `cuDoubleComplex` are `float2` and `double2`) and complex
-/// numbers.
-static Type *pointedFloatType(StringRef T, LLVMContext &Ctx) {
+/// `cuComplex` and `cuDoubleComplex` are `float2` and `double2`), complex
+/// numbers, and the program's own structs of floats only (`struct V3 {
+/// float x, y, z; }`), where \p M has the struct's type (under its name, or
+/// with the suffix a link gives a second type of the name: `struct.V3.0`).
+static Type *pointedFloatType(StringRef T, const Module &M) {
+  LLVMContext &Ctx = M.getContext();
   T.consume_back(" __restrict");
   if (!T.consume_back("*"))
     return nullptr;
   T.consume_back(" const");
+  T.consume_front("const ");
+  for (StructType *ST : M.getIdentifiedStructTypes()) {
+    StringRef Name = ST->getName();
+    if (!Name.consume_front("struct.") && !Name.consume_front("class."))
+      continue;
+    if (auto [Base, Suffix] = Name.rsplit('.');
+        !Suffix.empty() && all_of(Suffix, [](char C) { return isDigit(C); }))
+      Name = Base;
+    if (Name == T)
+      if (Type *Uniform = uniformFloatType(ST))
+        return Uniform;
+  }
   for (auto [Scalar, Ty] :
        {std::pair(StringRef("float"), Type::getFloatTy(Ctx)),
         std::pair(StringRef("double"), Type::getDoubleTy(Ctx))}) {
@@ -190,7 +223,7 @@ static Type *declaredElementType(const Function &Stub, unsigned Index) {
   SmallVector<std::string, 8> Types;
   if (!declaredParameterTypes(Stub, Types) || Index >= Types.size())
     return nullptr;
-  return pointedFloatType(Types[Index], Stub.getContext());
+  return pointedFloatType(Types[Index], *Stub.getParent());
 }
 
 /// The element type that \p F's C++ declaration gives the parameter that
@@ -203,7 +236,7 @@ static Type *parameterDeclaredType(const Value *Ptr, const Function &F) {
   if (!Param || Param->getParent() != &F)
     return nullptr;
   std::optional<std::string> Declared = declaredTypeOfArgument(*Param);
-  return Declared ? pointedFloatType(*Declared, F.getContext()) : nullptr;
+  return Declared ? pointedFloatType(*Declared, *F.getParent()) : nullptr;
 }
 
 /// The element type that a kernel launched in \p F declares for the memory

@@ -480,28 +480,34 @@ static Value *floatOfWord(Value *Word, Type *FloatTy,
   return Float;
 }
 
-/// A 32-bit shuffle of a float's bits (as CUB shuffles a float one word at
-/// a time) as the shuffle of the float, whose bits its users get: the rules
-/// then see it.
-static bool raiseFloatWordShuffles(Function &F) {
-  SmallVector<CallInst *, 4> Words;
+/// The 32-bit integer shuffles of \p F whose shuffled word satisfies
+/// \p Moves.
+static SmallVector<CallInst *, 4>
+integerShufflesOf(Function &F, function_ref<bool(Value *)> Moves) {
+  SmallVector<CallInst *, 4> Shuffles;
   for (Instruction &I : instructions(F))
     if (auto *Call = dyn_cast<CallInst>(&I); Call && Call->getCalledFunction())
       if (bool Float;
           modeOfIntrinsic(Call->getCalledFunction()->getIntrinsicID(), Float) &&
-          !Float) {
-        if (isFloatWord(Call->getArgOperand(1),
-                        Type::getFloatTy(F.getContext())))
-          Words.push_back(Call);
-      }
+          !Float && Moves(Call->getArgOperand(1)))
+        Shuffles.push_back(Call);
+  return Shuffles;
+}
+
+/// A 32-bit shuffle of a float's bits (as CUB shuffles a float one word at
+/// a time) as the shuffle of the float, whose bits its users get: the rules
+/// then see it.
+static bool raiseFloatWordShuffles(Function &F) {
+  Type *FloatTy = Type::getFloatTy(F.getContext());
+  SmallVector<CallInst *, 4> Words = integerShufflesOf(
+      F, [&](Value *Word) { return isFloatWord(Word, FloatTy); });
   DenseMap<Value *, Value *> Floats;
   SmallVector<WeakTrackingVH, 4> Operands;
   for (CallInst *Word : Words) {
     bool Float;
     ShuffleMode Mode =
         *modeOfIntrinsic(Word->getCalledFunction()->getIntrinsicID(), Float);
-    Value *Shuffled = floatOfWord(Word->getArgOperand(1),
-                                  Type::getFloatTy(F.getContext()), Floats);
+    Value *Shuffled = floatOfWord(Word->getArgOperand(1), FloatTy, Floats);
     IRBuilder<> B(Word);
     CallInst *Shuffle =
         B.CreateIntrinsic(intrinsicFor(Mode, /*Float=*/true), {},
@@ -571,17 +577,11 @@ static bool halfLanes(Value *Word, SmallVectorImpl<Value *> &Lanes,
 /// the halves widened to floats, which the rules read; widening and
 /// narrowing back are exact.
 static bool raiseHalfPairShuffles(Function &F) {
-  SmallVector<CallInst *, 4> Pairs;
-  for (Instruction &I : instructions(F))
-    if (auto *Call = dyn_cast<CallInst>(&I); Call && Call->getCalledFunction())
-      if (bool Float;
-          modeOfIntrinsic(Call->getCalledFunction()->getIntrinsicID(), Float) &&
-          !Float) {
-        SmallVector<Value *, 2> Lanes;
-        Type *HalfTy;
-        if (halfLanes(Call->getArgOperand(1), Lanes, HalfTy))
-          Pairs.push_back(Call);
-      }
+  SmallVector<CallInst *, 4> Pairs = integerShufflesOf(F, [](Value *Word) {
+    SmallVector<Value *, 2> Lanes;
+    Type *HalfTy;
+    return halfLanes(Word, Lanes, HalfTy);
+  });
   DenseMap<Value *, Value *> Halves;
   for (CallInst *Pair : Pairs) {
     bool Float;

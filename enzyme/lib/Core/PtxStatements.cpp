@@ -791,11 +791,14 @@ bool PtxTranslator::statement(StringRef Text) {
     return fence(OpText);
   SmallVector<StringRef, 4> Parts;
   OpText.split(Parts, '.');
+  // Every statement read here names a type (`exit;` and the like do not).
+  if (Parts.size() < 2)
+    return false;
   Opcode Op;
   Op.Name = Parts.front();
   Op.TypeName = Parts.back();
   Op.Modifiers.append(Parts.begin() + 1, Parts.end() - 1);
-  Op.Ty = Parts.size() > 1 ? typeNamed(Op.TypeName) : nullptr;
+  Op.Ty = typeNamed(Op.TypeName);
   SmallVector<StringRef, 5> Operands;
   if (!Op.Ty || !splitOperands(OperandText, Operands))
     return false;

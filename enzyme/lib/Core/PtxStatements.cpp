@@ -620,11 +620,10 @@ bool PtxTranslator::bitwise(const Opcode &Op, ArrayRef<StringRef> Operands) {
   return write(Operands[0], V);
 }
 
-/// `atom[.SEM][.SCOPE][.global].OP[.noftz].T d, [a], b;` (OP: add, exch,
-/// min, max, and, or, xor), as libcu++'s `cuda::atomic_ref` and
-/// cuda_fp16.h's `atomicAdd` write them: an atomicrmw at system scope (the
-/// strongest, whatever scope the statement names) with the statement's
-/// order.
+/// `atom[.relaxed][.SCOPE][.global].OP[.noftz].T d, [a], b;` (OP: add,
+/// exch, min, max, and, or, xor), as libcu++'s `cuda::atomic_ref` and
+/// cuda_fp16.h's `atomicAdd` write them: a monotonic atomicrmw at system
+/// scope (the strongest, whatever scope the statement names).
 bool PtxTranslator::atomic(const Opcode &Op, ArrayRef<StringRef> Operands) {
   AtomicOrdering Order = AtomicOrdering::Monotonic;
   StringRef Operation;
@@ -659,8 +658,11 @@ bool PtxTranslator::atomic(const Opcode &Op, ArrayRef<StringRef> Operands) {
                .Case("xor", K::Xor)
                .Default(K::BAD_BINOP);
   StringRef Address = Operands.size() == 3 ? Operands[1] : "";
-  if (Guard || Kind == K::BAD_BINOP || Op.Ty->isVectorTy() ||
-      Op.Ty->isIntegerTy(1) || (Float && Kind != K::FAdd && Kind != K::Xchg) ||
+  // An ordered one stays assembly: it orders memory between blocks (a
+  // grid's synchronisation), which the engine must see to refuse it.
+  if (Order != AtomicOrdering::Monotonic || Guard || Kind == K::BAD_BINOP ||
+      Op.Ty->isVectorTy() || Op.Ty->isIntegerTy(1) ||
+      (Float && Kind != K::FAdd && Kind != K::Xchg) ||
       !Address.consume_front("[") || !Address.consume_back("]"))
     return false;
   Value *Ptr = read(Address.trim(), nullptr);

@@ -1,28 +1,29 @@
 // libcu++'s atomics in kernels that differentiated host code launches:
 // `cuda::atomic_ref` and `cuda::std::atomic_ref` of doubles and floats,
-// fetch_add with a relaxed order (as reductions use them; unoptimised code
-// reaches it through a switch over every order, whose fences it holds).
-// libcu++ writes them as inline PTX (`atom.add.relaxed.gpu.f64`,
-// `fence.sc.gpu`); before, the derivative kernels were an error of the
-// device compilation ("inline assembly whose result ... carries a
-// derivative"), and the emulation could not run the fences. Now the
-// statements are read as the atomicrmw and the `membar` they are
-// (Core/PtxStatements.h). Analytic gradients at -O0 and -O2; forward mode
-// against them. A sequentially consistent fetch_add fences at device
-// scope, which reverse mode cannot keep across blocks: an error that says
-// so (the last RUN line).
+// fetch_add with a relaxed order, as reductions use them. libcu++ writes
+// them as inline PTX (`atom.add.relaxed.gpu.f64`); before, the derivative
+// kernels were an error of the device compilation ("inline assembly whose
+// result ... carries a derivative"). Now a relaxed `atom` is read as the
+// atomicrmw it is (Core/PtxStatements.h). Analytic gradients at -O1 and
+// -O2; forward mode against them. An ordered atomic (acquire, release, a
+// sequentially consistent fetch_add's fence) orders memory between blocks,
+// which reverse mode cannot keep: an error that says so, also at -O0,
+// where libcu++'s code holds the atomics of every order behind a switch
+// over the order it is passed (the last RUN lines).
 // REQUIRES: cuda-emulation
-// RUN: %clangxx_enzyme -fenzyme -fcuda-emulate -O0 %s -o %t.O0 && %t.O0 | FileCheck %s
+// RUN: %clangxx_enzyme -fenzyme -fcuda-emulate -O1 %s -o %t.O1 && %t.O1 | FileCheck %s
 // RUN: %clangxx_enzyme -fenzyme -fcuda-emulate -O2 %s -o %t.O2 && %t.O2 | FileCheck %s
 // RUN: %if gpu %{ %clangxx_enzyme -fenzyme -O2 %s -o %t.gpu && %t.gpu | FileCheck %s %}
 // RUN: %clangxx_enzyme -fenzyme -O2 --cuda-device-only -S %s -o - | FileCheck %s --check-prefix=PTX
 // RUN: not %clangxx_enzyme -fenzyme -fcuda-emulate -O2 -DSEQ_CST %s -o %t.seq 2>&1 | FileCheck %s --check-prefix=ORDER
+// RUN: not %clangxx_enzyme -fenzyme -fcuda-emulate -O0 %s -o %t.O0 2>&1 | FileCheck %s --check-prefix=UNOPTIMISED
 // CHECK-NOT: FAIL
 // CHECK: all checks passed
 // PTX-LABEL: .entry _enzyme_kernel_augmented__Z10accumulatePKdPKfPdPfi(
 // PTX: atom.global.add.f64
 // PTX-LABEL: .entry _enzyme_kernel_reverse__Z10accumulatePKdPKfPdPfi(
 // ORDER: error: cannot differentiate kernel 'accumulate(double const*, float const*, double*, float*, int)', which differentiated host code launches: cannot differentiate __threadfence() in reverse mode
+// UNOPTIMISED: error: cannot differentiate kernel 'accumulate(double const*, float const*, double*, float*, int)', which differentiated host code launches: cannot differentiate inline assembly that orders memory beyond the block ('atom.add.
 #include "../Inputs/check.h"
 
 #include <cuda/atomic>

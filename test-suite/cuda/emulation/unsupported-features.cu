@@ -16,10 +16,10 @@
 // RUN: not test -e %t.o
 
 #ifdef ASM
-__global__ void fence(int *X) {
+__global__ void event(int *X) {
   X[0] = 1;
-  // ASM: unsupported-features.cu:[[#@LINE+1]]:{{[0-9]+}}: error: CUDA emulation cannot run inline PTX assembly ('membar.gl;')
-  asm volatile("membar.gl;");
+  // ASM: unsupported-features.cu:[[#@LINE+1]]:{{[0-9]+}}: error: CUDA emulation cannot run inline PTX assembly ('pmevent 1;')
+  asm volatile("pmevent 1;");
 }
 #endif
 

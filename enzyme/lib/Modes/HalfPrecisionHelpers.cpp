@@ -55,13 +55,15 @@ static bool isHalfPrecisionHelper(const Function &Callee) {
 }
 
 /// Unoptimised code marks every function `noinline`; registrations are
-/// what keep a callee a call.
+/// what keep a callee a call. Every call of the function is asked: the
+/// cheap tests come first, the walk of the callee's users for a
+/// registration last.
 static bool mayInline(const Function &Caller, const Function *Callee) {
   return Callee && Callee != &Caller && !Callee->isDeclaration() &&
          !Callee->isInterposable() &&
          !Callee->hasFnAttribute("enzyme_inactive") &&
-         !isNamedByRegistration(*Callee, "__enzyme_") &&
-         isHalfPrecisionHelper(*Callee);
+         isHalfPrecisionHelper(*Callee) &&
+         !isNamedByRegistration(*Callee, "__enzyme_");
 }
 
 bool inlineHalfPrecisionHelpers(Function &F) {

@@ -193,6 +193,13 @@ Expected<CommandLineScan> scanCommandLine(ArrayRef<std::string> Args) {
       Scan.OffloadNewDriver =
           A->getOption().matches(options::OPT_offload_new_driver);
       break;
+    case options::OPT_offload_host_only:
+      Scan.HostOnly = true;
+      break;
+    case options::OPT_offload_device_only:
+    case options::OPT_offload_host_device:
+      Scan.HostOnly = false;
+      break;
     default:
       if (A->getOption().matches(options::OPT_g_Group) &&
           !A->getOption().matches(options::OPT_g0))

@@ -58,6 +58,8 @@ struct CommandLineScan {
   /// clang-linker-wrapper, which registers the kernels and links device
   /// code.
   bool OffloadNewDriver = false;
+  /// `--cuda-host-only` (`--offload-host-only`): no device compilation.
+  bool HostOnly = false;
 
   /// The user asked for debug information (any `-g` option but `-g0`).
   bool WantsDebugInfo = false;

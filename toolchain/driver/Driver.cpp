@@ -212,6 +212,13 @@ Expected<ClangCommand> Driver::plan(const CommandLineScan &Scan) const {
         return Kernels.takeError();
       Command.Before.insert(Command.Before.end(), Kernels->begin(),
                             Kernels->end());
+      // At -O0 clang reads the engine's line tables as a request for device
+      // debug information and passes ptxas -g, which then warns that the
+      // stripped debug sections are missing. Line directives give the engine
+      // the same source locations and ptxas only -lineinfo.
+      if (Scan.EnzymeEnabled && !Scan.WantsDebugInfo && !Scan.HostOnly)
+        Command.Before.insert(Command.Before.end(),
+                              {"-Xarch_device", "-gline-directives-only"});
       // Derivatives of device math call libdevice functions the device code
       // did not use before AD, which clang's link of libdevice left out.
       if (Scan.EnzymeEnabled && !Cuda->Libdevice.empty())

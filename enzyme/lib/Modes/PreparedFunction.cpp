@@ -19,12 +19,13 @@
 #include "Modes/FloatBitWebs.h"
 #include "Modes/FloatSignMasks.h"
 #include "Modes/HalfPrecisionHelpers.h"
-#include "Modes/MagicRounding.h"
 #include "Modes/LibraryRewrites.h"
+#include "Modes/MagicRounding.h"
 #include "Modes/PackedFloatLanes.h"
 #include "Modes/TaggedPointerWebs.h"
 #include "Modes/WarpShuffles.h"
 
+#include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
@@ -245,6 +246,27 @@ static void copyWrittenByValueParameters(Function &F) {
   }
 }
 
+/// The loop hints of unoptimised code (`#pragma unroll` at -O0) were never
+/// going to be honoured. The engine's copies are not `optnone`, so passes
+/// that still run on them (a fat LTO object's pipeline) would try the hints
+/// and warn that they could not: the copies drop them.
+static void dropLoopTransformationHints(Function &F) {
+  static const StringRef HintPrefixes[] = {
+      "llvm.loop.unroll.",     "llvm.loop.unroll_and_jam.",
+      "llvm.loop.vectorize.",  "llvm.loop.interleave.",
+      "llvm.loop.distribute.", "llvm.loop.licm_versioning."};
+  LLVMContext &Context = F.getContext();
+  for (BasicBlock &BB : F) {
+    Instruction *Latch = BB.getTerminator();
+    MDNode *LoopID = Latch ? Latch->getMetadata(LLVMContext::MD_loop) : nullptr;
+    if (!LoopID)
+      continue;
+    Latch->setMetadata(LLVMContext::MD_loop, makePostTransformationMetadata(
+                                                 Context, LoopID, HintPrefixes,
+                                                 /*AddAttrs=*/{}));
+  }
+}
+
 Function *prepareForDifferentiation(Function &F, FunctionAnalysisManager &FAM,
                                     PossibleTargetsFn PossibleTargets) {
   // At the link, the body as the compile-time run saw it, before
@@ -257,6 +279,8 @@ Function *prepareForDifferentiation(Function &F, FunctionAnalysisManager &FAM,
   // The copy may sit where a function the analysis manager still has
   // results for was freed: they are not this copy's.
   FAM.clear(*P, P->getName());
+  if (P->hasFnAttribute(Attribute::OptimizeNone))
+    dropLoopTransformationHints(*P);
   P->removeFnAttr(Attribute::OptimizeNone);
   P->removeFnAttr(Attribute::NoInline);
 

@@ -623,7 +623,10 @@ std::string describeLostFloatBits(const Value &Source) {
            "integers from memory with derivatives: their derivatives would "
            "be lost; read them in C or C++, or give the function a custom "
            "derivative";
-  if (const auto *Call = dyn_cast<CallBase>(&Source)) {
+  // A call that returns an integer: the ABI's packing of a struct. (A
+  // float a call returns, such as llvm.fabs's, is split by the code here.)
+  if (const auto *Call = dyn_cast<CallBase>(&Source);
+      Call && Call->getType()->isIntOrIntVectorTy()) {
     const Function *F = Call->getCalledFunction();
     std::string Callee = F ? "'" + displayName(F->getName()) + "'"
                            : std::string("the function it calls through a "

@@ -429,6 +429,14 @@ bool loadFloatBitsAsFloats(Function &F) {
 
 bool retypeFloatBitWebs(Function &F, const Function *Original) {
   bool Folded = foldBitcastChains(F);
+  // Unoptimised code rebuilds a `struct __half` around each value that
+  // lowered assembly hands back (an `insertvalue` nothing reads): such a
+  // reader would keep a web from being retyped.
+  for (Instruction &I : make_early_inc_range(instructions(F)))
+    if (isa<InsertValueInst>(I) && I.use_empty()) {
+      I.eraseFromParent();
+      Folded = true;
+    }
   SmallVector<FloatBitWeb, 2> Webs;
   SmallPtrSet<Instruction *, 16> Visited;
   for (Instruction &I : instructions(F)) {

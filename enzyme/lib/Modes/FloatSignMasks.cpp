@@ -79,11 +79,59 @@ static Type *floatTypeOfBits(const Instruction &Op, const Value *Bits) {
   return nullptr;
 }
 
+/// `or (bits A), (and (bits B), sign)` gives A the sign of B where B is
+/// negative: cuda_fp16's hsin takes the sign of a result, works on its
+/// absolute value and puts the sign back this way. The value is |A|,
+/// negated in the lanes whose sign bit the `or` sets; the `or` itself stays,
+/// read only for those sign bits. `xor (bits A), (and (bits B), sign)` is A
+/// negated where B is negative. True if \p Op was rewritten.
+static bool foldSignTransfer(BinaryOperator &Op, const DataLayout &DL) {
+  bool IsOr = Op.getOpcode() == Instruction::Or;
+  if (!IsOr && Op.getOpcode() != Instruction::Xor)
+    return false;
+  for (unsigned Side = 0; Side < 2; ++Side) {
+    Value *Bits = Op.getOperand(Side);
+    auto *SignOfOther = dyn_cast<BinaryOperator>(Op.getOperand(1 - Side));
+    Type *FloatTy = floatTypeOfBits(Op, Bits);
+    if (!FloatTy || !SignOfOther ||
+        SignOfOther->getOpcode() != Instruction::And)
+      continue;
+    auto *Mask = dyn_cast<Constant>(SignOfOther->getOperand(1));
+    if (!Mask || classifyMask(Mask, FloatTy, DL) != SignMask::OnlySign)
+      continue;
+    SmallVector<Use *, 4> Readers(make_pointer_range(Op.uses()));
+    IRBuilder<> B(Op.getNextNode());
+    auto *Cast = dyn_cast<BitCastInst>(Bits);
+    Value *X = Cast && Cast->getSrcTy() == FloatTy
+                   ? Cast->getOperand(0)
+                   : B.CreateBitCast(Bits, FloatTy);
+    Value *Magnitude = IsOr ? B.CreateUnaryIntrinsic(Intrinsic::fabs, X) : X;
+    unsigned Width = FloatTy->getScalarSizeInBits();
+    Type *LaneTy =
+        FloatTy->getWithNewType(IntegerType::get(Op.getContext(), Width));
+    Value *SignBits = IsOr ? &Op : SignOfOther;
+    Value *Negative = B.CreateICmpSLT(B.CreateBitCast(SignBits, LaneTy),
+                                      Constant::getNullValue(LaneTy));
+    Value *Result = B.CreateBitCast(
+        B.CreateSelect(Negative, B.CreateFNeg(Magnitude), Magnitude),
+        Op.getType());
+    for (Use *U : Readers)
+      U->set(Result);
+    return true;
+  }
+  return false;
+}
+
 bool foldFloatSignMasks(Function &F) {
   const DataLayout &DL = F.getDataLayout();
   SmallVector<Instruction *, 4> Folded;
-  for (Instruction &I : instructions(F)) {
+  bool Changed = false;
+  for (Instruction &I : make_early_inc_range(instructions(F))) {
     auto *Op = dyn_cast<BinaryOperator>(&I);
+    if (Op && foldSignTransfer(*Op, DL)) {
+      Changed = true;
+      continue;
+    }
     if (!Op || (Op->getOpcode() != Instruction::And &&
                 Op->getOpcode() != Instruction::Xor &&
                 Op->getOpcode() != Instruction::Or))
@@ -124,7 +172,7 @@ bool foldFloatSignMasks(Function &F) {
       if (C && C->use_empty())
         C->eraseFromParent();
   }
-  return !Folded.empty();
+  return Changed || !Folded.empty();
 }
 
 } // namespace enzyme

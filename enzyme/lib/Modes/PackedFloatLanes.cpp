@@ -228,15 +228,42 @@ static bool splitPackedMemoryAccesses(Function &F) {
   return Changed;
 }
 
+/// An element of a vector read out of the vector's bits, `trunc (lshr
+/// (bitcast <2 x half> %v to i32), 16) to i16` (a `__half2`'s `.y`), as
+/// `bitcast (extractelement %v, 1)`; null if \p Trunc is not one.
+static Value *vectorElementBits(TruncInst &Trunc) {
+  Value *Bits = Trunc.getOperand(0);
+  uint64_t Offset = 0;
+  if (auto *Shift = dyn_cast<BinaryOperator>(Bits);
+      Shift && Shift->getOpcode() == Instruction::LShr)
+    if (auto *Amount = dyn_cast<ConstantInt>(Shift->getOperand(1))) {
+      Offset = Amount->getZExtValue();
+      Bits = Shift->getOperand(0);
+    }
+  auto *Cast = dyn_cast<BitCastInst>(Bits);
+  auto *VecTy = Cast ? dyn_cast<FixedVectorType>(Cast->getSrcTy()) : nullptr;
+  if (!VecTy || Trunc.getDataLayout().isBigEndian())
+    return nullptr;
+  unsigned Width = VecTy->getScalarSizeInBits();
+  if (Trunc.getType()->getIntegerBitWidth() != Width || Offset % Width ||
+      Offset / Width >= VecTy->getNumElements())
+    return nullptr;
+  IRBuilder<> B(&Trunc);
+  Value *Element = B.CreateExtractElement(Cast->getOperand(0), Offset / Width);
+  return B.CreateBitCast(Element, Trunc.getType());
+}
+
 bool foldAssembledLanes(Function &F) {
   bool Changed = false;
   for (Instruction &I : make_early_inc_range(instructions(F))) {
     Value *By = nullptr;
-    if (auto *Trunc = dyn_cast<TruncInst>(&I);
-        Trunc && Trunc->getType()->isIntegerTy(LaneBits))
-      By = assembledLane(Trunc->getOperand(0), 0);
-    else if (auto *Extract = dyn_cast<ExtractValueInst>(&I);
-             Extract && isa<InsertValueInst>(Extract->getAggregateOperand()))
+    if (auto *Trunc = dyn_cast<TruncInst>(&I)) {
+      if (Trunc->getType()->isIntegerTy(LaneBits))
+        By = assembledLane(Trunc->getOperand(0), 0);
+      if (!By)
+        By = vectorElementBits(*Trunc);
+    } else if (auto *Extract = dyn_cast<ExtractValueInst>(&I);
+               Extract && isa<InsertValueInst>(Extract->getAggregateOperand()))
       By = FindInsertedValue(Extract->getAggregateOperand(),
                              Extract->getIndices());
     else if (auto *Cast = dyn_cast<BitCastInst>(&I))

@@ -63,7 +63,7 @@ StringRef libmNameOfDeviceFunction(StringRef Name) {
   // derivative of the operation.
   static constexpr StringLiteral Rounded[] = {
       "fadd", "dadd", "fsub", "dsub",  "fmul",  "dmul", "fdiv",
-      "ddiv", "frcp", "drcp", "fsqrt", "dsqrt", "fmaf", "fma"};
+      "ddiv", "frcp", "drcp", "fsqrt", "dsqrt", "fmaf", "fma", "fmaf_ieee"};
   for (StringRef Mode : {"_rn", "_rz", "_ru", "_rd"})
     if (Name.ends_with(Mode) && is_contained(Rounded, Name.drop_back(3))) {
       Name = Name.drop_back(3);
@@ -82,6 +82,7 @@ StringRef libmNameOfDeviceFunction(StringRef Name) {
       .Case("ddiv", "enzyme.div")
       .Case("frcp", "enzyme.rcpf")
       .Case("drcp", "enzyme.rcp")
+      .Case("fmaf_ieee", "fmaf") // No flush of subnormals to zero.
       .Case("fsqrt", "sqrtf")
       .Case("dsqrt", "sqrt")
       .Case("saturatef", "enzyme.saturatef")

@@ -38,7 +38,9 @@ static bool involvesHalfPrecision(Type *Ty) {
 
 /// \p Callee takes or returns one of the types (by value, or in memory as
 /// byval and sret say), or its mangled name names one (their members and
-/// operators, which take them through pointers).
+/// operators, which take them through pointers), or it is one of the
+/// headers' conversions of a type's raw bits (`__internal_bfloat162float`
+/// takes an unsigned short).
 static bool isHalfPrecisionHelper(const Function &Callee) {
   if (involvesHalfPrecision(Callee.getReturnType()))
     return true;
@@ -51,7 +53,9 @@ static bool isHalfPrecisionHelper(const Function &Callee) {
   return Name.starts_with("_Z") &&
          (Name.contains("6__half") || Name.contains("7__half2") ||
           Name.contains("13__nv_bfloat16") ||
-          Name.contains("14__nv_bfloat162"));
+          Name.contains("14__nv_bfloat162") || Name.contains("bfloat16") ||
+          Name.contains("__internal_half2float") ||
+          Name.contains("__internal_float2half"));
 }
 
 /// Unoptimised code marks every function `noinline`; registrations are

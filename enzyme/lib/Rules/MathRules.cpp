@@ -236,8 +236,24 @@ StringRef libmNameOfIntrinsic(Intrinsic::ID ID) {
   case Intrinsic::powi:
     return "powi";
   case Intrinsic::sqrt:
+  case Intrinsic::nvvm_sqrt_f:
+  case Intrinsic::nvvm_sqrt_rn_f:
+  case Intrinsic::nvvm_sqrt_rn_ftz_f:
+  case Intrinsic::nvvm_sqrt_rz_f:
+  case Intrinsic::nvvm_sqrt_rz_ftz_f:
+  case Intrinsic::nvvm_sqrt_rm_f:
+  case Intrinsic::nvvm_sqrt_rm_ftz_f:
+  case Intrinsic::nvvm_sqrt_rp_f:
+  case Intrinsic::nvvm_sqrt_rp_ftz_f:
+  case Intrinsic::nvvm_sqrt_rn_d:
+  case Intrinsic::nvvm_sqrt_rz_d:
+  case Intrinsic::nvvm_sqrt_rm_d:
+  case Intrinsic::nvvm_sqrt_rp_d:
     return "sqrt";
   case Intrinsic::fabs:
+  case Intrinsic::nvvm_fabs_f:
+  case Intrinsic::nvvm_fabs_ftz_f:
+  case Intrinsic::nvvm_fabs_d:
     return "fabs";
   case Intrinsic::minnum:
   case Intrinsic::minimum:
@@ -247,7 +263,73 @@ StringRef libmNameOfIntrinsic(Intrinsic::ID ID) {
     return "fmax";
   case Intrinsic::fma:
   case Intrinsic::fmuladd:
+  // NVVM's operations in a rounding mode (libdevice's `__nv_fmaf_ieee_rn`
+  // and friends, inlined) have the derivatives of the operations.
+  case Intrinsic::nvvm_fma_rn_f:
+  case Intrinsic::nvvm_fma_rn_ftz_f:
+  case Intrinsic::nvvm_fma_rz_f:
+  case Intrinsic::nvvm_fma_rz_ftz_f:
+  case Intrinsic::nvvm_fma_rm_f:
+  case Intrinsic::nvvm_fma_rm_ftz_f:
+  case Intrinsic::nvvm_fma_rp_f:
+  case Intrinsic::nvvm_fma_rp_ftz_f:
+  case Intrinsic::nvvm_fma_rn_d:
+  case Intrinsic::nvvm_fma_rz_d:
+  case Intrinsic::nvvm_fma_rm_d:
+  case Intrinsic::nvvm_fma_rp_d:
     return "fma";
+  case Intrinsic::nvvm_add_rn_f:
+  case Intrinsic::nvvm_add_rn_ftz_f:
+  case Intrinsic::nvvm_add_rz_f:
+  case Intrinsic::nvvm_add_rz_ftz_f:
+  case Intrinsic::nvvm_add_rm_f:
+  case Intrinsic::nvvm_add_rm_ftz_f:
+  case Intrinsic::nvvm_add_rp_f:
+  case Intrinsic::nvvm_add_rp_ftz_f:
+  case Intrinsic::nvvm_add_rn_d:
+  case Intrinsic::nvvm_add_rz_d:
+  case Intrinsic::nvvm_add_rm_d:
+  case Intrinsic::nvvm_add_rp_d:
+    return "enzyme.add";
+  case Intrinsic::nvvm_mul_rn_f:
+  case Intrinsic::nvvm_mul_rn_ftz_f:
+  case Intrinsic::nvvm_mul_rz_f:
+  case Intrinsic::nvvm_mul_rz_ftz_f:
+  case Intrinsic::nvvm_mul_rm_f:
+  case Intrinsic::nvvm_mul_rm_ftz_f:
+  case Intrinsic::nvvm_mul_rp_f:
+  case Intrinsic::nvvm_mul_rp_ftz_f:
+  case Intrinsic::nvvm_mul_rn_d:
+  case Intrinsic::nvvm_mul_rz_d:
+  case Intrinsic::nvvm_mul_rm_d:
+  case Intrinsic::nvvm_mul_rp_d:
+    return "enzyme.mul";
+  case Intrinsic::nvvm_div_rn_f:
+  case Intrinsic::nvvm_div_rn_ftz_f:
+  case Intrinsic::nvvm_div_rz_f:
+  case Intrinsic::nvvm_div_rz_ftz_f:
+  case Intrinsic::nvvm_div_rm_f:
+  case Intrinsic::nvvm_div_rm_ftz_f:
+  case Intrinsic::nvvm_div_rp_f:
+  case Intrinsic::nvvm_div_rp_ftz_f:
+  case Intrinsic::nvvm_div_rn_d:
+  case Intrinsic::nvvm_div_rz_d:
+  case Intrinsic::nvvm_div_rm_d:
+  case Intrinsic::nvvm_div_rp_d:
+    return "enzyme.div";
+  case Intrinsic::nvvm_rcp_rn_f:
+  case Intrinsic::nvvm_rcp_rn_ftz_f:
+  case Intrinsic::nvvm_rcp_rz_f:
+  case Intrinsic::nvvm_rcp_rz_ftz_f:
+  case Intrinsic::nvvm_rcp_rm_f:
+  case Intrinsic::nvvm_rcp_rm_ftz_f:
+  case Intrinsic::nvvm_rcp_rp_f:
+  case Intrinsic::nvvm_rcp_rp_ftz_f:
+  case Intrinsic::nvvm_rcp_rn_d:
+  case Intrinsic::nvvm_rcp_rz_d:
+  case Intrinsic::nvvm_rcp_rm_d:
+  case Intrinsic::nvvm_rcp_rp_d:
+    return "enzyme.rcp";
   case Intrinsic::copysign:
     return "copysign";
   case Intrinsic::ldexp:

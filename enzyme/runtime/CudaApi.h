@@ -4,9 +4,10 @@
  *
  *===----------------------------------------------------------------------===*
  *
- * The CUDA runtime functions that CudaLaunch.c and CudaMemory.c call,
- * declared as the program's CUDA runtime (or the emulator) defines them:
- * the run-time is compiled without the toolkit's headers.
+ * The CUDA runtime functions that CudaLaunch.c, CudaMemory.c and
+ * CudaCopies.c call, declared as the program's CUDA runtime (or the
+ * emulator) defines them: the run-time is compiled without the toolkit's
+ * headers.
  *
  *===----------------------------------------------------------------------===*/
 

@@ -5,10 +5,10 @@
  *===----------------------------------------------------------------------===*
  *
  * The run-time's reports (ExceptionReport.c, ScratchShadows.c,
- * UntypedCopyReport.c, CudaLaunch.c, CudaMemory.c) build their message in a
- *buffer and write it with one system call, so that threads reporting at once do
- *not interleave, without stdio, which may be what failed; then the program
- *stops.
+ * UntypedCopyReport.c, CudaLaunch.c, CudaMemory.c, CudaCopies.c) build their
+ * message in a buffer and write it with one system call, so that threads
+ * reporting at once do not interleave, without stdio, which may be what
+ * failed; then the program stops.
  *
  *===----------------------------------------------------------------------===*/
 

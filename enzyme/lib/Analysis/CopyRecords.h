@@ -12,7 +12,7 @@
 /// floats back and leave its pointers and integers alone, and the augmented
 /// pass must copy the shadows of its pointers along. A copy record says
 /// which: the copy is records of a stride, each with fields of one kind at
-/// offsets. The CUDA run-time reads it for cudaMemcpy (runtime/CudaMemory.c,
+/// offsets. The CUDA run-time reads it for cudaMemcpy (runtime/CudaCopies.c,
 /// `struct copy_field`; bytes that no field covers are of unknown kind,
 /// which it checks as it checks a copy that nothing types); host code loops
 /// over the records of a memcpy whose length is known at run time only
@@ -31,7 +31,7 @@
 
 namespace enzyme {
 
-/// The layout of a copy, as runtime/CudaMemory.c reads it.
+/// The layout of a copy, as runtime/CudaCopies.c reads it.
 struct CopyRecord {
   /// The kinds of fields, numbered as the run-time's `enum contents`.
   enum Contents : uint64_t {

@@ -20,6 +20,7 @@
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/TargetParser/Triple.h"
 
+#include "CudaCopies.inc"
 #include "CudaLaunch.inc"
 #include "CudaMemory.inc"
 #include "ExceptionReport.inc"
@@ -90,7 +91,8 @@ struct RuntimeSource {
 static const RuntimeSource RuntimeSources[] = {
     {ShadowRegistryIR, false},    {ExceptionReportIR, false},
     {UntypedCopyReportIR, false}, {CudaLaunchIR, false},
-    {CudaMemoryIR, true},         {RbTreeIR, true},
+    {CudaMemoryIR, true},         {CudaCopiesIR, true},
+    {RbTreeIR, true},
     {ScratchShadowsIR, false},    {OpenMPRegionsIR, false},
     {MpiRulesIR, false},          {KokkosRulesIR, false},
     {MisalignedAtomicsIR, false}, {TapeStorageIR, false}};

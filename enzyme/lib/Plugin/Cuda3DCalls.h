@@ -10,8 +10,8 @@
 /// custom-gradient ABI cannot pair with shadows, and cudaMemcpy3D by
 /// pointer, with the pointers that carry shadows inside. In differentiated
 /// host code each call becomes a call of a run-time function
-/// (runtime/CudaMemory.c) that takes the structs' fields as scalars and
-/// those pointers beside them, so that the engine passes their shadows;
+/// (runtime/CudaMemory.c, runtime/CudaCopies.c) that takes the structs'
+/// fields as scalars and those pointers beside them, so that the engine passes their shadows;
 /// CudaRuntimeCalls.cpp gives those functions their derivatives.
 ///
 //===----------------------------------------------------------------------===//

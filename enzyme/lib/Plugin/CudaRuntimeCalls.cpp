@@ -8,9 +8,10 @@
 /// Differentiated host code allocates, copies, clears and frees device
 /// memory with the CUDA runtime. Each such call in a function that a
 /// request reaches gets a custom gradient and a custom forward derivative
-/// (runtime/CudaMemory.c) through registrations written here, which the
-/// engine reads like a user's; the calls that manage streams, events and
-/// devices are inactive. The 3D calls are rewritten first (Cuda3DCalls.h).
+/// (runtime/CudaMemory.c, runtime/CudaCopies.c) through registrations
+/// written here, which the engine reads like a user's; the calls that manage
+/// streams, events and devices are inactive. The 3D calls are rewritten
+/// first (Cuda3DCalls.h).
 /// A cudaMemcpy must move adjoints of the type the
 /// memory holds, so each call
 /// becomes a call of the copy for that type, as the memory's accesses in the
@@ -512,7 +513,7 @@ struct CopyContext {
 };
 
 /// \p Rule, the run-time's augment or reverse of an untyped copy, run with
-/// \p Context set (runtime/CudaMemory.c: `__enzyme_rt_cuda_copy_site`,
+/// \p Context set (runtime/CudaCopies.c: `__enzyme_rt_cuda_copy_site`,
 /// `__enzyme_rt_cuda_copy_record`), or \p Rule itself where there is none.
 static Function *inCopyContext(Module &M, Function &Rule,
                                CopyContext &Context) {

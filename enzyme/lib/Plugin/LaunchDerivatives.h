@@ -59,7 +59,7 @@ void lowerDirectLaunches(llvm::Module &M,
 /// Host code: gives the CUDA runtime's memory calls (cudaMalloc, cudaFree,
 /// cudaMemset, cudaMemcpy...) in \p Reached (the functions that requests
 /// reach, which lowerDirectLaunches leaves as they were) custom
-/// gradients (runtime/CudaMemory.c), each cudaMemcpy the one for what it
+/// gradients (runtime/CudaCopies.c), each cudaMemcpy the one for what it
 /// copies.
 void prepareCudaRuntimeCalls(llvm::Module &M,
                              llvm::ArrayRef<llvm::Function *> Reached);

@@ -15,6 +15,7 @@
 #include "Core/Diagnostics.h"
 #include "Core/OpenMPRuntime.h"
 #include "Core/ShadowScopes.h"
+#include "Modes/AtomicUpdateLoops.h"
 #include "Modes/ExceptionGuards.h"
 #include "Modes/FloatBitWebs.h"
 #include "Modes/FloatSignMasks.h"
@@ -345,6 +346,9 @@ Function *prepareForDifferentiation(Function &F, FunctionAnalysisManager &FAM,
     removeUnreachableBlocks(*P);
   }
   removeCopiesOfNothing(*P);
+  // Atomic additions written as compare-and-swap loops on a float's bits
+  // (AtomicUpdateLoops.h).
+  raiseAtomicUpdateLoops(*P);
   // Floats rounded by adding and subtracting a large constant
   // (MagicRounding.h).
   markMagicRounding(*P);
@@ -391,6 +395,7 @@ Function *prepareForDifferentiation(Function &F, FunctionAnalysisManager &FAM,
   Loops.addPass(LoopSimplifyPass());
   Loops.run(*P, FAM);
   FAM.invalidate(*P, PreservedAnalyses::none());
+    P->print(errs()); // DBG
   return P;
 }
 

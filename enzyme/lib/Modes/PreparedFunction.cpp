@@ -395,7 +395,6 @@ Function *prepareForDifferentiation(Function &F, FunctionAnalysisManager &FAM,
   Loops.addPass(LoopSimplifyPass());
   Loops.run(*P, FAM);
   FAM.invalidate(*P, PreservedAnalyses::none());
-    P->print(errs()); // DBG
   return P;
 }
 

@@ -17,6 +17,7 @@
 #include "Core/ShadowScopes.h"
 #include "Modes/AtomicUpdateLoops.h"
 #include "Modes/ExceptionGuards.h"
+#include "Modes/FloatBitFields.h"
 #include "Modes/FloatBitWebs.h"
 #include "Modes/FloatSignMasks.h"
 #include "Modes/HalfPrecisionHelpers.h"
@@ -357,6 +358,7 @@ Function *prepareForDifferentiation(Function &F, FunctionAnalysisManager &FAM,
   joinSplitHalves(*P);
   raiseDoubleShuffles(*P);
   foldFloatSignMasks(*P);
+  rewriteFloatBitFields(*P);
   moveVectorLanesAsFloats(*P);
   // Structs of a float and an integer that the ABI packs into an i64: the
   // floats of this function's packed parameters, and those it passes or

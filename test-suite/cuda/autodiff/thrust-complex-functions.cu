@@ -34,14 +34,28 @@ __device__ double f(double X) {
          thrust::abs(Z);
 }
 
+// The same in float (cexpf, clogf...: the bits of floats).
+__device__ float single(float X) {
+  thrust::complex<float> Z(X, 0.5f * X);
+  return thrust::exp(Z).real() + thrust::log(Z).imag() +
+         thrust::sqrt(Z).real() + thrust::abs(thrust::sin(Z)) +
+         thrust::abs(Z);
+}
+
+extern __device__ float __enzyme_autodiff_single(void *, ...) __asm__(
+    "__enzyme_autodiff");
+
 // Re exp(x + 1.0472 i): exp(x) cos(1.0472), finite near x = 710 although
 // exp(x) is not.
 __device__ double large(double X) {
   return thrust::exp(thrust::complex<double>(X, 1.0472)).real();
 }
 
-__global__ void gradients(const double *X, double *D, double *Large) {
+__global__ void gradients(const double *X, double *D, float *S,
+                          double *Large) {
   D[threadIdx.x] = __enzyme_autodiff((void *)f, X[threadIdx.x]);
+  S[threadIdx.x] =
+      __enzyme_autodiff_single((void *)single, (float)X[threadIdx.x]);
   if (threadIdx.x == 0)
     *Large = __enzyme_fwddiff((void *)large, 709.9, 1.0);
 }
@@ -54,23 +68,26 @@ static double model(double V) {
 
 int main() {
   double *X, *D, *Large;
+  float *S;
+  CUDA_CHECK(cudaMallocManaged(&S, 8 * sizeof(float)));
   CUDA_CHECK(cudaMallocManaged(&X, 8 * sizeof(double)));
   CUDA_CHECK(cudaMallocManaged(&D, 8 * sizeof(double)));
   CUDA_CHECK(cudaMallocManaged(&Large, sizeof(double)));
   for (int I = 0; I < 8; ++I)
     X[I] = -1.7 + 0.5 * I;
-  gradients<<<1, 8>>>(X, D, Large);
+  gradients<<<1, 8>>>(X, D, S, Large);
   CUDA_CHECK(cudaDeviceSynchronize());
   for (int I = 0; I < 8; ++I) {
     double H = 1e-6, V = X[I];
-    checkClose("gradient", D[I], (model(V + H) - model(V - H)) / (2 * H),
-               1e-6);
+    double Want = (model(V + H) - model(V - H)) / (2 * H);
+    checkClose("gradient", D[I], Want, 1e-6);
+    checkClose("gradient in float", S[I], Want, 1e-4);
   }
   // d/dx exp(x) cos(y) = exp(x) cos(y), relative to its size (exp(709.9)
   // itself overflows).
   double Want = std::exp(709.9 - 10) * std::cos(1.0472);
   checkClose("tangent on the scaled path", *Large / Want / std::exp(10.0),
              1.0, 1e-12);
-  cudaFree(X), cudaFree(D), cudaFree(Large);
+  cudaFree(X), cudaFree(D), cudaFree(S), cudaFree(Large);
   return finish();
 }

@@ -34,10 +34,12 @@ void split(double x, double *out) {
   out[1] = modf(3 * x + out[0] * 0, &out[0]);
 }
 
-/* ldexp, scalbn, nextafter, copysign, fmin, fmax. */
+/* ldexp, scalbn, scalbln, nextafter, copysign, fmin, fmax, logb (the
+ * exponent as a float: piecewise constant), fdim (max(x - y, 0)). */
 double misc(double x, double y) {
   return ldexp(x * y, 3) + scalbn(x, -2) + nextafter(x * x, 10.0) +
-         copysign(x, -y) * y + fmin(x, y) * 2 + fmax(x * y, y) * 3;
+         copysign(x, -y) * y + fmin(x, y) * 2 + fmax(x * y, y) * 3 +
+         scalbln(x, 2L) + logb(x * y) * y + fdim(x, y) * 5;
 }
 
 static double misc_v(const double *v, void *ctx) {
@@ -86,9 +88,9 @@ int main(void) {
     double x = pts[p][0], y = pts[p][1], v[2] = {x, y};
     double sgn = copysign(1.0, x) * copysign(1.0, -y);
     double ax = 8 * y + 0.25 + 2 * x + sgn * y + (x < y ? 2 : 0) +
-                (x * y > y ? 3 * y : 0);
+                (x * y > y ? 3 * y : 0) + 4 + (x > y ? 5 : 0);
     double ay = 8 * x + copysign(x, -y) + (x < y ? 0 : 2) +
-                (x * y > y ? 3 * x : 3);
+                (x * y > y ? 3 * x : 3) + logb(x * y) + (x > y ? -5 : 0);
     double gx = __enzyme_autodiff((void *)misc, x, enzyme_const, y);
     double gy = __enzyme_autodiff((void *)misc, enzyme_const, x, y);
     check_grad("misc rev d/dx", gx, ax, fd_partial(misc_v, v, 2, 0, 0));

@@ -132,6 +132,12 @@ std::vector<MathRule> buildTable() {
       {"rint", {Zero}},
       {"nearbyint", {Zero}},
       {"scalbn", {Expr::hook(emitLdexpScale, {Y, X}), std::nullopt}},
+      {"scalbln", {Expr::hook(emitLdexpScale, {Y, X}), std::nullopt}},
+      // The exponent of x as a float (libcu++'s complex division and
+      // logarithm scale by it): piecewise constant.
+      {"logb", {Zero}},
+      // fdim(x, y) = max(x - y, 0).
+      {"fdim", {greater(X, Y), -greater(X, Y)}},
       // nextafter(x, y) moves x by one unit: locally x itself.
       {"nextafter", {One, Zero}},
       // frexp(x, &e) = x · 2^-e with e an integer written through the

@@ -203,6 +203,25 @@ std::optional<std::string> launchWithoutDerivativeKernels(const CallBase &Call,
          "(docs/cuda.md)";
 }
 
+std::optional<std::string> cudaGraphCall(const CallBase &Call) {
+  const Function *Callee = Call.getCalledFunction();
+  if (!Callee || !Callee->isDeclaration())
+    return std::nullopt;
+  StringRef Name = Callee->getName();
+  if (!Name.starts_with("cudaGraph") &&
+      !Name.starts_with("cudaStreamBeginCapture") &&
+      Name != "cudaStreamEndCapture" && Name != "cudaStreamIsCapturing" &&
+      !Name.starts_with("cudaStreamGetCaptureInfo") &&
+      Name != "cudaThreadExchangeStreamCaptureMode")
+    return std::nullopt;
+  return ("cannot differentiate the call of '" + Name +
+          "': the kernels a CUDA graph captures run when the graph is "
+          "launched, which the derivative cannot follow; launch the kernels "
+          "directly in the differentiated code, or capture and launch the "
+          "graph outside it")
+      .str();
+}
+
 std::optional<std::string>
 launchOfKernelDefinedElsewhere(const CallBase &Call) {
   const Function *Callee = Call.getCalledFunction();

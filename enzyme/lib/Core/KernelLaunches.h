@@ -153,6 +153,13 @@ launchWithoutDerivativeKernels(const llvm::CallBase &Call, bool Forward);
 std::optional<std::string>
 launchOfKernelDefinedElsewhere(const llvm::CallBase &Call);
 
+/// Why \p Call, a call of CUDA's graph API (`cudaStreamBeginCapture`,
+/// `cudaGraphLaunch`, ...), cannot be differentiated: kernels a graph
+/// captures run when the graph is launched, not where the capture launches
+/// them, so neither marking the calls inactive nor reversing the captured
+/// launches in place would be right. Nullopt for other calls.
+std::optional<std::string> cudaGraphCall(const llvm::CallBase &Call);
+
 /// A float or double field of a struct that a kernel takes by value.
 struct FloatField {
   uint64_t Offset;

@@ -844,6 +844,8 @@ bool FunctionDifferentiator::plan() {
           if (std::optional<std::string> Message =
                   launchOfKernelDefinedElsewhere(*Call))
             return fail(Call, *Message, /*MissingDefinition=*/true);
+          if (std::optional<std::string> Message = cudaGraphCall(*Call))
+            return fail(Call, *Message);
           if (Callee->isDeclaration())
             return fail(Call,
                         "cannot differentiate a call to '" +

@@ -113,6 +113,9 @@ bool TangentBuilder::checkDifferentiableCallee(CallBase &Call) {
             launchOfKernelDefinedElsewhere(Call))
       return fail(&Call, *Message, /*MissingDefinition=*/true);
   }
+  if (std::optional<std::string> Message = cudaGraphCall(Call);
+      Message && !Custom)
+    return fail(&Call, *Message);
   if (Callee->getName().starts_with("MPI_") && !Custom)
     return fail(&Call, "cannot differentiate the MPI call '" +
                            Callee->getName() +

@@ -35,6 +35,7 @@
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Transforms/Scalar/EarlyCSE.h"
+#include "llvm/Transforms/Scalar/InstSimplifyPass.h"
 #include "llvm/Transforms/Scalar/LoopUnrollPass.h"
 #include "llvm/Transforms/Scalar/SROA.h"
 #include "llvm/Transforms/Scalar/SimplifyCFG.h"
@@ -324,6 +325,13 @@ Function *prepareForDifferentiation(Function &F, FunctionAnalysisManager &FAM,
   // kept for the type analysis first: simplification folds them.
   recordDeclaredObjects(*P);
   FunctionPassManager FPM;
+  // UndefinedBehaviorSanitizer's checks compare locals' addresses with
+  // null before each memcpy (-fsanitize=nonnull-attribute), which would
+  // keep SROA from promoting them: such a comparison is folded first. (The
+  // bits of a float manipulated as an integer in memory lost their
+  // derivative without a word: runtime/copysign-by-bits.c with
+  // -fsanitize=undefined.)
+  FPM.addPass(InstSimplifyPass());
   FPM.addPass(SROAPass(SROAOptions::ModifyCFG));
   FPM.addPass(EarlyCSEPass());
   FPM.addPass(SimplifyCFGPass());

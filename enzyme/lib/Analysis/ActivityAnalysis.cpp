@@ -383,6 +383,38 @@ const Value *ActivityAnalysis::lostFloatBits(const Instruction &I) const {
             storesOverDeclaredFloat(*Store))
           return Source;
       }
+    // The bits of a float in memory changed as an integer and written back
+    // to memory that holds floats (`bits |= SIGN` on a variable whose
+    // address escapes, so that it stays in memory): integer operations
+    // have no derivative. (A load stored as it is is a copy, typed
+    // elsewhere.)
+    if (!isa<LoadInst>(Store->getValueOperand()))
+      for (const Value *Source : Sources) {
+        const auto *Load = dyn_cast<LoadInst>(Source);
+        const Value *Object =
+            Load ? getUnderlyingObject(Load->getPointerOperand()) : nullptr;
+        if (!Load || !isShadowed(Load->getPointerOperand()) ||
+            Object != getUnderlyingObject(Store->getPointerOperand()))
+          continue;
+        IntegerAccessContents::Kind Read =
+            classifyIntegerAccess({const_cast<LoadInst *>(Load)}).What;
+        IntegerAccessContents::Kind Written =
+            classifyIntegerAccess({const_cast<StoreInst *>(Store)}).What;
+        auto MayBeFloats = [](IntegerAccessContents::Kind K) {
+          return K == IntegerAccessContents::Floats ||
+                 K == IntegerAccessContents::Unknown;
+        };
+        // A local declared as an integer says "integers"; a float stored
+        // into it says otherwise.
+        bool FloatStoredHere = any_of(Object->users(), [](const User *U) {
+          const auto *S = dyn_cast<StoreInst>(U);
+          return S && S->getValueOperand()->getType()->isFPOrFPVectorTy();
+        });
+        if ((MayBeFloats(Read) && MayBeFloats(Written)) ||
+            (FloatStoredHere && Read != IntegerAccessContents::Pointers &&
+             Written != IntegerAccessContents::Pointers))
+          return Source;
+      }
     return nullptr;
   }
   const auto *Cast = dyn_cast<BitCastInst>(&I);

@@ -100,36 +100,40 @@ static Value *scaleByPowerOfTwo(IRBuilder<> &B, Value *V, Value *Power) {
                            {First, B.CreateSub(Power, Half)});
 }
 
+/// The biased exponent field of the float whose bits are \p Bits, as an i32.
+static Value *exponentField(IRBuilder<> &B, Value *Bits, const Format &F) {
+  return B.CreateTrunc(
+      B.CreateAnd(B.CreateLShr(Bits, F.Fraction), F.maxExponent()),
+      B.getInt32Ty());
+}
+
 static void replace(const Replacement &R) {
   BinaryOperator &Or = *R.Or;
   const Format &F = R.F;
   IRBuilder<> B(&Or);
   Type *FloatTy = R.X->getType(), *IntTy = Or.getType();
-  Type *I32 = B.getInt32Ty();
   Value *Bits = B.CreateBitCast(R.X, IntTy);
-  Value *Exponent = B.CreateTrunc(
-      B.CreateAnd(B.CreateLShr(Bits, F.Fraction), F.maxExponent()), I32);
+  Value *Exponent = exponentField(B, Bits, F);
   Value *Abs = B.CreateUnaryIntrinsic(Intrinsic::fabs, R.X);
-  auto Ldexp = [&](Value *V, Value *Power) {
-    return scaleByPowerOfTwo(B, V, Power);
-  };
   int NewExponent = int(R.NewExponent);
   // Normal x: the mantissa kept, the exponent moved.
-  Value *Normal = Ldexp(Abs, B.CreateSub(B.getInt32(NewExponent), Exponent));
+  Value *Normal =
+      scaleByPowerOfTwo(B, Abs, B.CreateSub(B.getInt32(NewExponent), Exponent));
   // Zero and subnormal x: the mantissa behind an implicit one.
   Value *Subnormal = B.CreateFAdd(
       ConstantFP::get(FloatTy, std::ldexp(1.0, NewExponent - F.Bias)),
-      Ldexp(Abs, B.getInt32(NewExponent - 1)));
+      scaleByPowerOfTwo(B, Abs, B.getInt32(NewExponent - 1)));
   // Infinity and NaN: the payload as a mantissa, as a number.
   Value *Payload = B.CreateUIToFP(
       B.CreateAnd(Bits, ConstantInt::get(IntTy, F.mantissa())), FloatTy);
-  Value *Special =
-      Ldexp(B.CreateFAdd(
-                ConstantFP::get(FloatTy, 1.0),
-                B.CreateFMul(Payload,
-                             ConstantFP::get(
-                                 FloatTy, std::ldexp(1.0, -int(F.Fraction))))),
-            B.getInt32(NewExponent - F.Bias));
+  Value *Special = scaleByPowerOfTwo(
+      B,
+      B.CreateFAdd(
+          ConstantFP::get(FloatTy, 1.0),
+          B.CreateFMul(
+              Payload,
+              ConstantFP::get(FloatTy, std::ldexp(1.0, -int(F.Fraction))))),
+      B.getInt32(NewExponent - F.Bias));
   Value *Magnitude = B.CreateSelect(
       B.CreateICmpEQ(Exponent, B.getInt32(0)), Subnormal,
       B.CreateSelect(B.CreateICmpEQ(Exponent, B.getInt32(F.maxExponent())),
@@ -172,10 +176,8 @@ static void truncate(BinaryOperator &And, Value *X, const Format &F,
                      unsigned Kept) {
   IRBuilder<> B(&And);
   Type *FloatTy = X->getType(), *IntTy = And.getType();
-  Type *I32 = B.getInt32Ty();
   Value *Bits = B.CreateBitCast(X, IntTy);
-  Value *Exponent = B.CreateTrunc(
-      B.CreateAnd(B.CreateLShr(Bits, F.Fraction), F.maxExponent()), I32);
+  Value *Exponent = exponentField(B, Bits, F);
   Value *Power =
       B.CreateSub(B.CreateSelect(B.CreateICmpEQ(Exponent, B.getInt32(0)),
                                  B.getInt32(1), Exponent),

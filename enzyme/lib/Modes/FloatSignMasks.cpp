@@ -79,6 +79,14 @@ static Type *floatTypeOfBits(const Instruction &Op, const Value *Bits) {
   return nullptr;
 }
 
+/// The float of type \p FloatTy whose bits \p Bits are: the float a
+/// bitcast made them from, or their bitcast back.
+static Value *floatOfBits(IRBuilder<> &B, Value *Bits, Type *FloatTy) {
+  auto *Cast = dyn_cast<BitCastInst>(Bits);
+  return Cast && Cast->getSrcTy() == FloatTy ? Cast->getOperand(0)
+                                             : B.CreateBitCast(Bits, FloatTy);
+}
+
 /// `or (bits A), (and (bits B), sign)` gives A the sign of B where B is
 /// negative: cuda_fp16's hsin takes the sign of a result, works on its
 /// absolute value and puts the sign back this way. The value is |A|,
@@ -101,10 +109,7 @@ static bool foldSignTransfer(BinaryOperator &Op, const DataLayout &DL) {
       continue;
     SmallVector<Use *, 4> Readers(make_pointer_range(Op.uses()));
     IRBuilder<> B(Op.getNextNode());
-    auto *Cast = dyn_cast<BitCastInst>(Bits);
-    Value *X = Cast && Cast->getSrcTy() == FloatTy
-                   ? Cast->getOperand(0)
-                   : B.CreateBitCast(Bits, FloatTy);
+    Value *X = floatOfBits(B, Bits, FloatTy);
     Value *Magnitude = IsOr ? B.CreateUnaryIntrinsic(Intrinsic::fabs, X) : X;
     unsigned Width = FloatTy->getScalarSizeInBits();
     Type *LaneTy =
@@ -152,10 +157,7 @@ bool foldFloatSignMasks(Function &F) {
       if (!Abs && !Neg && !NegAbs)
         continue;
       IRBuilder<> B(Op);
-      auto *Cast = dyn_cast<BitCastInst>(Bits);
-      Value *X = Cast && Cast->getSrcTy() == FloatTy
-                     ? Cast->getOperand(0)
-                     : B.CreateBitCast(Bits, FloatTy);
+      Value *X = floatOfBits(B, Bits, FloatTy);
       Value *Result = Neg ? X : B.CreateUnaryIntrinsic(Intrinsic::fabs, X);
       if (Neg || NegAbs)
         Result = B.CreateFNeg(Result);

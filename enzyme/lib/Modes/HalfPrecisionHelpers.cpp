@@ -52,8 +52,7 @@ static bool isHalfPrecisionHelper(const Function &Callee) {
   StringRef Name = Callee.getName();
   return Name.starts_with("_Z") &&
          (Name.contains("6__half") || Name.contains("7__half2") ||
-          Name.contains("13__nv_bfloat16") ||
-          Name.contains("14__nv_bfloat162") || Name.contains("bfloat16") ||
+          Name.contains("bfloat16") || // also 13__nv_bfloat16, 14__nv_bfloat162
           Name.contains("__internal_half2float") ||
           Name.contains("__internal_float2half"));
 }
